@@ -1,0 +1,79 @@
+// The only reader of process.env. Parsed once, at import, so a bad variable stops the process at start-up with a
+// message naming it, rather than failing an hour later in the middle of a negotiation.
+import { z } from 'zod';
+
+const optionalString = z.string().min(1).optional();
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const positiveNumber = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  INSTANCE_ID: optionalString,
+
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+    .optional(),
+  PGLITE_DATA_DIR: z.string().min(1).default('data/pglite'),
+
+  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must start with xoxb-').optional(),
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'must start with xapp-').optional(),
+  SLACK_CLIENT_ID: optionalString,
+  SLACK_CLIENT_SECRET: optionalString,
+  SLACK_STATE_SECRET: optionalString,
+  SLACK_API_URL: z.url().default('https://slack.com/api/'),
+  PORT: positiveInt(3000),
+
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  ANTHROPIC_FAST_MODEL: z.string().min(1).default('claude-haiku-4-5-20251001'),
+  ANTHROPIC_REASONING_MODEL: z.string().min(1).default('claude-sonnet-4-5-20250929'),
+  LLM_TIMEOUT_MS: positiveInt(60_000),
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  LLM_FAST_CONCURRENCY: positiveInt(3),
+  LLM_REASONING_CONCURRENCY: positiveInt(2),
+
+  MAX_UPLOAD_MB: positiveNumber(15),
+  MAX_SHEET_ROWS: positiveInt(20_000),
+  MAX_WORKBOOK_CELLS: positiveInt(500_000),
+
+  APPROVER_SLACK_IDS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/, 'must be a comma-separated list of Slack user ids'))),
+  PO_DUAL_APPROVAL_ABOVE_USD: positiveNumber(50_000),
+
+  SEED_SLACK_TEAM_ID: z
+    .string()
+    .regex(/^T[A-Z0-9]+$/, 'must be a Slack team id (T…)')
+    .default('T0VALDEN01'),
+  SEED_BRAND_NAME: z.string().min(1).default('Valden Outdoor'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Every variable Parley reads (`.env.example` lists the same, line for line). */
+export const ENV_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/** Parses an environment; empty strings count as unset, as in a `.env` file with `KEY=`. */
+export function loadEnv(source: Record<string, string | undefined>): Env {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new EnvError(`Invalid environment — ${problems.join('; ')}`);
+}
+
+export const env: Env = loadEnv(process.env);

@@ -1,0 +1,104 @@
+// One Prisma client for either backend: embedded PGlite (the default, stored under data/) or a PostgreSQL server
+// (when DATABASE_URL is set). Everything above this file sees the same `Database` and never asks which it got.
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PGliteAdapterFactory } from './pglite-adapter.js';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+export type { PrismaClient } from '../generated/prisma/client.js';
+
+/** A single connection for multi-statement scripts (migrations), which prepared statements cannot run. */
+export interface ScriptConnection {
+  exec(sql: string): Promise<void>;
+  query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface Database {
+  readonly prisma: PrismaClient;
+  readonly kind: 'pglite' | 'postgres';
+  /** Where it lives, for logs: a directory, `memory`, or the server URL without credentials plus the schema. */
+  readonly location: string;
+  withScriptConnection<T>(work: (connection: ScriptConnection) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type OpenDatabaseOptions =
+  | { kind: 'pglite'; /** A directory, or omitted for an in-memory database. */ dataDir?: string }
+  | {
+      kind: 'postgres';
+      url: string;
+      /** A PostgreSQL schema other than public (tests use one per file). */ schema?: string;
+      poolSize?: number;
+    };
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.kind === 'pglite'
+    ? openPglite(options.dataDir)
+    : openPostgres(options.url, options.schema, options.poolSize);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir);
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PGliteAdapterFactory(pglite) });
+  // PGlite is one connection; a script runs on it directly, serialised by PGlite's own queue.
+  const connection: ScriptConnection = {
+    async exec(sql) {
+      await pglite.exec(sql);
+    },
+    async query<Row>(sql: string, params: unknown[] = []) {
+      return (await pglite.query<Row>(sql, params)).rows;
+    },
+  };
+  return {
+    prisma,
+    kind: 'pglite',
+    location: dataDir ?? 'memory',
+    withScriptConnection: (work) => work(connection),
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Unqualified names in the migrations resolve to the chosen schema.
+    options: schema ? `-c search_path="${schema}"` : undefined,
+  });
+  // An idle client whose server connection drops emits 'error'; unhandled, that would kill the process. The pool
+  // replaces the client and the next query reconnects.
+  pool.on('error', () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  const { host, pathname } = new URL(url);
+  return {
+    prisma,
+    kind: 'postgres',
+    location: `postgresql://${host}${pathname}${schema ? `?schema=${schema}` : ''}`,
+    async withScriptConnection(work) {
+      const client = await pool.connect();
+      try {
+        return await work({
+          async exec(sql) {
+            await client.query(sql);
+          },
+          async query<Row>(sql: string, params: unknown[] = []) {
+            return (await client.query(sql, params)).rows as Row[];
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

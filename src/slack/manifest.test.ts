@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+
+describe('manifest.yml', () => {
+  const manifest: unknown = parse(read('../../manifest.yml'));
+
+  it('is a valid v1 app manifest by Slack’s published JSON schema', () => {
+    const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+    const validate = ajv.compile(JSON.parse(read('./specs/manifest.schema.json')));
+    const valid = validate(manifest);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+    // The schema is strict: a key Slack does not know is an error, so the check above means something.
+    expect(validate({ ...(manifest as object), settings: { socket_mode: true } })).toBe(false);
+  });
+
+  it('asks for what the product needs: file events, thread replies, persona names, the shortcut and /parley', () => {
+    expect(manifest).toMatchObject({
+      features: {
+        shortcuts: [{ type: 'message', callback_id: 'negotiate_quote' }],
+        slash_commands: [{ command: '/parley' }],
+      },
+      oauth_config: {
+        scopes: { bot: expect.arrayContaining(['chat:write.customize', 'files:read', 'channels:history']) },
+      },
+      settings: { event_subscriptions: { bot_events: expect.arrayContaining(['file_shared', 'message.channels']) } },
+    });
+  });
+});
