@@ -1,0 +1,52 @@
+// Money as integer minor units until it is written, so the amounts in a sheet and in its truth agree to the cent.
+
+/** A discount in tenths of a percent (50 = 5%, 75 = 7.5%): integer arithmetic keeps line amounts exact. */
+export type Permille = number;
+
+export const fromCents = (cents: number): number => cents / 100;
+export const toCents = (amount: number): number => Math.round(amount * 100);
+
+/** Net unit price after a discount, rounded to 4 dp as the truth records it. */
+export function netUnitPrice(unitCents: number, discount: Permille = 0): number {
+  return Math.round((unitCents * (1000 - discount)) / 10) / 10_000;
+}
+
+/** The line amount a supplier's sheet shows: quantity × net price, rounded to the cent once. */
+export function lineAmountCents(quantity: number, unitCents: number, discount: Permille = 0): number {
+  return Math.round((quantity * unitCents * (1000 - discount)) / 1000);
+}
+
+export const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
+interface NumberStyle {
+  decimals: number;
+  thousands: string;
+  decimal: string;
+}
+
+const EN: NumberStyle = { decimals: 2, thousands: ',', decimal: '.' };
+const EU: NumberStyle = { decimals: 2, thousands: '.', decimal: ',' };
+
+export function formatNumber(value: number, style: NumberStyle = EN): string {
+  const negative = value < 0;
+  const [whole = '0', fraction] = Math.abs(value).toFixed(style.decimals).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, style.thousands);
+  return `${negative ? '-' : ''}${grouped}${fraction === undefined ? '' : style.decimal + fraction}`;
+}
+
+/** `US$ 1,234.00`, `$12.50`, `¥85.00`: the prefix is whatever the supplier typed. */
+export const formatPrefixed = (prefix: string, cents: number): string => `${prefix}${formatNumber(fromCents(cents))}`;
+
+/** `1.234,50 €`: continental European style. */
+export const formatEuro = (cents: number): string => `${formatNumber(fromCents(cents), EU)} €`;
+
+/** `1,200 pcs` or, European, `1.200 un.` */
+export function formatQuantity(quantity: number, unit: string, european = false): string {
+  return `${formatNumber(quantity, { ...(european ? EU : EN), decimals: 0 })} ${unit}`;
+}
+
+/** `5%`, `7,5%` (European) */
+export function formatPercent(discount: Permille, european = false): string {
+  const text = String(discount / 10);
+  return `${european ? text.replace('.', ',') : text}%`;
+}

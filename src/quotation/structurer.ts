@@ -1,0 +1,652 @@
+// The deterministic structurer (seed 002 §6.1 stage 2, offline twin): turns a workbook's grids into quoted lines,
+// charges, totals and terms without an LLM. It reads a sheet the way a careful buyer does — find the header by its
+// words, read each row under it, skip totals and section titles, set charges apart, read the terms around the table,
+// ignore what is hidden — and says how sure it is, so that only the sheets it is unsure of go to Claude.
+import {
+  type ColumnMapping,
+  createScanner,
+  findItemTables,
+  type ItemTableHeader,
+  visibleColumns,
+} from './header-detection.js';
+import { extractMetadata, labelKind, type TextUnit, textUnitsOfRow } from './metadata.js';
+import { type Money, type NumberOptions, parseMoney, parseNumber, parsePercent, round } from './numbers.js';
+import { isChargeLabel, isCodeLike, mightBeTotal, totalKind, type TotalKind } from './row-kinds.js';
+import { assembleSku, tierPriceAt } from './size-matrix.js';
+import {
+  cellKey,
+  EMPTY_TERMS,
+  type ExtractedCharge,
+  type ExtractedLine,
+  type Extraction,
+  type PriceTier,
+  type QuotationTerms,
+  type SheetExtraction,
+  type SheetGrid,
+  type WorkbookGrid,
+} from './types.js';
+
+/** Below this a sheet's reading is not trusted on its own: it goes to Claude (when a key is set) for a second one. */
+export const STRUCTURER_CONFIDENCE_THRESHOLD = 0.8;
+/** The name the ingestion pipeline uses for the same threshold. */
+export const LLM_RESTRUCTURE_BELOW = STRUCTURER_CONFIDENCE_THRESHOLD;
+
+export interface StructureOptions {
+  /** The buyer's own names ("Valden Outdoor"): never taken for the supplier when a quote addresses them. */
+  buyerNames?: string[];
+}
+
+export interface SheetStructure {
+  extraction: SheetExtraction;
+  warnings: string[];
+}
+
+interface TotalRow {
+  kind: TotalKind;
+  row: number;
+  column: number;
+  amount: number;
+}
+
+/** What the reading of one sheet's rows noticed, for the confidence score and the buyer's warnings. */
+interface Tally {
+  numericCells: number;
+  readCells: number;
+  unreadable: string[];
+  missingQuantity: number;
+  incompleteRows: number;
+  belowSmallestBreak: number;
+  badDiscounts: string[];
+  currencies: Map<string, number>;
+}
+
+const FREE_OF_CHARGE = /^(?:foc|f\.o\.c\.?|free(?:\s*of\s*charge)?|n\/c|no\s*charge|免费)$/i;
+
+export function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+const cellRef = (row: number, column: number) => `${columnLetter(column)}${row + 1}`;
+
+/** Whether the sheet writes decimals with a comma ("12,50", "1.234,50"): settles "1.234" and "12,500" on it. */
+function inferDecimal(sheet: SheetGrid, columns: number[]): NumberOptions {
+  let comma = 0;
+  let dot = 0;
+  for (let r = 0; r < sheet.rowCount; r++) {
+    if (sheet.hiddenRows.has(r)) continue;
+    for (const c of columns) {
+      const text = sheet.cells[r]?.[c] ?? '';
+      if (text === '' || text.length > 30 || !/\d[.,]\d/.test(text)) continue;
+      if (/\d\.\d{3},\d/.test(text) || /(?:^|[^\d.,])\d{1,3},\d{1,2}(?!\d)/.test(text)) comma++;
+      else if (/\d,\d{3}\.\d/.test(text) || /(?:^|[^\d.,])\d+\.\d{1,2}(?!\d)/.test(text)) dot++;
+    }
+  }
+  return comma > dot ? { decimal: ',' } : {};
+}
+
+function emptySheet(sheet: SheetGrid, confidence: number): SheetExtraction {
+  return {
+    sheet: sheet.name,
+    headerRow: null,
+    confidence,
+    lines: [],
+    charges: [],
+    statedTotal: null,
+    supplierName: null,
+    terms: { ...EMPTY_TERMS },
+    notes: [],
+  };
+}
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
+
+/** Reads one sheet. Pure: the same grid always gives the same extraction. */
+export function structureSheet(sheet: SheetGrid, options: StructureOptions = {}): SheetStructure {
+  const name = sheet.name;
+  if (sheet.hidden) {
+    return { extraction: emptySheet(sheet, 1), warnings: [`Sheet '${name}' is hidden and was not read.`] };
+  }
+  const columns = visibleColumns(sheet);
+  // Rows are read cell by cell many times over; the trimmed, visible texts of the row at hand are kept.
+  let cachedRow = -1;
+  let cachedTexts: string[] = [];
+  const text = (row: number, column: number | null): string => {
+    if (column === null) return '';
+    if (row !== cachedRow) {
+      const cells = sheet.cells[row] ?? [];
+      const hiddenRow = sheet.hiddenRows.has(row);
+      cachedTexts = cells.map((cell, c) => (hiddenRow || sheet.hiddenColumns.has(c) ? '' : cell.trim()));
+      cachedRow = row;
+    }
+    return cachedTexts[column] ?? '';
+  };
+  /** A cell exactly as the sheet has it, spaces included (an OCR'd " WB018- CRN-XL" is evidence); '' when blank. */
+  const written = (row: number, column: number | null): string =>
+    text(row, column) === '' || column === null ? '' : (sheet.cells[row]?.[column] ?? '');
+  const numberOptions = inferDecimal(sheet, columns);
+  const { tables, repeatedHeaderRows } = findItemTables(sheet, createScanner());
+
+  const lines: ExtractedLine[] = [];
+  const charges: ExtractedCharge[] = [];
+  const totals: TotalRow[] = [];
+  const metaRows: number[] = [];
+  const besideUnits: TextUnit[][] = [];
+  const tally: Tally = {
+    numericCells: 0,
+    readCells: 0,
+    unreadable: [],
+    missingQuantity: 0,
+    incompleteRows: 0,
+    belowSmallestBreak: 0,
+    badDiscounts: [],
+    currencies: new Map(),
+  };
+
+  const readMoney = (row: number, column: number | null): Money | null => {
+    const raw = text(row, column);
+    if (raw === '' || column === null) return null;
+    tally.numericCells++;
+    const money = FREE_OF_CHARGE.test(raw) ? { amount: 0, currency: null } : parseMoney(raw, numberOptions);
+    if (money === null) {
+      tally.unreadable.push(`${cellRef(row, column)} "${raw.slice(0, 30)}"`);
+      return null;
+    }
+    tally.readCells++;
+    if (money.currency) tally.currencies.set(money.currency, (tally.currencies.get(money.currency) ?? 0) + 1);
+    return money;
+  };
+  const readQuantity = (row: number, column: number | null): number | null => {
+    const raw = text(row, column);
+    if (raw === '' || column === null) return null;
+    tally.numericCells++;
+    const value = parseNumber(raw, numberOptions);
+    if (value === null) tally.unreadable.push(`${cellRef(row, column)} "${raw.slice(0, 30)}"`);
+    else tally.readCells++;
+    return value;
+  };
+
+  const firstTableRow = tables[0]?.firstRow ?? sheet.rowCount;
+  for (let row = 0; row < firstTableRow; row++) metaRows.push(row);
+
+  // A header with no product under it was a look-alike (a line of the letterhead naming "Product" and "Price"):
+  // its rows are text, and the sheet's header is the first one that has lines.
+  const readTables: ItemTableHeader[] = [];
+  tables.forEach((table, index) => {
+    const end = (tables[index + 1]?.firstRow ?? sheet.rowCount) - 1;
+    const before = lines.length;
+    readTable(table, end);
+    if (lines.length > before) readTables.push(table);
+    else for (let row = table.firstRow; row <= table.lastRow; row++) metaRows.push(row);
+  });
+
+  function readTable(table: ItemTableHeader, end: number): void {
+    const m = table.columns;
+    const bandColumns = columns.filter((c) => {
+      for (let r = table.firstRow; r <= table.lastRow; r++) if (text(r, c) !== '') return true;
+      return false;
+    });
+    const spanStart = bandColumns[0] ?? 0;
+    const spanEnd = bandColumns.at(-1) ?? sheet.columnCount - 1;
+    const outside = columns.filter((c) => c < spanStart || c > spanEnd);
+    const valueColumns = [
+      m.quantity,
+      m.unitPrice,
+      m.total,
+      ...m.tiers.map((t) => t.column),
+      ...m.sizes.map((s) => s.column),
+    ].filter((c): c is number => c !== null);
+    let previous: { sku: string; description: string } | null = null;
+
+    for (let row = table.lastRow + 1; row <= end; row++) {
+      if (sheet.hiddenRows.has(row) || repeatedHeaderRows.has(row)) continue;
+      const filled = columns.filter((c) => text(row, c) !== '');
+      if (filled.length === 0) continue;
+      const texts = [...new Set(filled.map((c) => text(row, c)))];
+      const isWord = (t: string) => parseNumber(t, numberOptions) === null;
+      const skuText = text(row, m.sku);
+      const descText = text(row, m.description);
+      const label = [skuText, descText].find((t) => t !== '' && isWord(t)) ?? texts.find(isWord) ?? '';
+
+      if (texts.some(mightBeTotal)) {
+        const total = texts
+          .filter(isWord)
+          .slice(0, 3)
+          .map(totalKind)
+          .find((kind) => kind !== null);
+        // "Total Protection Jacket" with its own code and price is a product; a total has no product beside its label
+        // (its amount may sit in the price column when the table has no amount column).
+        const onlyLabel = [skuText, descText].every((t) => t === '' || totalKind(t) !== null);
+        if (total && (onlyLabel || parseMoney(text(row, m.unitPrice), numberOptions) === null)) {
+          const amount = totalAmount(row, m);
+          if (amount) totals.push({ kind: total, ...amount });
+          continue;
+        }
+      }
+
+      if (isChargeLabel(label) && !(isCodeLike(skuText) && skuText !== label)) {
+        const amount = chargeAmount(row, m, label);
+        if (amount !== undefined) {
+          charges.push({ sheet: name, row: row + 1, description: label, amount });
+          continue;
+        }
+      }
+
+      // "Payment: …", "Lead time | 45 days" under the table are terms, even where a value lands in a number column.
+      const first = texts[0] ?? '';
+      if (/^\D/.test(first) && labelKind(first.split(/[:：]/)[0] ?? first) !== null) {
+        metaRows.push(row);
+        continue;
+      }
+
+      if (isSectionTitle(row, filled, texts)) {
+        previous = null;
+        continue;
+      }
+
+      const hasValues = valueColumns.some((c) => text(row, c) !== '');
+      const valuesAreText =
+        hasValues &&
+        valueColumns.every((c) => text(row, c) === '' || (text(row, c).length > 20 && /\s/.test(text(row, c))));
+      let identity = { sku: written(row, m.sku), description: written(row, m.description) };
+      const variant = text(row, m.color) !== '' || text(row, m.size) !== '';
+      if (skuText === '' && descText === '' && variant && previous && hasValues) {
+        // Suppliers write the style once and list its colours below it: the blank cells mean "same as above".
+        identity = previous;
+      }
+      const identified = identity.sku !== '' || identity.description !== '';
+
+      if (identified && hasValues && !valuesAreText) {
+        lines.push(...readLines(row, m, identity));
+        previous = identity;
+        if (outside.length) besideUnits.push(textUnitsOfRow(sheet, row, outside));
+        continue;
+      }
+      if (identified && !hasValues && isCodeLike(identity.sku) && identity.description !== '') {
+        tally.incompleteRows++;
+        continue;
+      }
+      if (!identified && hasValues && !texts.some(isWord)) continue;
+      metaRows.push(row);
+    }
+  }
+
+  /** "JACKETS" across the table (a merged row fills every cell), or a bold or capitalised heading alone on its row. */
+  function isSectionTitle(row: number, filled: number[], texts: string[]): boolean {
+    if (texts.length !== 1) return false;
+    const only = texts[0] ?? '';
+    if (only.length > 50 || parseNumber(only, numberOptions) !== null || /[:：]/.test(only)) return false;
+    const bold = filled.some((c) => sheet.bold.has(cellKey(row, c)));
+    const upper = only === only.toUpperCase() && /\p{L}/u.test(only);
+    return bold || upper || filled.length > 1;
+  }
+
+  function totalAmount(row: number, m: ColumnMapping): { row: number; column: number; amount: number } | null {
+    const money = m.total !== null ? parseMoney(text(row, m.total), numberOptions) : null;
+    if (money && m.total !== null) return { row: row + 1, column: m.total + 1, amount: money.amount };
+    // Without a total column the amount is the rightmost number that is not a quantity.
+    const quantityColumns = new Set([m.quantity, ...m.sizes.map((s) => s.column)]);
+    for (let i = columns.length - 1; i >= 0; i--) {
+      const column = columns[i];
+      if (column === undefined || quantityColumns.has(column)) continue;
+      const value = parseMoney(text(row, column), numberOptions);
+      if (value) return { row: row + 1, column: column + 1, amount: value.amount };
+    }
+    return null;
+  }
+
+  /** A charge's amount, or undefined when the row states none (then it is text, not a charge). */
+  function chargeAmount(row: number, m: ColumnMapping, label: string): number | undefined {
+    const total = readMoney(row, m.total);
+    if (total) return total.amount;
+    const price = readMoney(row, m.unitPrice);
+    const quantity = parseNumber(text(row, m.quantity), numberOptions);
+    if (price && quantity !== null) return round(price.amount * quantity, 2);
+    if (price) return price.amount;
+    for (let i = columns.length - 1; i >= 0; i--) {
+      const column = columns[i];
+      if (column === undefined || column === m.quantity) continue;
+      const raw = text(row, column);
+      if (raw === label) continue;
+      const value = parseMoney(raw, numberOptions);
+      if (value) return value.amount;
+    }
+    // "Freight: US$ 350" in one cell; the currency mark tells money from "Samples: 2 pcs per style".
+    const stated = /[:：]\s*(.+)$/.exec(label);
+    const inLabel = stated?.[1] ? parseMoney(stated[1], numberOptions) : null;
+    return inLabel?.currency ? inLabel.amount : undefined;
+  }
+
+  function readDiscount(row: number, m: ColumnMapping, listPrice: number | null): number | null {
+    const raw = text(row, m.discount);
+    if (raw === '' || m.discount === null) return null;
+    tally.numericCells++;
+    // A discount column holds a rate ("5%", "0.05", or a bare 5 under "Disc. %"), or an amount off ("$1.00").
+    const money = /[$€£¥]|usd|eur|rmb/i.test(raw) ? parseMoney(raw, numberOptions) : null;
+    let fraction: number | null;
+    if (money && listPrice) fraction = round(Math.abs(money.amount) / listPrice, 6);
+    else fraction = parsePercent(raw, { percentColumn: true });
+    if (fraction === null) {
+      tally.unreadable.push(`${cellRef(row, m.discount)} "${raw.slice(0, 30)}"`);
+      return null;
+    }
+    tally.readCells++;
+    fraction = Math.abs(fraction);
+    if (fraction >= 1) {
+      tally.badDiscounts.push(`${cellRef(row, m.discount)} "${raw.slice(0, 30)}"`);
+      return null;
+    }
+    return fraction === 0 ? null : fraction;
+  }
+
+  function readLines(row: number, m: ColumnMapping, identity: { sku: string; description: string }): ExtractedLine[] {
+    // A net price column with a blank cell: the list price and the discount still give it.
+    const price =
+      readMoney(row, m.unitPrice) ?? (m.unitPriceIsNet && m.listPrice !== null ? readMoney(row, m.listPrice) : null);
+    const fromList = m.unitPriceIsNet && text(row, m.unitPrice) === '' && price !== null;
+    const total = readMoney(row, m.total);
+    const tierCells = m.tiers
+      .map((tier) => ({ tier, money: readMoney(row, tier.column) }))
+      .filter((t): t is { tier: (typeof m.tiers)[number]; money: Money } => t.money !== null && t.money.amount > 0);
+    const tiers: PriceTier[] = tierCells.map((t) => ({ minQty: t.tier.minQty, unitPrice: t.money.amount }));
+    const notes = [
+      ...m.notes.map((c) => text(row, c)).filter((t) => t !== ''),
+      ...m.attributes.filter((a) => text(row, a.column) !== '').map((a) => `${a.label}: ${text(row, a.column)}`),
+    ];
+    let rawSku = identity.sku !== '' ? identity.sku : null;
+    let description = identity.description !== '' ? identity.description : null;
+    if (m.sku === null && description !== null && isCodeLike(description)) {
+      // A lone "Item" column full of codes is the SKU column under another name.
+      rawSku = description;
+      description = null;
+    }
+    const color = written(row, m.color) || null;
+
+    const sizeCells = m.sizes
+      .map((s) => ({ ...s, raw: text(row, s.column) }))
+      .filter((s) => s.raw !== '' && !/^[-–—0]$/.test(s.raw));
+    const quantities = sizeCells.map((s) => ({ ...s, quantity: readQuantity(row, s.column) }));
+    const matrix = quantities.filter(
+      (s): s is typeof s & { quantity: number } => s.quantity !== null && s.quantity > 0,
+    );
+    const rowQuantity = matrix.length ? matrix.reduce((sum, s) => sum + s.quantity, 0) : readQuantity(row, m.quantity);
+
+    // Price breaks apply to the row's whole quantity (all sizes of a style together), as suppliers count them.
+    const tierChoice = price === null && m.unitPrice === null ? tierPriceAt(tiers, rowQuantity) : null;
+    if (tierChoice?.belowSmallest && rowQuantity !== null) tally.belowSmallestBreak++;
+    const tierColumn = tierChoice
+      ? tierCells.find((t) => t.money.amount === tierChoice.unitPrice)?.tier.column
+      : undefined;
+    const listPrice = price?.amount ?? tierChoice?.unitPrice ?? null;
+    const discount = readDiscount(row, m, listPrice);
+    const unitPrice =
+      listPrice !== null && discount !== null && (!m.unitPriceIsNet || fromList)
+        ? round(listPrice * (1 - discount), 4)
+        : listPrice;
+    const priceColumn = m.unitPrice ?? tierColumn ?? null;
+
+    const base = {
+      sheet: name,
+      row: row + 1,
+      description,
+      color,
+      unitPrice,
+      discount,
+      notes: notes.length ? notes.join('; ') : null,
+      tiers,
+    };
+    const columnsOf = (quantityColumn: number | null) => ({
+      ...(m.sku !== null ? { sku: m.sku + 1 } : {}),
+      ...(m.description !== null ? { description: m.description + 1 } : {}),
+      ...(quantityColumn !== null ? { quantity: quantityColumn + 1 } : {}),
+      ...(priceColumn !== null ? { unitPrice: priceColumn + 1 } : {}),
+      ...(m.discount !== null ? { discount: m.discount + 1 } : {}),
+      ...(m.total !== null ? { total: m.total + 1 } : {}),
+    });
+
+    if (matrix.length) {
+      return matrix.map((s) => ({
+        ...base,
+        rawSku: rawSku !== null ? assembleSku(rawSku, color, s.label) : null,
+        size: s.label,
+        quantity: s.quantity,
+        // The row's total covers all its sizes; no one size has a stated total of its own.
+        totalPrice: null,
+        columns: columnsOf(s.column),
+      }));
+    }
+    const hasQuantitySource = m.quantity !== null || m.sizes.length > 0;
+    if (rowQuantity === null && hasQuantitySource && (unitPrice !== null || total !== null)) tally.missingQuantity++;
+    return [
+      {
+        ...base,
+        rawSku,
+        size: written(row, m.size) || null,
+        quantity: rowQuantity,
+        totalPrice: total?.amount ?? null,
+        columns: columnsOf(m.quantity),
+      },
+    ];
+  }
+
+  // ───────────── metadata, stated total, confidence, warnings ─────────────
+  const unitsByRow = [
+    ...metaRows.sort((a, b) => a - b).map((row) => textUnitsOfRow(sheet, row, columns)),
+    ...besideUnits,
+  ];
+  const metadata = extractMetadata(unitsByRow, {
+    titleRows: (readTables[0] ?? tables[0])?.firstRow ?? sheet.rowCount,
+    buyerNames: options.buyerNames ?? [],
+  });
+  const terms: QuotationTerms = { ...metadata.terms };
+  terms.currency ??= tables.find((t) => t.currency !== null)?.currency ?? majority(tally.currencies);
+
+  const grand = totals.filter((t) => t.kind === 'grand').at(-1) ?? totals.filter((t) => t.kind === 'plain').at(-1);
+  const statedTotal = grand ? { row: grand.row, column: grand.column, amount: grand.amount } : null;
+
+  const warnings: string[] = [];
+  const hiddenRows = [...sheet.hiddenRows].filter((r) => (sheet.cells[r] ?? []).some((cell) => cell.trim() !== ''));
+  if (hiddenRows.length)
+    warnings.push(`${plural(hiddenRows.length, 'hidden row', 'hidden rows')} on '${name}' ignored.`);
+  const hiddenColumns = [...sheet.hiddenColumns]
+    .filter((c) => sheet.cells.some((cells) => (cells[c] ?? '').trim() !== ''))
+    .sort((a, b) => a - b);
+  if (hiddenColumns.length) {
+    const letters = hiddenColumns.map(columnLetter).join(', ');
+    warnings.push(`Hidden ${hiddenColumns.length === 1 ? 'column' : 'columns'} ${letters} on '${name}' ignored.`);
+  }
+
+  if (tables.length === 0) {
+    const numbers = countMoneyLikeCells(sheet, columns, numberOptions);
+    if (sheet.cells.some((cells) => cells.some((cell) => cell.trim() !== ''))) {
+      warnings.push(`Sheet '${name}' has no item table.`);
+    }
+    // A sheet of words (terms, notes) has nothing to misread; a sheet full of numbers without a header may well hold
+    // a table the header words did not reveal, and deserves a second reading.
+    const extraction = emptySheet(sheet, numbers >= 6 ? 0.3 : 0.95);
+    return {
+      extraction: { ...extraction, supplierName: metadata.supplierName, terms, notes: metadata.notes },
+      warnings,
+    };
+  }
+
+  const mainTable = readTables[0] ?? tables[0];
+  const pricesOnly =
+    readTables.length > 0 && readTables.every((t) => t.columns.quantity === null && t.columns.sizes.length === 0);
+  warnings.push(...tallyWarnings(name, tally, pricesOnly ? lines.length : 0));
+  if (lines.length === 0) warnings.push(`The item table on '${name}' has a header but no readable lines.`);
+
+  const confidence = scoreConfidence(readTables, lines, charges, statedTotal, tally);
+  return {
+    extraction: {
+      sheet: name,
+      headerRow: (mainTable?.lastRow ?? 0) + 1,
+      confidence,
+      lines,
+      charges,
+      statedTotal,
+      supplierName: metadata.supplierName,
+      terms,
+      notes: metadata.notes,
+    },
+    warnings,
+  };
+}
+
+/** Sentences for the buyer about what the rows of one sheet left unsure. */
+function tallyWarnings(name: string, tally: Tally, pricesOnlyLines: number): string[] {
+  const warnings: string[] = [];
+  const one = (n: number, singular: string, several: string) => (n === 1 ? singular : several);
+  const examples = (cells: string[]) => `${cells.slice(0, 3).join(', ')}${cells.length > 3 ? ', …' : ''}`;
+  const missing = tally.missingQuantity;
+  if (missing) {
+    const verb = one(missing, 'looks like an item but has', 'look like items but have');
+    warnings.push(`${plural(missing, 'row', 'rows')} on '${name}' ${verb} no quantity.`);
+  }
+  if (pricesOnlyLines) {
+    const count = plural(pricesOnlyLines, 'line', 'lines');
+    warnings.push(`The item table on '${name}' has no quantity column: its ${count} give prices only.`);
+  }
+  if (tally.incompleteRows) {
+    const rows = plural(tally.incompleteRows, 'row', 'rows');
+    warnings.push(`${rows} on '${name}' name a product but give no quantity or price.`);
+  }
+  if (tally.unreadable.length) {
+    const cells = plural(tally.unreadable.length, 'cell', 'cells');
+    warnings.push(`${cells} on '${name}' could not be read as numbers: ${examples(tally.unreadable)}.`);
+  }
+  if (tally.badDiscounts.length) {
+    warnings.push(`Discounts of 100% or more on '${name}' were not applied: ${examples(tally.badDiscounts)}.`);
+  }
+  const below = tally.belowSmallestBreak;
+  if (below) {
+    warnings.push(
+      `${plural(below, 'line', 'lines')} on '${name}' ${one(below, 'orders', 'order')} less than the smallest ` +
+        "price break; the smallest break's price was used.",
+    );
+  }
+  if (tally.currencies.size > 1) {
+    const codes = [...tally.currencies.keys()].sort().join(', ');
+    warnings.push(`Prices on '${name}' are in more than one currency (${codes}).`);
+  }
+  return warnings;
+}
+
+function majority(counts: Map<string, number>): string | null {
+  let best: string | null = null;
+  let bestCount = 0;
+  for (const [key, count] of counts) {
+    if (count > bestCount) {
+      best = key;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+function countMoneyLikeCells(sheet: SheetGrid, columns: number[], options: NumberOptions): number {
+  let count = 0;
+  for (let r = 0; r < sheet.rowCount && count < 6; r++) {
+    if (sheet.hiddenRows.has(r)) continue;
+    for (const c of columns) {
+      const text = (sheet.cells[r]?.[c] ?? '').trim();
+      if (text !== '' && parseNumber(text, options) !== null) count++;
+    }
+  }
+  return count;
+}
+
+/** Within a cent or 0.2 %: sheets round line totals from prices with more decimals. */
+const agrees = (expected: number, stated: number) =>
+  Math.abs(expected - stated) <= Math.max(0.05, Math.abs(stated) * 0.002);
+
+/**
+ * 0–1. Starts from how clearly the header named the columns (and whether quantity and price were found at all), then
+ * multiplies in the share of number cells that read cleanly, the share of lines with both quantity and price, and the
+ * arithmetic: line totals against quantity × price, and the sheet's stated total against the sum of its lines.
+ */
+function scoreConfidence(
+  tables: ItemTableHeader[],
+  lines: ExtractedLine[],
+  charges: ExtractedCharge[],
+  statedTotal: SheetExtraction['statedTotal'],
+  tally: Tally,
+): number {
+  if (lines.length === 0) return 0.3;
+  const clarity = tables.reduce((sum, t) => sum + t.clarity, 0) / tables.length;
+  const hasQuantity = tables.some((t) => t.columns.quantity !== null || t.columns.sizes.length > 0);
+  const hasPrice = tables.some((t) => t.columns.unitPrice !== null || t.columns.tiers.length > 0);
+  const header = (0.55 + 0.45 * clarity) * (hasQuantity ? 1 : 0.85) * (hasPrice ? 1 : 0.7);
+
+  const parsed = tally.numericCells ? tally.readCells / tally.numericCells : 1;
+  const complete = lines.filter((l) => l.quantity !== null && l.unitPrice !== null).length / lines.length;
+  const rowsLost = tally.incompleteRows / (lines.length + tally.incompleteRows);
+
+  let checked = 0;
+  let agreeing = 0;
+  for (const line of lines) {
+    if (line.quantity === null || line.unitPrice === null || line.totalPrice === null) continue;
+    checked++;
+    const net = line.quantity * line.unitPrice;
+    const gross = line.discount ? net / (1 - line.discount) : net;
+    if (agrees(net, line.totalPrice) || agrees(gross, line.totalPrice)) agreeing++;
+  }
+  let totalAgrees: boolean | null = null;
+  if (statedTotal) {
+    const goods = lines.reduce((sum, l) => sum + (l.totalPrice ?? (l.quantity ?? 0) * (l.unitPrice ?? 0)), 0);
+    const extra = charges.reduce((sum, c) => sum + (c.amount ?? 0), 0);
+    const tolerance = Math.max(1, Math.abs(statedTotal.amount) * 0.005);
+    totalAgrees =
+      Math.abs(goods - statedTotal.amount) <= tolerance || Math.abs(goods + extra - statedTotal.amount) <= tolerance;
+  }
+  const arithmetic = checked ? 0.6 + 0.4 * (agreeing / checked) : totalAgrees ? 1 : 0.95;
+  const total = totalAgrees === false ? 0.8 : 1;
+
+  const score = header * parsed * (0.5 + 0.5 * complete) * (1 - rowsLost * 0.5) * arithmetic * total;
+  return round(Math.min(1, Math.max(0, score)), 2);
+}
+
+const TERM_NAMES: Record<keyof QuotationTerms, string> = {
+  paymentTerms: 'payment terms',
+  leadTimeDays: 'lead times',
+  currency: 'currencies',
+  incoterm: 'incoterms',
+  moq: 'MOQs',
+  validityDays: 'validity periods',
+};
+
+/** Reads every sheet, then gathers the supplier, terms and notes the whole workbook states. */
+export function structureWorkbook(workbook: WorkbookGrid, options: StructureOptions = {}): Extraction {
+  const results = workbook.sheets.map((sheet) => structureSheet(sheet, options));
+  const sheets = results.map((r) => r.extraction);
+  const warnings = results.flatMap((r) => r.warnings);
+
+  // Terms come from any sheet (a separate "Terms" sheet is common); the first sheet to state one wins, and a second
+  // sheet stating something else is worth the buyer's attention.
+  const terms: QuotationTerms = { ...EMPTY_TERMS };
+  const keys = Object.keys(TERM_NAMES) as (keyof QuotationTerms)[];
+  for (const key of keys) {
+    const stated = sheets.filter((s) => s.terms[key] !== null);
+    const first = stated[0];
+    if (!first) continue;
+    Object.assign(terms, { [key]: first.terms[key] });
+    const other = stated.find((s) => s.terms[key] !== first.terms[key]);
+    if (other) {
+      const values = `${String(first.terms[key])} vs ${String(other.terms[key])}`;
+      warnings.push(
+        `Sheets '${first.sheet}' and '${other.sheet}' state different ${TERM_NAMES[key]} (${values}); ` +
+          `using '${first.sheet}'.`,
+      );
+    }
+  }
+  const withLines = sheets.filter((s) => s.lines.length > 0);
+  const supplierName =
+    withLines.find((s) => s.supplierName !== null)?.supplierName ??
+    sheets.find((s) => s.supplierName !== null)?.supplierName ??
+    null;
+  const notes = [...new Set(sheets.flatMap((s) => s.notes))];
+  if (withLines.length === 0 && sheets.length > 0) warnings.push('No item table was found in the workbook.');
+  return { sheets, supplierName, terms, notes, warnings };
+}
