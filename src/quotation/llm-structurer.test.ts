@@ -191,6 +191,15 @@ describe('chunking', () => {
     expect(chunks.every((chunk) => chunk.context.join() === '0,1')).toBe(true);
   });
 
+  it('without a known header, reads from the top and repeats the first rows as context in later chunks', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => [`SKU-${i}`, '1']);
+    const chunks = chunkRows(grid(rows), null);
+    expect(chunks.map((chunk) => [chunk.context.length, chunk.body[0], chunk.body.length])).toEqual([
+      [0, 0, CHUNK_ROWS],
+      [12, CHUNK_ROWS, 100 - CHUNK_ROWS],
+    ]);
+  });
+
   it('leaves hidden rows out of what Claude sees', () => {
     const g = grid(
       [

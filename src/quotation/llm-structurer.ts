@@ -90,16 +90,22 @@ export function renderRows(grid: SheetGrid, rows: number[]): string {
     .join('\n');
 }
 
-/** 0-based row indexes of each chunk: the header context plus up to CHUNK_ROWS body rows. */
+/**
+ * 0-based row indexes of each chunk: up to CHUNK_ROWS body rows, plus the header context — the rows down to the
+ * header when the rules found one; otherwise the sheet's first rows, repeated in every chunk after the first.
+ */
 export function chunkRows(grid: SheetGrid, headerRow: number | null): { context: number[]; body: number[] }[] {
-  const contextEnd = headerRow ? headerRow : Math.min(TOP_ROWS, grid.rowCount);
-  const context = Array.from({ length: contextEnd }, (_, r) => r);
-  const bodyRows = Array.from({ length: Math.max(0, grid.rowCount - contextEnd) }, (_, i) => contextEnd + i).filter(
+  const bodyStart = headerRow ?? 0;
+  const context = Array.from({ length: headerRow ?? Math.min(TOP_ROWS, grid.rowCount) }, (_, r) => r);
+  const bodyRows = Array.from({ length: Math.max(0, grid.rowCount - bodyStart) }, (_, i) => bodyStart + i).filter(
     (r) => !grid.hiddenRows.has(r) && (grid.cells[r] ?? []).some((cell) => cell !== ''),
   );
   const chunks: { context: number[]; body: number[] }[] = [];
   for (let start = 0; start < bodyRows.length; start += CHUNK_ROWS) {
-    chunks.push({ context, body: bodyRows.slice(start, start + CHUNK_ROWS) });
+    chunks.push({
+      context: headerRow === null && start === 0 ? [] : context,
+      body: bodyRows.slice(start, start + CHUNK_ROWS),
+    });
   }
   return chunks.length ? chunks : [{ context, body: [] }];
 }

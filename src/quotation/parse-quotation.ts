@@ -1,0 +1,178 @@
+// Phase 1 of seed 002, whole: XLSX → grid → lines and terms (rules; Claude for the sheets the rules are unsure of)
+// → validation flags → catalog matches → supplier identification. Right without an LLM, better with one; any Claude
+// failure falls back to the deterministic reading with a warning, never to an error.
+import type { CatalogIndex } from '../catalog/catalog-index.js';
+import { type LlmMatchFallback, type MatchResult, matchLines } from '../catalog/matcher.js';
+import { identifySupplier, type SupplierIdentification } from '../catalog/supplier-identification.js';
+import { MATCH_REVIEW } from '../config/business-rules.js';
+import type { Llm } from '../llm/llm.js';
+import { type ReadLimits, QuotationError } from './errors.js';
+import { structureSheetWithLlm } from './llm-structurer.js';
+import { LLM_RESTRUCTURE_BELOW, structureWorkbook } from './structurer.js';
+import type {
+  ExtractedCharge,
+  ExtractedLine,
+  Extraction,
+  QuotationTerms,
+  SheetExtraction,
+  ValidationFlag,
+  WorkbookGrid,
+} from './types.js';
+import { allLines, validateExtraction } from './validator.js';
+import { readWorkbook } from './xlsx-reader.js';
+
+export interface ParseQuotationOptions {
+  data: Buffer;
+  catalog: CatalogIndex;
+  suppliers: { id: string; code: string; name: string }[];
+  limits: ReadLimits;
+  /** Claude, when a key is set; null runs everything offline. */
+  llm: Llm | null;
+  /** Tier 4 of the matcher (Claude), when a key is set. */
+  llmMatchFallback?: LlmMatchFallback;
+}
+
+export type ReviewState = 'auto_accepted' | 'needs_review';
+
+export interface ParsedItem extends ExtractedLine {
+  flags: ValidationFlag[];
+  /** The catalog match, its confidence already lowered by the line's flags. */
+  match: MatchResult;
+  reviewState: ReviewState;
+}
+
+export interface ParsedQuotation {
+  supplier: { name: string | null; identification: SupplierIdentification };
+  terms: QuotationTerms;
+  items: ParsedItem[];
+  charges: ExtractedCharge[];
+  sheets: { name: string; headerRow: number | null; confidence: number; lines: number; readBy: 'rules' | 'claude' }[];
+  /** Problems of a whole sheet (its stated total disagrees with its lines). */
+  sheetFlags: ValidationFlag[];
+  notes: string[];
+  warnings: string[];
+  /** True when any line needs a human, or the supplier is not an existing one. */
+  needsReview: boolean;
+}
+
+export async function parseQuotation(options: ParseQuotationOptions): Promise<ParsedQuotation> {
+  const grid = await readWorkbook(options.data, options.limits);
+  const extraction = structureWorkbook(grid);
+  const warnings = [...extraction.warnings];
+  const crossCheck = new Map<ExtractedLine, ValidationFlag[]>();
+  const readBy = new Map<string, 'rules' | 'claude'>();
+
+  if (options.llm) {
+    const improved = await restructureUnsureSheets(options.llm, grid, extraction, crossCheck, readBy, warnings);
+    extraction.sheets = improved;
+  }
+  if (allLines(extraction).length === 0) throw noItemTable(grid);
+
+  const { lineFlags, sheetFlags } = validateExtraction(extraction);
+  const lines = allLines(extraction);
+  const matches = await matchLines(
+    options.catalog,
+    lines.map(({ rawSku, description, color, size }) => ({ rawSku, description, color, size })),
+    options.llmMatchFallback ? { llmFallback: options.llmMatchFallback } : undefined,
+  );
+
+  const items = lines.map((line, index): ParsedItem => {
+    const flags = [...(lineFlags[index] ?? []), ...(crossCheck.get(line) ?? [])];
+    const match = penalise(matches[index] ?? unmatched(), flags.length);
+    const reviewState =
+      flags.length === 0 && match.confidence >= MATCH_REVIEW.autoAcceptAt ? 'auto_accepted' : 'needs_review';
+    return { ...line, flags, match, reviewState };
+  });
+
+  const supplierName =
+    extraction.supplierName ?? extraction.sheets.find((sheet) => sheet.supplierName)?.supplierName ?? null;
+  const identification = identifySupplier(supplierName, options.suppliers);
+  return {
+    supplier: { name: supplierName, identification },
+    terms: mergedTerms(extraction),
+    items,
+    charges: extraction.sheets.flatMap((sheet) => sheet.charges),
+    sheets: extraction.sheets.map((sheet) => ({
+      name: sheet.sheet,
+      headerRow: sheet.headerRow,
+      confidence: sheet.confidence,
+      lines: sheet.lines.length,
+      readBy: readBy.get(sheet.sheet) ?? 'rules',
+    })),
+    sheetFlags,
+    notes: extraction.notes,
+    warnings,
+    needsReview: items.some((item) => item.reviewState === 'needs_review') || identification.status !== 'existing',
+  };
+}
+
+async function restructureUnsureSheets(
+  llm: Llm,
+  grid: WorkbookGrid,
+  extraction: Extraction,
+  crossCheck: Map<ExtractedLine, ValidationFlag[]>,
+  readBy: Map<string, 'rules' | 'claude'>,
+  warnings: string[],
+): Promise<SheetExtraction[]> {
+  return Promise.all(
+    extraction.sheets.map(async (sheet) => {
+      const sheetGrid = grid.sheets.find((candidate) => candidate.name === sheet.sheet);
+      // The rules rate a sheet of plain text (a terms sheet) as sure, so only sheets with unread numbers get here.
+      if (!sheetGrid || sheet.confidence >= LLM_RESTRUCTURE_BELOW) return sheet;
+      try {
+        const result = await structureSheetWithLlm(llm, sheetGrid, sheet);
+        for (const [line, flags] of result.flags) crossCheck.set(line, flags);
+        warnings.push(...result.warnings);
+        readBy.set(sheet.sheet, 'claude');
+        return result.sheet;
+      } catch (error) {
+        warnings.push(
+          `Claude could not re-read sheet '${sheet.sheet}' (${(error as Error).message.slice(0, 120)}); ` +
+            'kept the rule-based reading.',
+        );
+        return sheet;
+      }
+    }),
+  );
+}
+
+/** Workbook terms, with gaps filled from the sheets (Claude may have found a term on a sheet it re-read). */
+function mergedTerms(extraction: Extraction): QuotationTerms {
+  const terms = { ...extraction.terms };
+  for (const key of Object.keys(terms) as (keyof QuotationTerms)[]) {
+    const found = extraction.sheets.find((sheet) => sheet.terms[key] !== null)?.terms[key];
+    if (terms[key] === null && found !== undefined) Object.assign(terms, { [key]: found });
+  }
+  return terms;
+}
+
+/** Validation flags cost confidence (seed 002 §6.2): a flagged line always goes to a human. */
+function penalise(match: MatchResult, flagCount: number): MatchResult {
+  if (flagCount === 0) return match;
+  const penalty = MATCH_REVIEW.validationFlagPenalty * flagCount;
+  const lower = (confidence: number) => Math.max(0, round(confidence - penalty));
+  return {
+    ...match,
+    confidence: lower(match.confidence),
+    candidates: match.candidates.map((candidate) => ({ ...candidate, confidence: lower(candidate.confidence) })),
+  };
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+const unmatched = (): MatchResult => ({
+  productId: null,
+  sku: null,
+  confidence: 0,
+  method: 'unmatched',
+  candidates: [],
+});
+
+function noItemTable(grid: WorkbookGrid): QuotationError {
+  const names = grid.sheets.map((sheet) => `'${sheet.name}'`).join(', ');
+  return new QuotationError(
+    'no_item_table',
+    `I could not find a table of quoted items in ${names}. A quotation needs a header row (for example SKU, ` +
+      'Description, Qty, Unit Price) above its lines.',
+  );
+}
