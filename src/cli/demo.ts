@@ -1,8 +1,17 @@
 // `npm run demo`: the whole story on the embedded defaults. It grows with the product; today Parley has its data
-// layer and catalog, so the demo migrates, seeds and shows what is in the database — nothing it cannot do yet.
+// layer, catalog and quotation ingestion, so the demo migrates, seeds, shows what is in the database and reads a
+// bundled supplier quotation the way the buyer's review step will show it — nothing it cannot do yet.
+import { readFile } from 'node:fs/promises';
 import { env } from '../config/env.js';
 import { openAppDatabase } from '../db/app-database.js';
 import { seedWorkspace } from '../db/seed.js';
+import { scopeToWorkspace } from '../db/scoped.js';
+import { loadCatalogIndex } from '../catalog/load-catalog.js';
+import { parseQuotation } from '../quotation/parse-quotation.js';
+import { toParseTable } from '../quotation/parse-report.js';
+import { readLimitsFrom } from '../quotation/xlsx-reader.js';
+
+const SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
 
 const started = performance.now();
 const db = await openAppDatabase(env);
@@ -46,6 +55,17 @@ try {
         `${String(s.leadTimeDays).padStart(2)} days  pays ${s.paymentTerms.padEnd(8)} ${s.isSimulated ? 'simulated' : ''}`,
     );
   }
+
+  const scoped = scopeToWorkspace(db.prisma, workspace.id);
+  const parsed = await parseQuotation({
+    data: await readFile(SAMPLE),
+    catalog: await loadCatalogIndex(scoped),
+    suppliers: suppliers.map(({ id, code, name }) => ({ id, code, name })),
+    limits: readLimitsFrom(env),
+    llm: null,
+  });
+  console.log(`\nA buyer shares ${SAMPLE.pathname.split('/').at(-1)} — Parley reads it (offline, no API key):\n`);
+  console.log(toParseTable(parsed));
   console.log(`\nReady in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 } finally {
   await db.close();
