@@ -2,6 +2,7 @@
 // benchmarks without the network: scripted tool-use answers, usage figures, 429/529/500, slow replies, bad JSON.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ClaudeOptions, createClaudeLlm, type Llm } from './llm.js';
 
 export interface RecordedRequest {
   model: string;
@@ -127,3 +128,23 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The real Claude client wired to a fresh fake Messages API: what every Claude-path test starts from. */
+export async function startFakeClaude(
+  respond: FakeResponder,
+  options: Partial<Pick<ClaudeOptions, 'timeoutMs' | 'maxRetries' | 'onUsage'>> = {},
+): Promise<{ api: FakeMessagesApi; llm: Llm }> {
+  const api = await startFakeMessagesApi(respond);
+  const llm = createClaudeLlm({
+    apiKey: 'test-key',
+    baseURL: api.url,
+    fastModel: 'claude-haiku-4-5-20251001',
+    reasoningModel: 'claude-sonnet-4-5-20250929',
+    timeoutMs: options.timeoutMs ?? 5_000,
+    maxRetries: options.maxRetries ?? 0,
+    fastConcurrency: 3,
+    reasoningConcurrency: 2,
+    onUsage: options.onUsage,
+  });
+  return { api, llm };
+}

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { costUsd } from './cost.js';
-import { type FakeMessagesApi, type FakeReply, startFakeMessagesApi } from './fake-messages-api.js';
-import { createClaudeLlm, LlmError, type LlmUsage } from './llm.js';
+import { type FakeMessagesApi, type FakeReply, startFakeClaude } from './fake-messages-api.js';
+import { LlmError, type LlmUsage } from './llm.js';
 
 const answerSchema = z.object({ total: z.number().positive(), currency: z.enum(['USD', 'EUR']) });
 
@@ -24,20 +24,14 @@ describe('Claude structured output through the real SDK', () => {
   });
 
   async function llmAnswering(replies: FakeReply[], extra: { timeoutMs?: number; maxRetries?: number } = {}) {
-    api = await startFakeMessagesApi((_request, index) => replies[Math.min(index, replies.length - 1)] as FakeReply);
     const usage: LlmUsage[] = [];
-    const llm = createClaudeLlm({
-      apiKey: 'test-key',
-      baseURL: api.url,
-      fastModel: 'claude-haiku-4-5-20251001',
-      reasoningModel: 'claude-sonnet-4-5-20250929',
-      timeoutMs: extra.timeoutMs ?? 5_000,
+    const fake = await startFakeClaude((_request, index) => replies[Math.min(index, replies.length - 1)] as FakeReply, {
+      timeoutMs: extra.timeoutMs,
       maxRetries: extra.maxRetries ?? 2,
-      fastConcurrency: 3,
-      reasoningConcurrency: 2,
       onUsage: (entry) => usage.push(entry),
     });
-    return { llm, usage, api };
+    api = fake.api;
+    return { llm: fake.llm, usage, api: fake.api };
   }
 
   it('forces the tool, validates its input and reports tokens and cost', async () => {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeMessagesApi, startFakeMessagesApi } from '../llm/fake-messages-api.js';
-import { createClaudeLlm } from '../llm/llm.js';
+import { type FakeMessagesApi, startFakeClaude } from '../llm/fake-messages-api.js';
 import { CHUNK_ROWS, chunkRows, renderRows, structureSheetWithLlm } from './llm-structurer.js';
 import { EMPTY_TERMS, type ExtractedLine, type SheetExtraction, type SheetGrid } from './types.js';
 
@@ -132,17 +131,9 @@ describe('structureSheetWithLlm (real SDK, fake Messages API)', () => {
   });
 
   async function run(rules: ExtractedLine[]) {
-    api = await startFakeMessagesApi(() => ({ kind: 'tool', input: answer }));
-    const llm = createClaudeLlm({
-      apiKey: 'k',
-      baseURL: api.url,
-      fastModel: 'claude-haiku-4-5-20251001',
-      reasoningModel: 'claude-sonnet-4-5-20250929',
-      timeoutMs: 5_000,
-      maxRetries: 0,
-      fastConcurrency: 3,
-      reasoningConcurrency: 2,
-    });
+    const fake = await startFakeClaude(() => ({ kind: 'tool', input: answer }));
+    api = fake.api;
+    const llm = fake.llm;
     return structureSheetWithLlm(llm, sheet, deterministic(rules));
   }
 

@@ -5,8 +5,8 @@ import { CatalogIndex, toCatalogEntries } from '../catalog/catalog-index.js';
 import { claudeMatchFallback } from '../catalog/llm-match-fallback.js';
 import { readCatalogCsv } from '../catalog/products-csv.js';
 import { CATALOG_CSV } from '../db/seed.js';
-import { type FakeMessagesApi, type FakeResponder, startFakeMessagesApi } from '../llm/fake-messages-api.js';
-import { createClaudeLlm, type Llm } from '../llm/llm.js';
+import { type FakeMessagesApi, type FakeResponder, startFakeClaude } from '../llm/fake-messages-api.js';
+import type { Llm } from '../llm/llm.js';
 import { QuotationError } from './errors.js';
 import { parseQuotation } from './parse-quotation.js';
 import { toParseJson } from './parse-report.js';
@@ -130,17 +130,9 @@ describe('parseQuotation with Claude (real SDK, fake Messages API)', () => {
     ]);
 
   async function claude(respond: FakeResponder): Promise<Llm> {
-    api = await startFakeMessagesApi(respond);
-    return createClaudeLlm({
-      apiKey: 'k',
-      baseURL: api.url,
-      fastModel: 'claude-haiku-4-5-20251001',
-      reasoningModel: 'claude-sonnet-4-5-20250929',
-      timeoutMs: 5_000,
-      maxRetries: 1,
-      fastConcurrency: 3,
-      reasoningConcurrency: 2,
-    });
+    const fake = await startFakeClaude(respond, { maxRetries: 1 });
+    api = fake.api;
+    return fake.llm;
   }
 
   const line = (row: number, rawSku: string, quantity: number) => ({
