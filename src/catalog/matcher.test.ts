@@ -585,3 +585,27 @@ describe('measureMatcher', () => {
     });
   });
 });
+
+describe('style code with colour and size in words (a size-run row)', () => {
+  const line = (rawSku: string, color: string, size: string, description: string | null = null) =>
+    matchLine(index, { rawSku, description, color, size });
+
+  it('is one product when the style has exactly one of that colour and size', () => {
+    expect(line('KT004', 'Ember Red', 'M')).toMatchObject({
+      sku: 'KT004-EMR-M',
+      confidence: MATCH_TIERS.styleColorSize,
+      method: 'style_color_size',
+    });
+    expect(line('KT004', 'ember red', 'M', 'Glacier Wool Blend Tee').sku).toBe('KT004-EMR-M');
+    expect(line('KT0O4', 'Ember Red', 'M').sku).toBe('KT004-EMR-M');
+  });
+
+  it('goes to a human when the description names another product', () => {
+    expect(line('KT004', 'Ember Red', 'M', 'Summit Neck Gaiter').confidence).toBeLessThan(MATCH_REVIEW.autoAcceptAt);
+  });
+
+  it('does not guess a colour or size the style is not made in', () => {
+    expect(line('KT004', 'Ember Red', 'XXXL').method).not.toBe('style_color_size');
+    expect(line('KT004', 'Plaid Rainbow', 'M').method).not.toBe('style_color_size');
+  });
+});

@@ -4,8 +4,15 @@
 // identifies one product and that nothing on the line contradicts gets there.
 import Fuse from 'fuse.js';
 import { MATCH_REVIEW, MATCH_TIERS } from '../config/business-rules.js';
-import type { CatalogEntry, CatalogIndex, NameGroup } from './catalog-index.js';
-import { mergeLookAlikes, normalizeSku, ocrNormalizeSku, skuEditDistance, splitSkuLoose } from './sku.js';
+import { type CatalogEntry, type CatalogIndex, type NameGroup, tokenizeWords } from './catalog-index.js';
+import {
+  mergeLookAlikes,
+  normalizeSku,
+  ocrFixStylePrefix,
+  ocrNormalizeSku,
+  skuEditDistance,
+  splitSkuLoose,
+} from './sku.js';
 
 /** The values of the Prisma enum MatchMethod, in its order (a test keeps the two equal). */
 export const MATCH_METHODS = [
@@ -16,6 +23,7 @@ export const MATCH_METHODS = [
   'llm_match',
   'manual',
   'unmatched',
+  'style_color_size',
 ] as const;
 export type MatchMethod = (typeof MATCH_METHODS)[number];
 
@@ -211,6 +219,48 @@ export function matchLine(index: CatalogIndex, query: MatchQuery): MatchResult {
 }
 
 function rankLine(index: CatalogIndex, query: MatchQuery): LineRanking {
+  const ranking = rankLineByTiers(index, query);
+  if (ranking.result.confidence >= MATCH_TIERS.styleColorSize) return ranking;
+  const product = matchByStyleColorSize(index, query);
+  if (!product) return ranking;
+  const chosen = { productId: product.id, sku: product.sku, confidence: MATCH_TIERS.styleColorSize };
+  const others = ranking.result.candidates.filter((candidate) => candidate.productId !== product.id);
+  return {
+    ...ranking,
+    result: {
+      productId: product.id,
+      sku: product.sku,
+      confidence: MATCH_TIERS.styleColorSize,
+      method: 'style_color_size',
+      candidates: [chosen, ...others].slice(0, MATCH_REVIEW.maxCandidates),
+    },
+  };
+}
+
+/**
+ * A size-run row names a style code and gives colour and size as words ("MS005", "Ember Red", "XS"): when the style
+ * exists and exactly one of its products has that colour and size, that is the product — unless a description on
+ * the line shares no word with its name, in which case the code may be a typo and a human should look.
+ */
+function matchByStyleColorSize(index: CatalogIndex, query: MatchQuery): CatalogEntry | null {
+  const written = /^\s*([A-Za-z0-9]{2}[A-Za-z0-9]{3})(?![A-Za-z0-9])/.exec(query.rawSku?.normalize('NFKC') ?? '')?.[1];
+  if (!written || !query.color || !query.size) return null;
+  const colors = index.colorCodesFor(query.color);
+  const sizes = index.sizeCodesFor(query.size);
+  if (!colors || !sizes) return null;
+  const hits = index
+    .byPrefix(ocrFixStylePrefix(written.toUpperCase()))
+    .filter((entry) => colors.has(entry.colorCode) && sizes.has(entry.sizeCode));
+  const [only] = hits;
+  if (!only || hits.length > 1) return null;
+  if (query.description) {
+    const nameWords = new Set(index.wordsOfName(only.name));
+    if (!tokenizeWords(query.description).some((word) => nameWords.has(word))) return null;
+  }
+  return only;
+}
+
+function rankLineByTiers(index: CatalogIndex, query: MatchQuery): LineRanking {
   const ev = readEvidence(index, query);
   const found = new Map<string, Scored>();
 

@@ -48,6 +48,8 @@ export const MATCH_TIERS = {
   exactSku: 1.0,
   ocrSku: 0.95,
   fuzzySku: { min: 0.7, max: 0.95 },
+  /** A style code written with the colour and size as words (a size-run row): one product, no guessing. */
+  styleColorSize: 0.9,
   nameMatch: { min: 0.5, max: 0.7 },
   llmMatch: { min: 0.6, max: 0.9 },
   llmBatchSize: 10,

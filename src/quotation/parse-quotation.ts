@@ -73,7 +73,15 @@ export async function parseQuotation(options: ParseQuotationOptions): Promise<Pa
   const matches = await matchLines(
     options.catalog,
     lines.map(({ rawSku, description, color, size }) => ({ rawSku, description, color, size })),
-    options.llmMatchFallback ? { llmFallback: options.llmMatchFallback } : undefined,
+    {
+      llmFallback: options.llmMatchFallback,
+      // The lines keep what the cheap tiers found (below auto-accept), so a failure only costs review work.
+      onLlmError: (error, batch) =>
+        warnings.push(
+          `Claude could not help match ${batch.length} line(s) (${(error as Error).message.slice(0, 120)}); ` +
+            'they are left for you to confirm.',
+        ),
+    },
   );
 
   const items = lines.map((line, index): ParsedItem => {

@@ -1,0 +1,3 @@
+-- AlterEnum
+ALTER TYPE "MatchMethod" ADD VALUE 'style_color_size';
+
