@@ -6,6 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { CatalogIndex, toCatalogEntries } from '../catalog/catalog-index.js';
 import { type MatchQuery, measureMatcher } from '../catalog/matcher.js';
 import { readCatalogCsv } from '../catalog/products-csv.js';
+import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { createOfflineBrandAgent } from '../negotiation/agents/offline-brand.js';
+import { createOfflineSupplierAgent } from '../negotiation/agents/offline-supplier.js';
+import { baselineFromQuotation } from '../negotiation/baseline.js';
+import { runUnattended } from '../negotiation/run-unattended.js';
 import { CATALOG_CSV } from '../db/seed.js';
 import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotation.js';
 import { quotationTruthSchema, type QuotationTruth } from '../quotation/sample-corpus/truth.js';
@@ -17,7 +22,7 @@ const SAMPLES_DIR = fileURLToPath(new URL('../../data/samples/', import.meta.url
 /** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
 const MATCHER_SAMPLE_LINES = 300;
 
-const benches: Record<string, () => Promise<void>> = { ingest };
+const benches: Record<string, () => Promise<void>> = { ingest, negotiation };
 
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
@@ -101,6 +106,84 @@ async function ingest(): Promise<void> {
       matcherMsPerLine: round(matcher.msPerLine, 4),
       fuseBaselineMsPerLine: round(matcher.baselineMsPerLine, 3),
       matcherSpeedup: round(matcher.baselineMsPerLine / matcher.msPerLine, 1),
+    }),
+  );
+}
+
+/**
+ * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
+ * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process.
+ * The Claude-path figures need the Claude agents, which do not exist yet: they are reported as null, not estimated.
+ */
+async function negotiation(): Promise<void> {
+  const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
+  const parsed = await parseQuotation({
+    data: await readFile(join(SAMPLES_DIR, '02-title-block-header-row-9.xlsx')),
+    catalog,
+    suppliers: [],
+    limits: readLimitsFrom(env),
+    llm: null,
+  });
+  const { baseline, quotedSupplier } = baselineFromQuotation(
+    parsed,
+    new Map(catalog.entries.map((e) => [e.sku, e.name])),
+  );
+  const agents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
+  const run = (seed: number) =>
+    runUnattended(
+      {
+        seed,
+        brandName: 'Valden Outdoor',
+        mode: 'balanced',
+        maxRounds: 4,
+        mandate: { targetTotal: null, walkAwayTotal: null },
+        buyerNotes: null,
+        baseline,
+        profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+      },
+      agents,
+      { answers: 'auto' },
+    );
+
+  await run(0); // warm-up
+  const durations: number[] = [];
+  let messages = 0;
+  const sequentialStarted = performance.now();
+  for (let seed = 1; seed <= 50; seed++) {
+    const started = performance.now();
+    const { events } = await run(seed);
+    durations.push(performance.now() - started);
+    messages += events.filter((event) => event.type === 'message').length;
+  }
+  const sequentialSeconds = (performance.now() - sequentialStarted) / 1000;
+  const concurrentStarted = performance.now();
+  await Promise.all(Array.from({ length: 20 }, (_, index) => run(100 + index)));
+  const concurrentSeconds = (performance.now() - concurrentStarted) / 1000;
+
+  const sorted = [...durations].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  printTable(
+    ['runs', 'lines', 'median ms', 'p95 ms', 'messages/run', 'sequential/s', '20 concurrent/s'],
+    [
+      [
+        String(durations.length),
+        String(baseline.lines.length),
+        median.toFixed(1),
+        (sorted[Math.floor(sorted.length * 0.95)] ?? 0).toFixed(1),
+        (messages / durations.length).toFixed(1),
+        (durations.length / sequentialSeconds).toFixed(1),
+        (20 / concurrentSeconds).toFixed(1),
+      ],
+    ],
+  );
+  console.log(
+    JSON.stringify({
+      offlineMedianMs: round(median, 1),
+      offlinePerSecond: round(durations.length / sequentialSeconds, 1),
+      concurrent20PerSecond: round(20 / concurrentSeconds, 1),
+      promptTokensPerBrandTurn: null,
+      llmCallsPerNegotiation: null,
+      estCostUsdPerNegotiation: null,
     }),
   );
 }

@@ -1,0 +1,99 @@
+// `npm run -s negotiate -- FILE.xlsx [--mode balanced] [--rounds 4] [--seed N] [--answers auto] [--target N]
+// [--walk-away N] [--json]`: reads the quotation, takes each line's top catalog match as confirmed, and negotiates
+// offline with the quoting supplier and the two simulated competitors. With --json, stdout is one JSON document.
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { loadCatalogIndex } from '../catalog/load-catalog.js';
+import { NEGOTIATION_MODES, type NegotiationMode, ROUNDS, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { env } from '../config/env.js';
+import { openAppDatabase } from '../db/app-database.js';
+import { scopeToWorkspace } from '../db/scoped.js';
+import { seedWorkspace } from '../db/seed.js';
+import { createOfflineBrandAgent } from '../negotiation/agents/offline-brand.js';
+import { createOfflineSupplierAgent } from '../negotiation/agents/offline-supplier.js';
+import { baselineFromQuotation } from '../negotiation/baseline.js';
+import { negotiationReport, negotiationTranscript } from '../negotiation/report.js';
+import { runUnattended } from '../negotiation/run-unattended.js';
+import { QuotationError } from '../quotation/errors.js';
+import { parseQuotation } from '../quotation/parse-quotation.js';
+import { readLimitsFrom } from '../quotation/xlsx-reader.js';
+
+const { values, positionals } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'balanced' },
+    rounds: { type: 'string', default: String(ROUNDS.default) },
+    seed: { type: 'string', default: '1' },
+    answers: { type: 'string', default: 'auto' },
+    target: { type: 'string' },
+    'walk-away': { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  allowPositionals: true,
+});
+const file = positionals[0];
+const mode = values.mode as NegotiationMode;
+const rounds = Number(values.rounds);
+const seed = Number(values.seed);
+const optionalNumber = (text: string | undefined) => (text === undefined ? null : Number(text));
+const problems = [
+  !file && 'a quotation file is required',
+  !NEGOTIATION_MODES.includes(mode) && `--mode must be one of ${NEGOTIATION_MODES.join(', ')}`,
+  !(Number.isInteger(rounds) && rounds >= ROUNDS.min && rounds <= ROUNDS.max) &&
+    `--rounds must be ${ROUNDS.min}–${ROUNDS.max}`,
+  !Number.isInteger(seed) && '--seed must be an integer',
+  !['auto', 'none'].includes(values.answers) && '--answers must be auto or none',
+].filter(Boolean);
+if (problems.length || !file) {
+  console.error(
+    `${problems.join('; ')}\nusage: npm run -s negotiate -- FILE.xlsx [--mode balanced] [--rounds 4] [--seed N] [--answers auto] [--json]`,
+  );
+  process.exit(2);
+}
+
+const db = await openAppDatabase(env);
+try {
+  const { workspaceId } = await seedWorkspace(db.prisma, {
+    slackTeamId: env.SEED_SLACK_TEAM_ID,
+    brandName: env.SEED_BRAND_NAME,
+  });
+  const workspace = scopeToWorkspace(db.prisma, workspaceId);
+  const catalog = await loadCatalogIndex(workspace);
+  const parsed = await parseQuotation({
+    data: await readFile(file),
+    catalog,
+    suppliers: await workspace.supplier.findMany({ select: { id: true, code: true, name: true } }),
+    limits: readLimitsFrom(env),
+    llm: null,
+  });
+  const names = new Map(catalog.entries.map((entry) => [entry.sku, entry.name]));
+  const { baseline, quotedSupplier, skipped } = baselineFromQuotation(parsed, names);
+  const started = performance.now();
+  const { state, events } = await runUnattended(
+    {
+      seed,
+      brandName: env.SEED_BRAND_NAME,
+      mode,
+      maxRounds: rounds,
+      mandate: { targetTotal: optionalNumber(values.target), walkAwayTotal: optionalNumber(values['walk-away']) },
+      buyerNotes: null,
+      baseline,
+      profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+    },
+    { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() },
+    { answers: values.answers === 'auto' ? 'auto' : 'none' },
+  );
+  const wallTimeMs = performance.now() - started;
+  if (values.json)
+    console.log(JSON.stringify({ ...negotiationReport(state, events, wallTimeMs), skippedLines: skipped }, null, 2));
+  else {
+    console.log(negotiationTranscript(state, events));
+    if (skipped.length) console.log(`\nLeft out of the negotiation: ${skipped.join('; ')}`);
+  }
+} catch (error) {
+  if (!(error instanceof QuotationError)) throw error;
+  if (values.json) console.log(JSON.stringify({ error: { code: error.code, message: error.userMessage } }));
+  else console.error(error.userMessage);
+  process.exitCode = 1;
+} finally {
+  await db.close();
+}

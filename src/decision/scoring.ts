@@ -1,0 +1,281 @@
+// Scoring 0–100 per supplier from the final offers (seed 002 §6.7, §10; DESIGN.md adds Reliability). Every sub-score
+// is a straight line between two anchors a finance person can check by hand, and each comes with the one line that
+// says how it was reached:
+//
+// - Price: the lowest offer total scores 100; each 1% above it costs 2 points, so +50% and beyond scores 0.
+// - Quality: the supplier's rating out of 5, as a percentage.
+// - Lead time: the fastest offer scores 100, falling linearly to 0 at 90 days — or at twice the fastest lead time when
+//   even the fastest takes more than 45 days, so that slow markets still separate their suppliers.
+// - Terms: the cash-flow cost of the payment terms as a share of the amount; 0% (nothing paid before delivery) scores
+//   100, and the cost of paying everything upfront 90 days ahead scores 0. Because both ends scale with the cost of
+//   capital, the score does not depend on the rate: it measures how long, weighted by amount, money is paid early.
+// - Reliability: the share of orders expected on time and defect-free, on-time rate × (1 − defect rate).
+//
+// Weights come from SCORING_WEIGHTS by mode; custom weights are validated and normalised to sum to 1. The total is
+// Σ weight × sub-score, rounded to 0.1, with sub-scores rounded to 0.1 first so the sum can be redone from the display.
+import { z } from 'zod';
+import {
+  COST_OF_CAPITAL_ANNUAL,
+  SCORING_FACTORS,
+  SCORING_WEIGHTS,
+  type NegotiationMode,
+  type ScoringFactor,
+  type ScoringWeights,
+  type SupplierProfile,
+} from '../config/business-rules.js';
+import type { Offer } from '../negotiation/types.js';
+import { cashFlowCostRate } from './cash-flow.js';
+import { formatMoney, formatPercent } from './money.js';
+
+/** Price score drops to 0 at this share above the lowest offer. */
+export const PRICE_ZERO_ABOVE_LOWEST = 0.5;
+/** Lead time (days) that scores 0, unless twice the fastest offer is longer. */
+export const LEAD_TIME_ZERO_DAYS = 90;
+/** The rating quality is scored out of. */
+export const QUALITY_RATING_MAX = 5;
+
+const MAX_SCORE = 100;
+/** Offer totals are cents: closer than half a cent is the same price. */
+const HALF_CENT = 0.005;
+const DAYS_PER_YEAR = 365;
+
+export const FACTOR_LABELS: Readonly<Record<ScoringFactor, string>> = {
+  price: 'Price',
+  quality: 'Quality',
+  leadTime: 'Lead time',
+  terms: 'Terms',
+  reliability: 'Reliability',
+};
+
+/** What scoring needs to know about a supplier beyond its offer. */
+export type SupplierRecord = Pick<SupplierProfile, 'qualityRating' | 'onTimeDeliveryRate' | 'defectRate'>;
+
+export interface ScoredInput {
+  offer: Offer;
+  profile: SupplierRecord;
+}
+
+export type FactorValues = Record<ScoringFactor, number>;
+
+export interface SupplierScore {
+  supplierCode: string;
+  /** 1 = best; ties on the total are broken by supplier code, so ranks are always 1..n. */
+  rank: number;
+  /** 0–100. */
+  total: number;
+  /** Each sub-score 0–100. */
+  factors: FactorValues;
+  /** weight × sub-score: the points each factor contributes to the total. */
+  weighted: FactorValues;
+  weights: ScoringWeights;
+  /** One line per factor, e.g. "Price: $41,650.00 is the lowest of 3 offers → 100". */
+  explanations: Record<ScoringFactor, string>;
+  /** The cash-flow cost of the offer's terms, in currency units (what the terms sub-score is based on). */
+  cashFlowCost: number;
+}
+
+export interface ScoreOptions {
+  /** Cost of capital per year for the terms explanation; the terms score itself does not depend on it. */
+  annualRate?: number;
+}
+
+const weightSchema = z.number().nonnegative().optional();
+const customWeightsSchema = z
+  .object({
+    price: weightSchema,
+    quality: weightSchema,
+    leadTime: weightSchema,
+    terms: weightSchema,
+    reliability: weightSchema,
+  } satisfies Record<ScoringFactor, typeof weightSchema>)
+  .strict();
+
+export type CustomWeights = Partial<Record<ScoringFactor, number>>;
+
+export type WeightsResult = { ok: true; weights: ScoringWeights } | { ok: false; message: string };
+
+/**
+ * Custom weights as a buyer enters them (any scale, e.g. percentages; a missing factor counts 0), normalised to sum to
+ * 1. Negative, non-numeric or unknown factors, or all zero, are refused with a message the buyer can act on.
+ */
+export function validateCustomWeights(input: unknown): WeightsResult {
+  const parsed = customWeightsSchema.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, message: `Weights must be non-negative numbers for ${SCORING_FACTORS.join(', ')}.` };
+  }
+  const raw = mapFactors((f) => parsed.data[f] ?? 0);
+  const sum = SCORING_FACTORS.reduce((s, f) => s + raw[f], 0);
+  if (!(sum > 0)) return { ok: false, message: 'At least one weight must be above zero.' };
+  if (!Number.isFinite(sum)) return { ok: false, message: 'Weights must be finite numbers.' };
+  return { ok: true, weights: mapFactors((f) => raw[f] / sum) };
+}
+
+/** The weights of a mode; `custom` requires valid custom weights (which other modes ignore). Throws otherwise. */
+export function weightsFor(mode: NegotiationMode, customWeights?: CustomWeights): ScoringWeights {
+  if (mode !== 'custom') return SCORING_WEIGHTS[mode];
+  if (customWeights === undefined) throw new Error('custom mode needs custom weights');
+  const result = validateCustomWeights(customWeights);
+  if (!result.ok) throw new RangeError(result.message);
+  return result.weights;
+}
+
+/** "Price 40%, Quality 15%, Lead time 15%, Terms 20%, Reliability 10%". */
+export function describeWeights(weights: ScoringWeights): string {
+  return SCORING_FACTORS.map((f) => `${FACTOR_LABELS[f]} ${formatPercent(weights[f], 0)}`).join(', ');
+}
+
+/** Scores every offer in a mode, best first. Deterministic: the same offers give the same scores and order. */
+export function scoreOffers(
+  inputs: readonly ScoredInput[],
+  mode: NegotiationMode,
+  customWeights?: CustomWeights,
+  options: ScoreOptions = {},
+): SupplierScore[] {
+  const weights = weightsFor(mode, customWeights);
+  if (inputs.length === 0) return [];
+  const codes = inputs.map((i) => i.offer.supplierCode);
+  const duplicate = codes.find((code, index) => codes.indexOf(code) !== index);
+  if (duplicate !== undefined) throw new Error(`two offers from ${duplicate}: score one offer per supplier`);
+
+  const annualRate = options.annualRate ?? COST_OF_CAPITAL_ANNUAL;
+  const lowest = Math.min(...inputs.map((i) => i.offer.total));
+  const fastest = Math.min(...inputs.map((i) => i.offer.leadTimeDays));
+  const context: Context = { count: inputs.length, lowest, fastest, annualRate };
+
+  const scored = inputs.map(({ offer, profile }) => {
+    const parts: Record<ScoringFactor, Part> = {
+      price: priceScore(offer, inputs, context),
+      quality: qualityScore(profile),
+      leadTime: leadTimeScore(offer, inputs, context),
+      terms: termsScore(offer, context),
+      reliability: reliabilityScore(profile),
+    };
+    const factors = mapFactors((f) => parts[f].score);
+    const weighted = mapFactors((f) => round(weights[f] * factors[f], 2));
+    const total = round(
+      SCORING_FACTORS.reduce((sum, f) => sum + weights[f] * factors[f], 0),
+      1,
+    );
+    const explanations = mapFactors((f) => parts[f].explanation);
+    const cashFlowCost = round(offer.total * cashFlowCostRate(offer.paymentTerms, offer.leadTimeDays, annualRate), 2);
+    return { supplierCode: offer.supplierCode, total, factors, weighted, weights, explanations, cashFlowCost };
+  });
+
+  // Totals are rounded to 0.1, so comparing them in tenths is exact.
+  scored.sort((a, b) => Math.round(b.total * 10) - Math.round(a.total * 10) || compareCodes(a, b));
+  return scored.map((s, index) => ({ ...s, rank: index + 1 }));
+}
+
+interface Context {
+  count: number;
+  lowest: number;
+  fastest: number;
+  annualRate: number;
+}
+
+interface Part {
+  score: number;
+  explanation: string;
+}
+
+function priceScore(offer: Offer, inputs: readonly ScoredInput[], context: Context): Part {
+  const amount = formatMoney(offer.total, offer.currency);
+  if (context.count === 1) return { score: MAX_SCORE, explanation: `Price: ${amount} is the only offer → 100` };
+  const above = offer.total / context.lowest - 1;
+  // Offer totals are recomputed from lines and rounded to the cent: under half a cent apart they are the same price.
+  if (Math.abs(offer.total - context.lowest) < HALF_CENT) {
+    const tied = inputs.filter((i) => Math.abs(i.offer.total - context.lowest) < HALF_CENT).length > 1;
+    const verb = tied ? 'ties for' : 'is';
+    return { score: MAX_SCORE, explanation: `Price: ${amount} ${verb} the lowest of ${context.count} offers → 100` };
+  }
+  const score = clampScore(MAX_SCORE * (1 - above / PRICE_ZERO_ABOVE_LOWEST));
+  const pointsPerPercent = MAX_SCORE / (PRICE_ZERO_ABOVE_LOWEST * 100);
+  return {
+    score,
+    explanation:
+      `Price: ${amount} is ${formatPercent(above)} above the lowest (${formatMoney(context.lowest, offer.currency)}) ` +
+      `→ ${show(score)} (−${show(pointsPerPercent)} points per 1% above; ` +
+      `0 at +${formatPercent(PRICE_ZERO_ABOVE_LOWEST, 0)})`,
+  };
+}
+
+function qualityScore(profile: SupplierRecord): Part {
+  const score = clampScore((MAX_SCORE * profile.qualityRating) / QUALITY_RATING_MAX);
+  return { score, explanation: `Quality: rated ${profile.qualityRating} of ${QUALITY_RATING_MAX} → ${show(score)}` };
+}
+
+/** Where the lead-time line reaches 0: LEAD_TIME_ZERO_DAYS, or twice the fastest offer when that is longer. */
+export function leadTimeZeroDays(fastestDays: number): number {
+  return Math.max(LEAD_TIME_ZERO_DAYS, 2 * fastestDays);
+}
+
+function leadTimeScore(offer: Offer, inputs: readonly ScoredInput[], context: Context): Part {
+  const days = offer.leadTimeDays;
+  if (days === context.fastest) {
+    const tied = inputs.filter((i) => i.offer.leadTimeDays === days).length > 1;
+    const standing = context.count === 1 ? 'is the only offer' : `${tied ? 'ties for' : 'is'} the fastest`;
+    const of = context.count === 1 ? '' : ` of ${context.count} offers`;
+    return { score: MAX_SCORE, explanation: `Lead time: ${days} days ${standing}${of} → 100` };
+  }
+  const zeroAt = leadTimeZeroDays(context.fastest);
+  const score = clampScore((MAX_SCORE * (zeroAt - days)) / (zeroAt - context.fastest));
+  return {
+    score,
+    explanation:
+      `Lead time: ${days} days; the fastest offer's ${context.fastest} days → 100, ` +
+      `${zeroAt} days → 0 → ${show(score)}`,
+  };
+}
+
+function termsScore(offer: Offer, context: Context): Part {
+  const rate = cashFlowCostRate(offer.paymentTerms, offer.leadTimeDays, context.annualRate);
+  const zeroRate = (context.annualRate * LEAD_TIME_ZERO_DAYS) / DAYS_PER_YEAR;
+  // With a zero cost of capital every term costs nothing: all score 100, which is what the buyer said money costs.
+  const score = zeroRate > 0 ? clampScore(MAX_SCORE * (1 - rate / zeroRate)) : MAX_SCORE;
+  const cost = formatMoney(offer.total * rate, offer.currency);
+  return {
+    score,
+    explanation:
+      `Terms: ${offer.paymentTerms} over ${offer.leadTimeDays} days ties up capital costing ${cost} at ` +
+      `${formatPercent(context.annualRate)}/yr (${formatPercent(rate, 2)} of the order) → ${show(score)} ` +
+      `(0% → 100; ${formatPercent(zeroRate, 2)}, all paid ${LEAD_TIME_ZERO_DAYS} days ahead → 0)`,
+  };
+}
+
+function reliabilityScore(profile: SupplierRecord): Part {
+  const score = clampScore(MAX_SCORE * profile.onTimeDeliveryRate * (1 - profile.defectRate));
+  return {
+    score,
+    explanation:
+      `Reliability: ${formatPercent(profile.onTimeDeliveryRate)} on time × ` +
+      `${formatPercent(1 - profile.defectRate)} defect-free → ${show(score)}`,
+  };
+}
+
+function mapFactors<T>(value: (factor: ScoringFactor) => T): Record<ScoringFactor, T> {
+  return {
+    price: value('price'),
+    quality: value('quality'),
+    leadTime: value('leadTime'),
+    terms: value('terms'),
+    reliability: value('reliability'),
+  };
+}
+
+function clampScore(score: number): number {
+  return round(Math.min(MAX_SCORE, Math.max(0, score)), 1);
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** "53.3", or "100" for a whole number. */
+function show(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+function compareCodes(a: { supplierCode: string }, b: { supplierCode: string }): number {
+  return a.supplierCode < b.supplierCode ? -1 : a.supplierCode > b.supplierCode ? 1 : 0;
+}

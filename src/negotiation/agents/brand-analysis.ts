@@ -1,0 +1,223 @@
+// The numbers behind the offline brand agent: where this supplier stands against the others' latest offers, what to
+// ask for, the cash cost of its terms, the curveball's effect. No rng here: the pillars and the synthesizer must work
+// from the same analysis, whatever order the engine calls them in.
+import { COST_OF_CAPITAL_ANNUAL, type NegotiationMode, type SupplierProfile } from '../../config/business-rules.js';
+import type { BaselineLine, Offer } from '../types.js';
+import { softenTerms } from './concessions.js';
+import type { BrandTurnContext, Clarification } from './interfaces.js';
+
+export interface SupplierSnapshot {
+  code: string;
+  name: string;
+  total: number;
+  leadTimeDays: number;
+  paymentTerms: string;
+  capacityShare: number;
+  profile: SupplierProfile;
+  offer: Offer | null;
+  /** False when the supplier has not offered yet and its quote (or profile) stands in. */
+  fromOffer: boolean;
+}
+
+export interface BrandAnalysis {
+  current: SupplierSnapshot;
+  /** Other suppliers with an offer, cheapest first. */
+  rivals: SupplierSnapshot[];
+  /** The cheapest rival below this supplier: the leverage. */
+  cheaperRival: SupplierSnapshot | null;
+  /** The fastest rival quicker than this supplier. */
+  fasterRival: SupplierSnapshot | null;
+  /** rank: 0 for the largest line by value. */
+  focus: { line: BaselineLine; rank: number; unitPrice: number; value: number; share: number };
+  ask: { total: number; unitPrice: number; discount: number; leadTimeDays: number | null; paymentTerms: string | null };
+  cashCost: number;
+  /** The longest lead time the buyer said they can live with. */
+  requiredLeadDays: number | null;
+  curveball: {
+    cappedName: string;
+    capacityShare: number;
+    thisSupplier: boolean;
+    cappedValue: number;
+    openValue: number;
+  } | null;
+  units: number;
+  final: boolean;
+  roundsLeft: number;
+  meetsTarget: boolean;
+  supplierAccepted: boolean;
+}
+
+/** How hard the brand pushes in each mode: its first ask, as a discount off the supplier's standing offer. */
+const OPENING_ASK: Readonly<Record<NegotiationMode, number>> = {
+  cost: 0.09,
+  balanced: 0.08,
+  custom: 0.08,
+  quality: 0.06,
+  speed: 0.07,
+  cashflow: 0.07,
+};
+/** Asks narrow by up to this share of the opening ask as the rounds run out: a buyer converges too. */
+const ASK_DECAY = 0.3;
+/** Extra discount asked when a cheaper competitor can be cited. */
+const LEVERAGE_EXTRA = 0.03;
+/** Never ask for more than this off the standing offer in one round: beyond it the counterpart stops listening. */
+const MAX_ASK = 0.12;
+/**
+ * Nor more than this multiple of the supplier's known largest discount (its profile says how far it moves): asking a
+ * 5% supplier for 12% only provokes a refusal — which a cost-first buyer whose target is out of reach risks anyway.
+ */
+const ASK_OVER_KNOWN_DISCOUNT = 1.6;
+
+/** Cash-flow cost (DESIGN.md): each instalment × annual rate × days it is paid before delivery ÷ 365. */
+export function cashCost(total: number, paymentTerms: string, leadTimeDays: number): number {
+  const shares = paymentTerms.split('/').map(Number);
+  const sum = shares.reduce((a, b) => a + b, 0);
+  if (sum <= 0) return 0;
+  return shares.reduce((cost, share, index) => {
+    const day = shares.length === 1 ? 0 : (leadTimeDays * index) / (shares.length - 1);
+    return cost + ((total * share) / sum) * COST_OF_CAPITAL_ANNUAL * ((leadTimeDays - day) / 365);
+  }, 0);
+}
+
+function snapshot(profile: SupplierProfile, offer: Offer | null, fallbackTotal: number): SupplierSnapshot {
+  return {
+    code: profile.code,
+    name: profile.name,
+    total: offer?.total ?? fallbackTotal,
+    leadTimeDays: offer?.leadTimeDays ?? profile.leadTimeDays,
+    paymentTerms: offer?.paymentTerms ?? profile.paymentTerms,
+    capacityShare: offer?.capacityShare ?? 1,
+    profile,
+    offer,
+    fromOffer: offer !== null,
+  };
+}
+
+/** Rounds an ask down to a number a person would say: whole tens above 10,000, whole units above 1,000. */
+function sayable(total: number): number {
+  if (total >= 10_000) return Math.floor(total / 10) * 10;
+  if (total >= 1_000) return Math.floor(total);
+  return Math.floor(total * 100) / 100;
+}
+
+export function isLeadTimeTopic(clarification: Clarification): boolean {
+  return clarification.topic === 'lead_time' || /lead.?time|deliver/i.test(clarification.question);
+}
+
+export function isSplitTopic(clarification: Clarification): boolean {
+  return clarification.topic === 'split_order' || /split|single supplier/i.test(clarification.question);
+}
+
+const LEAD_IN_NOTES = /(?:within|in|under|by|max(?:imum)?|lead.?time(?: of)?)\s*(\d{1,3})\s*days/i;
+
+/** The buyer's lead-time limit from their answers (latest first) or notes; null when they never said. */
+function requiredLead(context: BrandTurnContext): number | null {
+  for (const clarification of [...context.clarifications].reverse()) {
+    if (!isLeadTimeTopic(clarification)) continue;
+    const days = /(\d{1,3})\s*days?/i.exec(clarification.answer);
+    if (days?.[1] !== undefined) return Number(days[1]);
+  }
+  const noted = LEAD_IN_NOTES.exec(context.buyerNotes ?? '');
+  return noted?.[1] === undefined ? null : Number(noted[1]);
+}
+
+/** The buyer said speed matters more than price. */
+export function prefersSpeed(context: BrandTurnContext): boolean {
+  return (
+    context.mode === 'speed' ||
+    context.clarifications.some((c) => isLeadTimeTopic(c) && /speed|asap|urgent|faster/i.test(c.answer))
+  );
+}
+
+export function analyse(context: BrandTurnContext): BrandAnalysis {
+  const { baseline, supplier, round, maxRounds, mandate } = context;
+  const ownOffers = [...context.history.offers].sort((a, b) => a.round - b.round);
+  const current = snapshot(supplier, ownOffers.at(-1) ?? null, baseline.total);
+  const rivals = context.others
+    .filter((other) => other.latestOffer !== null && other.profile.code !== supplier.code)
+    .map((other) => snapshot(other.profile, other.latestOffer, baseline.total))
+    .sort((a, b) => a.total - b.total);
+  const cheaperRival = rivals.find((rival) => rival.total < current.total) ?? null;
+  const fasterRival =
+    [...rivals].sort((a, b) => a.leadTimeDays - b.leadTimeDays).find((r) => r.leadTimeDays < current.leadTimeDays) ??
+    null;
+
+  const orderValue = baseline.lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
+  const top = [...baseline.lines].sort((a, b) => b.quantity * b.unitPrice - a.quantity * a.unitPrice).slice(0, 3);
+  // The cited line rotates with the rounds so the thread does not argue about one SKU forever.
+  const rank = (Math.max(1, round) - 1) % Math.max(1, top.length);
+  const focusLine = top[rank] ?? baseline.lines[0];
+  if (focusLine === undefined) throw new Error('baseline has no lines');
+  const ownLine = ownOffers.at(-1)?.lines.find((line) => line.sku === focusLine.sku);
+  const focusUnit = ownLine?.unitPrice ?? focusLine.unitPrice;
+  const focusValue = focusUnit * focusLine.quantity;
+
+  const progress = maxRounds <= 1 ? 1 : Math.min(1, Math.max(0, (round - 1) / (maxRounds - 1)));
+  const polite = Math.min(MAX_ASK, supplier.personality.maxDiscount * ASK_OVER_KNOWN_DISCOUNT);
+  const outOfReach = mandate.targetTotal !== null && mandate.targetTotal < current.total * (1 - polite);
+  const maxAsk = context.mode === 'cost' && outOfReach ? MAX_ASK : polite;
+  const discount = Math.min(maxAsk, OPENING_ASK[context.mode] * (1 - ASK_DECAY * progress));
+  let askTotal = current.total * (1 - discount);
+  if (cheaperRival !== null) {
+    const pushed = current.total * (1 - Math.min(maxAsk, discount + LEVERAGE_EXTRA));
+    askTotal = Math.min(askTotal, Math.max(cheaperRival.total, pushed));
+  }
+  if (mandate.targetTotal !== null && mandate.targetTotal < askTotal) {
+    askTotal = Math.max(mandate.targetTotal, current.total * (1 - maxAsk));
+  }
+  askTotal = sayable(askTotal);
+  const askFactor = askTotal / current.total;
+
+  const required = requiredLead(context);
+  let askLead: number | null = null;
+  if (required !== null && required < current.leadTimeDays) askLead = required;
+  else if (prefersSpeed(context)) {
+    const faster = Math.max(fasterRival?.leadTimeDays ?? 1, Math.round(current.leadTimeDays * 0.8));
+    askLead = faster < current.leadTimeDays ? faster : null;
+  }
+  const upfront = Number(current.paymentTerms.split('/')[0] ?? '0');
+  const wantsTerms = context.mode === 'cashflow' || (upfront >= 100 && round >= 3);
+  const softer = softenTerms(current.paymentTerms);
+  const askTerms = wantsTerms && softer !== current.paymentTerms ? softer : null;
+
+  const curveball = context.curveball;
+  const lastSupplierMessage = [...context.history.messages].reverse().find((message) => message.from === 'supplier');
+
+  return {
+    current,
+    rivals,
+    cheaperRival,
+    fasterRival,
+    focus: {
+      line: focusLine,
+      rank,
+      unitPrice: focusUnit,
+      value: focusValue,
+      share: focusValue / (current.total || orderValue),
+    },
+    ask: {
+      total: askTotal,
+      unitPrice: Math.floor(focusUnit * askFactor * 100) / 100,
+      discount: 1 - askFactor,
+      leadTimeDays: askLead,
+      paymentTerms: askTerms,
+    },
+    cashCost: cashCost(current.total, current.paymentTerms, current.leadTimeDays),
+    requiredLeadDays: required,
+    curveball:
+      curveball === null
+        ? null
+        : {
+            cappedName: curveball.supplierName,
+            capacityShare: curveball.capacityShare,
+            thisSupplier: curveball.supplierCode === supplier.code,
+            cappedValue: current.total * curveball.capacityShare,
+            openValue: current.total * (1 - curveball.capacityShare),
+          },
+    units: baseline.lines.reduce((sum, line) => sum + line.quantity, 0),
+    final: round >= maxRounds,
+    roundsLeft: Math.max(0, maxRounds - round),
+    meetsTarget: current.fromOffer && mandate.targetTotal !== null && current.total <= mandate.targetTotal,
+    supplierAccepted: lastSupplierMessage?.action?.type === 'ACCEPT',
+  };
+}

@@ -1,0 +1,45 @@
+// What the agents' messages need beyond the thread-wide formats of ../format.ts (SKU refs, item lists, money, which
+// they re-use so a number reads the same in a message as on the PO): short product names, percentages, word counts.
+import { formatSkuRef } from '../format.js';
+import type { BaselineLine } from '../types.js';
+
+export { formatItemList, formatMoney, formatSkuRef } from '../format.js';
+
+/** "Sawtooth Down Parka - Storm Blue - L" → "Sawtooth Down Parka". In running text the colour and size are already in
+ * the SKU, and the full description would blow the message's word budget. */
+export function productName(description: string): string {
+  const head = description.split(/\s+[-–—|]\s+/)[0]?.trim() ?? '';
+  return head.length > 0 ? head : description.trim();
+}
+
+/** A SKU as cited in a sentence: the short product name. */
+export function skuRef(line: Pick<BaselineLine, 'sku' | 'description'>): string {
+  return formatSkuRef(line.sku, productName(line.description));
+}
+
+/** 0.045 → "4.5%", 0.05 → "5%". */
+export function formatPercent(fraction: number, digits = 1): string {
+  const text = (fraction * 100).toFixed(digits);
+  return `${text.includes('.') ? text.replace(/\.?0+$/, '') : text}%`;
+}
+
+/** "100" → "100% upfront"; split terms stay as written ("40/60"), which is how buyers and suppliers say them. */
+export function describeTerms(terms: string): string {
+  return terms === '100' ? '100% upfront' : terms;
+}
+
+export function roundCents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => word.length > 0).length;
+}
+
+/** A sentence with its numbers masked, to tell "the same sentence again" from "a new sentence" across rounds. */
+export function skeleton(text: string): string {
+  return text
+    .replace(/[A-Z0-9][A-Z0-9-]*\([^)]*\)/g, '@')
+    .replace(/(?:[A-Z]{3} |[$€£¥])?\d[\d,.]*%?/g, '#')
+    .trim();
+}

@@ -1,0 +1,76 @@
+// The baseline a negotiation starts from: the reviewed quotation's lines that are catalog products, at their quoted
+// net prices, and the quoting supplier's profile as the sheet describes it.
+import { QUOTED_SUPPLIER_DEFAULTS, type SupplierProfile } from '../config/business-rules.js';
+import type { ParsedQuotation } from '../quotation/parse-quotation.js';
+import { parsePaymentTerms } from '../decision/cash-flow.js';
+import type { Baseline, BaselineLine } from './types.js';
+
+export interface BaselineFromQuotation {
+  baseline: Baseline;
+  quotedSupplier: SupplierProfile;
+  /** Lines left out, and why (no catalog product, no quantity or price). */
+  skipped: string[];
+}
+
+/**
+ * Uses each line's chosen catalog product (the buyer's confirmation, or the top candidate when run unattended).
+ * Lines for the same SKU are merged, keeping the smallest quoted price and adding quantities.
+ */
+export function baselineFromQuotation(
+  parsed: ParsedQuotation,
+  catalogNames: ReadonlyMap<string, string>,
+): BaselineFromQuotation {
+  const bySku = new Map<string, BaselineLine>();
+  const skipped: string[] = [];
+  for (const item of parsed.items) {
+    const where = `${item.sheet}!${item.row}`;
+    const sku = item.match.sku;
+    if (!sku) {
+      skipped.push(`${where} ${item.rawSku ?? item.description ?? ''}: not in the catalog`);
+      continue;
+    }
+    if (!item.quantity || item.quantity <= 0 || !item.unitPrice || item.unitPrice <= 0) {
+      skipped.push(`${where} ${sku}: no usable quantity or price`);
+      continue;
+    }
+    const existing = bySku.get(sku);
+    if (existing) {
+      existing.quantity += Math.round(item.quantity);
+      existing.unitPrice = Math.min(existing.unitPrice, item.unitPrice);
+      continue;
+    }
+    bySku.set(sku, {
+      sku,
+      description: catalogNames.get(sku) ?? item.description ?? sku,
+      quantity: Math.round(item.quantity),
+      unitPrice: item.unitPrice,
+      tiers: item.tiers,
+      notes: item.notes,
+    });
+  }
+  const lines = [...bySku.values()];
+  const total = Math.round(lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) * 100) / 100;
+  const supplierName = parsed.supplier.name ?? 'the quoting supplier';
+  // Quotations word their terms ("30% T/T deposit, balance before shipment"): the prose-reading parser.
+  const terms = parsed.terms.paymentTerms ? (parsePaymentTerms(parsed.terms.paymentTerms)?.join('/') ?? null) : null;
+  return {
+    baseline: {
+      supplierName,
+      currency: parsed.terms.currency ?? 'USD',
+      lines,
+      total,
+      paymentTerms: terms,
+      leadTimeDays: parsed.terms.leadTimeDays,
+      incoterm: parsed.terms.incoterm,
+      moq: parsed.terms.moq,
+      notes: parsed.notes,
+    },
+    quotedSupplier: {
+      ...QUOTED_SUPPLIER_DEFAULTS,
+      name: supplierName,
+      leadTimeDays: parsed.terms.leadTimeDays ?? QUOTED_SUPPLIER_DEFAULTS.leadTimeDays,
+      paymentTerms: terms ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms,
+    },
+    skipped,
+  };
+}

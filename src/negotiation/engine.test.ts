@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { CURVEBALL, PRICE_RANGES, QUOTED_SUPPLIER_DEFAULTS, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { createOfflineBrandAgent } from './agents/offline-brand.js';
+import { createOfflineSupplierAgent } from './agents/offline-supplier.js';
+import { nextOpenQuestion } from './ask-info.js';
+import {
+  advance,
+  answer,
+  createNegotiation,
+  decideEarlyTermination,
+  type EngineAgents,
+  type NegotiationEvent,
+  type NegotiationSetup,
+  type NegotiationState,
+  negotiationStateSchema,
+} from './engine.js';
+import { runUnattended } from './run-unattended.js';
+
+const lines = [
+  {
+    sku: 'MC001-BON-XL',
+    description: 'Kestrel Insulated Parka',
+    quantity: 300,
+    unitPrice: 42.5,
+    tiers: [],
+    notes: null,
+  },
+  { sku: 'KT004-EMR-M', description: 'Glacier Wool Blend Tee', quantity: 500, unitPrice: 8.2, tiers: [], notes: null },
+  { sku: 'MS005-EMR-XS', description: 'Boulder Flannel Shirt', quantity: 120, unitPrice: 17.3, tiers: [], notes: null },
+];
+const baselineTotal = lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
+
+const setup = (seed: number, overrides: Partial<NegotiationSetup> = {}): NegotiationSetup => ({
+  seed,
+  brandName: 'Valden Outdoor',
+  mode: 'balanced',
+  maxRounds: 4,
+  mandate: { targetTotal: null, walkAwayTotal: null },
+  buyerNotes: null,
+  baseline: {
+    supplierName: 'Ningbo Everbright',
+    currency: 'USD',
+    lines,
+    total: baselineTotal,
+    paymentTerms: '33/33/33',
+    leadTimeDays: 50,
+    incoterm: 'FOB Ningbo',
+    moq: null,
+    notes: [],
+  },
+  profiles: [{ ...QUOTED_SUPPLIER_DEFAULTS, name: 'Ningbo Everbright' }, ...SIMULATED_SUPPLIERS],
+  ...overrides,
+});
+
+const agents: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
+
+describe('the negotiation engine (offline agents)', () => {
+  it('runs three suppliers through the rounds, with the curveball after round 1', async () => {
+    const { state, events } = await runUnattended(setup(7), agents, { answers: 'auto' });
+    expect(state.status).toBe('completed');
+    const curveball = events.find((event) => event.type === 'curveball');
+    expect(curveball).toMatchObject({ curveball: { supplierCode: 'SUP-002', capacityShare: 0.6, afterRound: 1 } });
+    // The curveball comes right after round 1's analysis, before round 2 starts.
+    const kinds = events.map((event) => event.type);
+    expect(kinds.indexOf('curveball')).toBeLessThan(kinds.lastIndexOf('round_start'));
+    expect(
+      state.profiles.map((profile) => state.suppliers[profile.code]?.offers.length ?? 0).every((n) => n >= 2),
+    ).toBe(true);
+  });
+
+  it.each([1, 2, 3, 7, 11, 42])(
+    'keeps code’s promises for seed %i: price ranges, the 60% cap, one message per turn',
+    async (seed) => {
+      const { state, events } = await runUnattended(setup(seed), agents, { answers: 'auto' });
+      for (const profile of state.profiles) {
+        const range = PRICE_RANGES[profile.priceLevel];
+        for (const offer of state.suppliers[profile.code]?.offers ?? []) {
+          for (const line of offer.lines) {
+            const quoted = lines.find((candidate) => candidate.sku === line.sku)?.unitPrice ?? 0;
+            expect(line.unitPrice).toBeGreaterThanOrEqual(Math.floor(quoted * range.min * 100) / 100);
+            expect(line.unitPrice).toBeLessThanOrEqual(Math.ceil(quoted * range.max * 100) / 100);
+          }
+          expect(offer.total).toBeCloseTo(
+            offer.lines.reduce((sum, l) => sum + l.quantity * l.unitPrice, 0),
+            2,
+          );
+          if (profile.code === CURVEBALL.supplierCode && offer.round > CURVEBALL.afterRound) {
+            expect(offer.capacityShare).toBeLessThanOrEqual(CURVEBALL.capacityShare);
+          }
+        }
+      }
+      const sequences = events.flatMap((event) => (event.type === 'message' ? [event.sequence] : []));
+      expect(sequences).toEqual(sequences.map((_, index) => index + 1));
+    },
+  );
+
+  it('gives identical results for the same seed, and different ones for another', async () => {
+    const first = await runUnattended(setup(5), agents, { answers: 'auto' });
+    const again = await runUnattended(setup(5), agents, { answers: 'auto' });
+    const other = await runUnattended(setup(6), agents, { answers: 'auto' });
+    expect(JSON.stringify(again.events)).toBe(JSON.stringify(first.events));
+    expect(JSON.stringify(other.events)).not.toBe(JSON.stringify(first.events));
+  });
+
+  it('resumes from a checkpoint taken at any step with the same outcome and no repeated message', async () => {
+    const reference = await runUnattended(setup(9), agents, { answers: 'auto' });
+    for (const crashAfter of [1, 4, 9, 14, 20]) {
+      const { events } = await runWithCrash(setup(9), crashAfter);
+      expect(JSON.stringify(events), `crash after step ${crashAfter}`).toBe(JSON.stringify(reference.events));
+    }
+  });
+
+  it('pauses a supplier on ASK_INFO, lets the others go on, and resumes it in the same round once answered', async () => {
+    let { state } = createNegotiation(setup(7));
+    const events: NegotiationEvent[] = [];
+    while (state.status === 'running') {
+      const result = await advance(state, agents);
+      events.push(...result.events);
+      state = result.state;
+    }
+    expect(state.status).toBe('awaiting_answer');
+    const question = nextOpenQuestion(state.askInfo);
+    expect(question?.suggestedAnswers.length).toBeGreaterThanOrEqual(2);
+    const asker = question?.supplierCode ?? '';
+    const round = state.round;
+    // Other suppliers took their turns this round while the asker waited.
+    const spokeThisRound = (code: string) =>
+      events.some((e) => e.type === 'message' && e.round === round && e.supplierCode === code);
+    expect(state.profiles.some((p) => p.code !== asker && spokeThisRound(p.code))).toBe(true);
+    expect(spokeThisRound(asker)).toBe(false);
+
+    const answered = answer(state, question?.id ?? '', question?.suggestedAnswers[0] ?? '', 'U123');
+    expect(answered.events).toEqual([expect.objectContaining({ type: 'question_answered', answeredBy: 'U123' })]);
+    expect(answer(answered.state, question?.id ?? '', 'again', 'U123').events).toEqual([]);
+    state = answered.state;
+    for (let open = nextOpenQuestion(state.askInfo); open; open = nextOpenQuestion(state.askInfo)) {
+      state = answer(state, open.id, open.suggestedAnswers[0] ?? '', 'U123').state;
+    }
+    const resumed: NegotiationEvent[] = [];
+    while (state.status === 'running' && state.round === round) {
+      const result = await advance(state, agents);
+      resumed.push(...result.events);
+      state = result.state;
+    }
+    expect(resumed.some((e) => e.type === 'message' && e.round === round && e.supplierCode === asker)).toBe(true);
+    expect(state.askInfo.clarifications.map((c) => c.answeredBy)).toContain('U123');
+  });
+
+  it('stops asking once the question budget is spent', async () => {
+    const { state } = await runUnattended(setup(7, { questionBudget: 1 }), agents, { answers: 'auto' });
+    expect(state.askInfo.questions.length).toBeLessThanOrEqual(1);
+    expect(state.status).toBe('completed');
+  });
+
+  it('asks before terminating early, and either finishes or goes on as the buyer says', async () => {
+    // Suppliers whose offers stand still, well inside a generous target: converged after round 2.
+    const converging = setup(3, { maxRounds: 5, mandate: { targetTotal: baselineTotal * 1.5, walkAwayTotal: null } });
+    let { state } = createNegotiation(converging);
+    const events: NegotiationEvent[] = [];
+    while (state.status === 'running' || state.status === 'awaiting_answer') {
+      const question = nextOpenQuestion(state.askInfo);
+      const result = question
+        ? answer(state, question.id, question.suggestedAnswers[0] ?? 'Yes', 'U1')
+        : await advance(state, standingAgents);
+      events.push(...result.events);
+      state = result.state;
+    }
+    expect(state.status).toBe('awaiting_early_termination');
+    expect(events.find((event) => event.type === 'early_termination_offered')).toMatchObject({
+      record: { reason: 'high_confidence_convergence', roundsSkipped: 3 },
+    });
+
+    const finished = decideEarlyTermination(state, true, 'U1');
+    expect(finished.state.status).toBe('completed');
+    expect(finished.events.find((event) => event.type === 'negotiation_complete')).toMatchObject({
+      earlyTermination: { reason: 'high_confidence_convergence', roundsSkipped: 3 },
+    });
+
+    const declined = decideEarlyTermination(state, false, 'U1');
+    expect(declined.state.status).toBe('running');
+    expect(declined.state.earlyTermination?.decision).toBe('declined');
+    let rest = declined.state;
+    while (rest.status === 'running' || rest.status === 'awaiting_answer') {
+      const question = nextOpenQuestion(rest.askInfo);
+      rest = question
+        ? answer(rest, question.id, question.suggestedAnswers[0] ?? 'Yes', 'U1').state
+        : (await advance(rest, standingAgents)).state;
+    }
+    expect(rest.status).toBe('completed');
+    // It negotiated on past round 2, until offers that never move became a no-progress impasse.
+    expect(Math.max(...rest.evaluations.map((evaluation) => evaluation.round))).toBeGreaterThan(2);
+    expect(Object.values(rest.suppliers).map((supplier) => supplier.impasse?.reason)).toContain('no_progress');
+  });
+});
+
+/** Suppliers that repeat one offer inside their price range every round. */
+const standingAgents: EngineAgents = {
+  brand: createOfflineBrandAgent(),
+  supplier: () => ({
+    async respond(context) {
+      const { min, max } = PRICE_RANGES[context.profile.priceLevel];
+      return {
+        action: {
+          type: 'COUNTER_OFFER',
+          payload: {
+            offer: {
+              lines: context.baseline.lines.map((line) => ({
+                sku: line.sku,
+                unitPrice: Math.round(line.unitPrice * ((min + max) / 2) * 100) / 100,
+              })),
+              leadTimeDays: context.profile.leadTimeDays,
+              paymentTerms: context.profile.paymentTerms,
+              concessions: [],
+              conditions: [],
+            },
+          },
+        },
+        message_text: `Our offer of round ${context.round} stands.`,
+        used_strategies: [],
+      };
+    },
+  }),
+};
+
+/** Runs a negotiation, "crashing" after N steps: the state goes through JSON and the checkpoint schema, as from the DB. */
+async function runWithCrash(negotiation: NegotiationSetup, crashAfter: number) {
+  const started = createNegotiation(negotiation);
+  const events = [...started.events];
+  let state: NegotiationState = started.state;
+  let steps = 0;
+  while (state.status !== 'completed') {
+    if (state.status === 'running') {
+      const result = await advance(state, agents);
+      events.push(...result.events);
+      state = result.state;
+      if (++steps === crashAfter) state = negotiationStateSchema.parse(JSON.parse(JSON.stringify(state)));
+    } else if (state.status === 'awaiting_early_termination') {
+      const result = decideEarlyTermination(state, true, 'auto');
+      events.push(...result.events);
+      state = result.state;
+    } else {
+      const question = nextOpenQuestion(state.askInfo);
+      const result = answer(state, question?.id ?? '', question?.suggestedAnswers[0] ?? 'Yes', 'auto');
+      events.push(...result.events);
+      state = result.state;
+    }
+  }
+  return { state, events };
+}

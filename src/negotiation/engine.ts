@@ -1,0 +1,771 @@
+// The negotiation engine: a resumable state machine. `advance()` takes one step — one agent turn, or the end of a
+// round — and returns the new state and the events it produced; the caller saves the state (the checkpoint) together
+// with those events, so a run killed at any point resumes from its last step with nothing lost and nothing repeated.
+// Every step's randomness comes from the negotiation's seed and the step number, so a resumed run, or a second run
+// with the same seed, says exactly the same things. No Slack, no database here: the Slack layer renders the events.
+import { z } from 'zod';
+import { createRng } from '../catalog/rng.js';
+import {
+  CURVEBALL,
+  type NegotiationMode,
+  QUESTION_BUDGET_DEFAULT,
+  type SupplierProfile,
+} from '../config/business-rules.js';
+import {
+  type BrandAgent,
+  type BrandTurn,
+  type BrandTurnContext,
+  type Clarification as AgentClarification,
+  type CompetitorMention,
+  competitorMentionSchema,
+  brandAskSchema,
+  type BrandAsk,
+  type PillarBriefs,
+  readBrandAsk,
+  readOfferDraft,
+  type SupplierAgent,
+  type SupplierHistory,
+  type SupplierTurn,
+} from './agents/interfaces.js';
+import { answerQuestion, askInfoStateSchema, askQuestion, isPaused, openQuestions } from './ask-info.js';
+import {
+  averageRoundCostUsd,
+  convergenceConfidence,
+  type EarlyTerminationRecord,
+  shouldOfferEarlyTermination,
+} from './early-termination.js';
+import { checkForImpasse, IMPASSE_REASONS, type ImpasseReason, isExplicitRejection } from './impasse.js';
+import { evaluateOffer, normalizeOffer, OfferTracker, offerTrackerStateSchema } from './offers.js';
+import { sampleStrategies } from './strategies.js';
+import {
+  type AgentTurn,
+  agentTurnSchema,
+  baselineSchema,
+  type Mandate,
+  type Offer,
+  offerSchema,
+  type RoundEvaluation,
+} from './types.js';
+
+// ───────────────────────────── State (the checkpoint) ─────────────────────────────
+
+const stepSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('rfq'), supplier: z.string() }),
+  z.object({ kind: z.literal('brand'), supplier: z.string() }),
+  z.object({ kind: z.literal('supplier'), supplier: z.string() }),
+  z.object({ kind: z.literal('round_end') }),
+]);
+type Step = z.infer<typeof stepSchema>;
+
+const supplierProfileSchema = z.custom<SupplierProfile>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as SupplierProfile).code === 'string',
+);
+
+const historyMessageSchema = z.object({
+  round: z.number().int(),
+  from: z.enum(['brand', 'supplier']),
+  text: z.string(),
+  action: agentTurnSchema.shape.action.nullable(),
+});
+
+const supplierStateSchema = z.object({
+  status: z.enum(['active', 'paused', 'completed', 'impasse']),
+  impasse: z.object({ reason: z.enum(IMPASSE_REASONS), details: z.string() }).nullable(),
+  accepted: z.boolean(),
+  messages: z.array(historyMessageSchema),
+  offers: z.array(offerSchema),
+  brandAsks: z.array(brandAskSchema),
+  competitorMentions: z.array(competitorMentionSchema),
+  tracker: offerTrackerStateSchema,
+  explicitRejection: z.boolean(),
+});
+type SupplierState = z.infer<typeof supplierStateSchema>;
+
+const curveballSchema = z.object({
+  supplierCode: z.string(),
+  capacityShare: z.number(),
+  afterRound: z.number().int(),
+  impact: z.string(),
+  strategies: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string() })),
+  chosen: z.string(),
+});
+export type Curveball = z.infer<typeof curveballSchema>;
+
+export const negotiationStateSchema = z.object({
+  version: z.literal(1),
+  seed: z.number().int(),
+  brandName: z.string(),
+  mode: z.enum(['cost', 'quality', 'speed', 'cashflow', 'balanced', 'custom']),
+  maxRounds: z.number().int().min(1).max(5),
+  mandate: z.object({ targetTotal: z.number().nullable(), walkAwayTotal: z.number().nullable() }),
+  buyerNotes: z.string().nullable(),
+  baseline: baselineSchema,
+  profiles: z.array(supplierProfileSchema).min(1),
+  strategies: z.array(z.string()),
+  status: z.enum(['running', 'awaiting_answer', 'awaiting_early_termination', 'completed']),
+  round: z.number().int().min(1),
+  phase: z.enum(['initial', 'post_curveball']),
+  plan: z.array(stepSchema),
+  cursor: z.number().int().nonnegative(),
+  /** Steps taken so far: names each step's random stream and orders events. */
+  stepCount: z.number().int().nonnegative(),
+  /** Messages written so far: the next message's sequence number. */
+  messageCount: z.number().int().nonnegative(),
+  suppliers: z.record(z.string(), supplierStateSchema),
+  askInfo: askInfoStateSchema,
+  evaluations: z.array(
+    z.object({ round: z.number().int(), supplierCode: z.string(), evaluation: z.enum(['PASS', 'NEUTRAL', 'FAIL']) }),
+  ),
+  curveball: curveballSchema.nullable(),
+  earlyTermination: z
+    .object({
+      offered: z.custom<EarlyTerminationRecord>(),
+      decision: z.enum(['pending', 'accepted', 'declined']),
+      questionId: z.string(),
+    })
+    .nullable(),
+  totalCostUsd: z.number(),
+});
+export type NegotiationState = z.infer<typeof negotiationStateSchema>;
+
+// ───────────────────────────── Events (what the Slack layer renders) ─────────────────────────────
+
+export type NegotiationEvent =
+  | { type: 'negotiation_started'; suppliers: string[]; maxRounds: number; strategies: string[] }
+  | { type: 'round_start'; round: number; phase: NegotiationState['phase'] }
+  | {
+      type: 'message';
+      sequence: number;
+      round: number;
+      supplierCode: string;
+      role: 'brand_agent' | 'supplier_agent';
+      speaker: string;
+      text: string;
+      action: AgentTurn['action'];
+      usedStrategies: string[];
+      pillarBriefs: PillarBriefs | null;
+    }
+  | { type: 'offer_extracted'; round: number; supplierCode: string; offer: Offer; adjustments: string[] }
+  | {
+      type: 'round_analysis';
+      round: number;
+      offers: {
+        supplierCode: string;
+        total: number | null;
+        leadTimeDays: number | null;
+        paymentTerms: string | null;
+        evaluation: RoundEvaluation;
+        status: SupplierState['status'];
+      }[];
+    }
+  | {
+      type: 'question_asked';
+      questionId: string;
+      supplierCode: string;
+      question: string;
+      suggestedAnswers: string[];
+      kind: 'ask_info' | 'early_termination';
+    }
+  | { type: 'question_answered'; questionId: string; answer: string; answeredBy: string }
+  | { type: 'curveball'; curveball: Curveball }
+  | { type: 'early_termination_offered'; questionId: string; record: EarlyTerminationRecord }
+  | {
+      type: 'supplier_done';
+      supplierCode: string;
+      status: 'completed' | 'impasse';
+      reason: ImpasseReason | 'accepted' | null;
+      details: string | null;
+    }
+  | {
+      type: 'negotiation_complete';
+      earlyTermination: EarlyTerminationRecord | null;
+      finalOffers: Record<string, Offer | null>;
+    };
+
+export interface StepResult {
+  state: NegotiationState;
+  events: NegotiationEvent[];
+}
+
+export interface EngineAgents {
+  brand: BrandAgent;
+  supplier(code: string): SupplierAgent;
+}
+
+// ───────────────────────────── Creating a negotiation ─────────────────────────────
+
+export interface NegotiationSetup {
+  seed: number;
+  brandName: string;
+  mode: NegotiationMode;
+  maxRounds: number;
+  questionBudget?: number;
+  mandate: Mandate;
+  buyerNotes: string | null;
+  baseline: z.infer<typeof baselineSchema>;
+  /** SUP-001 (the quoting supplier) first, then the simulated competitors. */
+  profiles: SupplierProfile[];
+}
+
+export function createNegotiation(setup: NegotiationSetup): StepResult {
+  const [quoted] = setup.profiles;
+  if (!quoted) throw new Error('a negotiation needs at least the quoting supplier');
+  const rng = createRng(setup.seed);
+  const suppliers: Record<string, SupplierState> = {};
+  for (const profile of setup.profiles) {
+    const tracker = new OfferTracker(profile.code);
+    suppliers[profile.code] = {
+      status: 'active',
+      impasse: null,
+      accepted: false,
+      messages: [],
+      offers: [],
+      brandAsks: [],
+      competitorMentions: [],
+      tracker: tracker.toJSON(),
+      explicitRejection: false,
+    };
+  }
+  // The quotation itself is the quoting supplier's opening offer (seed 002: round 1 presents the baseline).
+  const opening = quotationOffer(setup.baseline, quoted);
+  const quotedState = suppliers[quoted.code];
+  if (quotedState) {
+    quotedState.offers.push(opening);
+    const tracker = OfferTracker.fromJSON(quotedState.tracker);
+    tracker.addOffer({ round: 0, source: 'quotation', offer: opening });
+    quotedState.tracker = tracker.toJSON();
+  }
+  const state: NegotiationState = {
+    version: 1,
+    seed: setup.seed,
+    brandName: setup.brandName,
+    mode: setup.mode,
+    maxRounds: setup.maxRounds,
+    mandate: setup.mandate,
+    buyerNotes: setup.buyerNotes,
+    baseline: setup.baseline,
+    profiles: setup.profiles,
+    strategies: sampleStrategies(rng, 4).map((strategy) => strategy.id),
+    status: 'running',
+    round: 1,
+    phase: 'initial',
+    plan: planRound(1, setup.profiles, suppliers),
+    cursor: 0,
+    stepCount: 0,
+    messageCount: 0,
+    suppliers,
+    askInfo: { budget: setup.questionBudget ?? QUESTION_BUDGET_DEFAULT, questions: [], clarifications: [] },
+    evaluations: [],
+    curveball: null,
+    earlyTermination: null,
+    totalCostUsd: 0,
+  };
+  return {
+    state,
+    events: [
+      {
+        type: 'negotiation_started',
+        suppliers: setup.profiles.map((p) => p.code),
+        maxRounds: setup.maxRounds,
+        strategies: state.strategies,
+      },
+      { type: 'round_start', round: 1, phase: 'initial' },
+    ],
+  };
+}
+
+function quotationOffer(baseline: NegotiationSetup['baseline'], profile: SupplierProfile): Offer {
+  return {
+    supplierCode: profile.code,
+    round: 0,
+    lines: baseline.lines.map(({ sku, quantity, unitPrice, tiers }) => ({ sku, quantity, unitPrice, tiers })),
+    total: baseline.total,
+    leadTimeDays: baseline.leadTimeDays ?? profile.leadTimeDays,
+    paymentTerms: normalTerms(baseline.paymentTerms) ?? profile.paymentTerms,
+    incoterm: baseline.incoterm,
+    currency: baseline.currency,
+    concessions: [],
+    conditions: baseline.notes,
+    capacityShare: 1,
+  };
+}
+
+/** "33/33/33"-style terms, or null when the quotation words them some other way. */
+function normalTerms(text: string | null): string | null {
+  return text && /^\d{1,3}(\/\d{1,3})*$/.test(text.trim()) ? text.trim() : null;
+}
+
+/**
+ * Round 1 (seed 002 wave strategy): the simulated suppliers get an RFQ and quote first; then the quoting supplier
+ * negotiates with their quotes as leverage. Later rounds: each active supplier, brand turn then supplier turn.
+ */
+function planRound(round: number, profiles: SupplierProfile[], suppliers: Record<string, SupplierState>): Step[] {
+  const active = profiles.filter((profile) => suppliers[profile.code]?.status === 'active');
+  const [quoted, ...simulated] = profiles;
+  const steps: Step[] = [];
+  if (round === 1) {
+    for (const profile of simulated)
+      steps.push({ kind: 'rfq', supplier: profile.code }, { kind: 'supplier', supplier: profile.code });
+    if (quoted) steps.push({ kind: 'brand', supplier: quoted.code }, { kind: 'supplier', supplier: quoted.code });
+  } else {
+    for (const profile of active)
+      steps.push({ kind: 'brand', supplier: profile.code }, { kind: 'supplier', supplier: profile.code });
+  }
+  steps.push({ kind: 'round_end' });
+  return steps;
+}
+
+// ───────────────────────────── Stepping ─────────────────────────────
+
+/** Takes one step. A negotiation that waits for the buyer, or is complete, is returned unchanged. */
+export async function advance(current: NegotiationState, agents: EngineAgents): Promise<StepResult> {
+  if (current.status !== 'running') return { state: current, events: [] };
+  const state = structuredClone(current);
+  const step = state.plan[state.cursor];
+  const events: NegotiationEvent[] = [];
+  const rng = createRng(stepSeed(state.seed, state.stepCount));
+  state.stepCount++;
+  state.cursor++;
+  if (!step) return { state, events };
+
+  if (step.kind === 'round_end') {
+    if (openQuestions(state.askInfo).length > 0) {
+      // A supplier waits for the buyer's answer: hold the round open, so it can still take its turn this round.
+      state.cursor--;
+      state.status = 'awaiting_answer';
+      return { state, events };
+    }
+    endRound(state, events);
+  } else {
+    const supplier = state.suppliers[step.supplier];
+    const profile = state.profiles.find((candidate) => candidate.code === step.supplier);
+    // A supplier that finished, is at an impasse, or waits for the buyer's answer sits this turn out.
+    if (supplier && profile && supplier.status === 'active' && !isPaused(state.askInfo, profile.code)) {
+      if (step.kind === 'supplier') await supplierStep(state, agents, profile, supplier, rng, events);
+      else await brandStep(state, agents, step.kind, profile, supplier, rng, events);
+    }
+  }
+  return { state, events };
+}
+
+/** Each step's random stream: the seed and the step number, mixed (so resuming needs no saved generator state). */
+function stepSeed(seed: number, step: number): number {
+  return (Math.imul(seed ^ 0x5bd1e995, 0x27d4eb2d) ^ Math.imul(step + 1, 0x9e3779b1)) >>> 0;
+}
+
+async function brandStep(
+  state: NegotiationState,
+  agents: EngineAgents,
+  kind: 'rfq' | 'brand',
+  profile: SupplierProfile,
+  supplier: SupplierState,
+  rng: ReturnType<typeof createRng>,
+  events: NegotiationEvent[],
+): Promise<void> {
+  const context = brandContext(state, profile, supplier, rng);
+  let briefs: PillarBriefs | null = null;
+  let turn: BrandTurn;
+  if (kind === 'rfq') turn = await agents.brand.rfq(context);
+  else {
+    briefs = await agents.brand.pillars(context);
+    turn = await agents.brand.synthesize(context, briefs);
+  }
+
+  if (turn.action.type === 'ASK_INFO') {
+    const question =
+      typeof turn.action.payload.question === 'string' ? turn.action.payload.question : turn.message_text;
+    const suggested = turn.action.payload.suggestedAnswers ?? [];
+    const asked = askQuestion(state.askInfo, { supplierCode: profile.code, question, suggestedAnswers: suggested });
+    state.askInfo = asked.state;
+    if (asked.kind === 'queued') {
+      events.push({
+        type: 'question_asked',
+        questionId: asked.question.id,
+        supplierCode: profile.code,
+        question,
+        suggestedAnswers: [...suggested],
+        kind: 'ask_info',
+      });
+      // The question is for the buyer, not the supplier: it is not part of the supplier's conversation.
+      return;
+    }
+    // Budget used up (seed 001): the turn becomes an ordinary message, written as if the buyer had not answered.
+    const topic = typeof turn.action.payload.topic === 'string' ? turn.action.payload.topic : null;
+    const withoutAnswer = {
+      ...context,
+      clarifications: [...context.clarifications, { question, answer: 'No answer: use your best judgement.', topic }],
+    };
+    turn = await agents.brand.synthesize(withoutAnswer, briefs ?? (await agents.brand.pillars(withoutAnswer)));
+    if (turn.action.type === 'ASK_INFO') {
+      turn = {
+        ...turn,
+        action: { type: 'COUNTER_OFFER', payload: {} },
+        message_text: briefs?.negotiator ?? turn.message_text,
+      };
+    }
+  }
+
+  const ask = readBrandAsk(turn.action);
+  if (ask) supplier.brandAsks.push(ask);
+  const competitor = turn.action.payload.competitor;
+  if (competitor) supplier.competitorMentions.push(competitor as CompetitorMention);
+  recordMessage(state, supplier, profile, 'brand', turn, briefs, events);
+}
+
+async function supplierStep(
+  state: NegotiationState,
+  agents: EngineAgents,
+  profile: SupplierProfile,
+  supplier: SupplierState,
+  rng: ReturnType<typeof createRng>,
+  events: NegotiationEvent[],
+): Promise<void> {
+  const latestBrand = [...supplier.messages].reverse().find((message) => message.from === 'brand');
+  // Nothing was said to this supplier this round (its brand turn was a question for the buyer): nothing to answer.
+  if (!latestBrand || latestBrand.round !== state.round || !latestBrand.action) return;
+  const curveballHere = state.curveball && state.curveball.supplierCode === profile.code ? state.curveball : null;
+  const turn: SupplierTurn = await agents.supplier(profile.code).respond({
+    profile,
+    brandName: state.brandName,
+    baseline: state.baseline,
+    history: historyOf(supplier),
+    latestBrandMessage: { text: latestBrand.text, action: latestBrand.action },
+    round: state.round,
+    maxRounds: state.maxRounds,
+    phase: state.phase,
+    competitorMentions: supplier.competitorMentions,
+    curveball: curveballHere ? { capacityShare: curveballHere.capacityShare, reason: curveballHere.impact } : null,
+    clarifications: clarificationsFor(state),
+    suggestedStrategies: state.strategies,
+    rng,
+  });
+
+  const draft = readOfferDraft(turn.action);
+  if (draft) {
+    const { offer, adjustments } = normalizeOffer(draft, {
+      baseline: state.baseline,
+      supplier: profile,
+      round: state.round,
+      previous: supplier.offers.at(-1) ?? null,
+    });
+    // Code, not the agent, enforces the curveball: the capped supplier can never offer more than its share.
+    const capped = curveballHere
+      ? { ...offer, capacityShare: Math.min(offer.capacityShare, curveballHere.capacityShare) }
+      : offer;
+    supplier.offers.push(capped);
+    const tracker = OfferTracker.fromJSON(supplier.tracker);
+    tracker.addOffer({ round: state.round, source: 'supplier', offer: capped });
+    supplier.tracker = tracker.toJSON();
+    events.push({
+      type: 'offer_extracted',
+      round: state.round,
+      supplierCode: profile.code,
+      offer: capped,
+      adjustments,
+    });
+  }
+  recordMessage(state, supplier, profile, 'supplier', turn, null, events);
+
+  if (turn.action.type === 'ACCEPT') {
+    supplier.accepted = true;
+    supplier.status = 'completed';
+    events.push({
+      type: 'supplier_done',
+      supplierCode: profile.code,
+      status: 'completed',
+      reason: 'accepted',
+      details: null,
+    });
+  } else if (isExplicitRejection(turn.action)) {
+    supplier.explicitRejection = true;
+  }
+}
+
+function recordMessage(
+  state: NegotiationState,
+  supplier: SupplierState,
+  profile: SupplierProfile,
+  from: 'brand' | 'supplier',
+  turn: BrandTurn | SupplierTurn,
+  briefs: PillarBriefs | null,
+  events: NegotiationEvent[],
+): void {
+  supplier.messages.push({ round: state.round, from, text: turn.message_text, action: turn.action });
+  events.push({
+    type: 'message',
+    sequence: ++state.messageCount,
+    round: state.round,
+    supplierCode: profile.code,
+    role: from === 'brand' ? 'brand_agent' : 'supplier_agent',
+    speaker: from === 'brand' ? `Alex · ${state.brandName}` : profile.name,
+    text: turn.message_text,
+    action: turn.action,
+    usedStrategies: turn.used_strategies,
+    pillarBriefs: briefs,
+  });
+}
+
+function historyOf(supplier: SupplierState): SupplierHistory {
+  return { messages: supplier.messages, offers: supplier.offers, brandAsks: supplier.brandAsks };
+}
+
+function clarificationsFor(state: NegotiationState): AgentClarification[] {
+  return state.askInfo.clarifications.map((clarification) => ({
+    question: clarification.question,
+    answer: clarification.answer,
+    topic: null,
+  }));
+}
+
+function brandContext(
+  state: NegotiationState,
+  profile: SupplierProfile,
+  supplier: SupplierState,
+  rng: ReturnType<typeof createRng>,
+): BrandTurnContext {
+  const curveballProfile = state.profiles.find((candidate) => candidate.code === state.curveball?.supplierCode);
+  return {
+    brandName: state.brandName,
+    supplier: profile,
+    history: historyOf(supplier),
+    // Seed 002 §6.5: only the latest structured offer of each other supplier.
+    others: state.profiles
+      .filter((other) => other.code !== profile.code)
+      .map((other) => ({ profile: other, latestOffer: state.suppliers[other.code]?.offers.at(-1) ?? null })),
+    baseline: state.baseline,
+    buyerNotes: state.buyerNotes,
+    mandate: state.mandate,
+    clarifications: clarificationsFor(state),
+    round: state.round,
+    maxRounds: state.maxRounds,
+    phase: state.phase,
+    mode: state.mode,
+    curveball:
+      state.curveball && curveballProfile
+        ? {
+            supplierCode: state.curveball.supplierCode,
+            supplierName: curveballProfile.name,
+            capacityShare: state.curveball.capacityShare,
+          }
+        : null,
+    suggestedStrategies: state.strategies,
+    rng,
+  };
+}
+
+// ───────────────────────────── The end of a round ─────────────────────────────
+
+function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
+  const round = state.round;
+  for (const profile of state.profiles) {
+    const supplier = state.suppliers[profile.code];
+    if (!supplier) continue;
+    const latest = supplier.offers.at(-1) ?? null;
+    const evaluation = evaluateOffer(latest, state.mandate, { baselineTotal: state.baseline.total });
+    state.evaluations.push({ round, supplierCode: profile.code, evaluation });
+    if (supplier.status !== 'active') continue;
+    // Round 1 is requests for quotes: only an explicit rejection ends talks that early.
+    const lastAsk = supplier.brandAsks.at(-1);
+    const impasse = checkForImpasse(
+      {
+        round,
+        tracker: OfferTracker.fromJSON(supplier.tracker),
+        explicitRejection: supplier.explicitRejection,
+        targetTotal: lastAsk?.targetTotal ?? state.mandate.targetTotal,
+        agreed: supplier.accepted,
+      },
+      { maxRounds: state.maxRounds },
+    );
+    const reason = impasse.primaryReason;
+    // Running out of rounds is how every negotiation ends: the final offers stand and go to the decision. Only the
+    // other reasons end a supplier's talks early.
+    if (impasse.isImpasse && reason && reason !== 'max_rounds' && (round > 1 || reason === 'rejected')) {
+      supplier.status = 'impasse';
+      supplier.impasse = { reason, details: impasse.details };
+      events.push({
+        type: 'supplier_done',
+        supplierCode: profile.code,
+        status: 'impasse',
+        reason,
+        details: impasse.details,
+      });
+    }
+  }
+  events.push({
+    type: 'round_analysis',
+    round,
+    offers: state.profiles.map((profile) => {
+      const supplier = state.suppliers[profile.code];
+      const latest = supplier?.offers.at(-1) ?? null;
+      return {
+        supplierCode: profile.code,
+        total: latest?.total ?? null,
+        leadTimeDays: latest?.leadTimeDays ?? null,
+        paymentTerms: latest?.paymentTerms ?? null,
+        evaluation:
+          state.evaluations.find((e) => e.round === round && e.supplierCode === profile.code)?.evaluation ?? 'FAIL',
+        status: supplier?.status ?? 'impasse',
+      };
+    }),
+  });
+
+  if (round === CURVEBALL.afterRound && !state.curveball) injectCurveball(state, events);
+
+  const active = state.profiles.filter((profile) => state.suppliers[profile.code]?.status === 'active');
+  if (round >= state.maxRounds || active.length === 0) {
+    complete(state, events);
+    return;
+  }
+
+  const check = shouldOfferEarlyTermination({
+    round,
+    maxRounds: state.maxRounds,
+    activeSuppliers: active.map((profile) => ({
+      supplierCode: profile.code,
+      confidence: convergenceConfidence(
+        OfferTracker.fromJSON(state.suppliers[profile.code]?.tracker).history,
+        state.mandate,
+      ),
+    })),
+    perRoundCostUsd: averageRoundCostUsd(state.totalCostUsd, round),
+  });
+
+  state.round = round + 1;
+  state.plan = planRound(state.round, state.profiles, state.suppliers);
+  state.cursor = 0;
+  events.push({ type: 'round_start', round: state.round, phase: state.phase });
+
+  if (check.offer && !state.earlyTermination) {
+    const questionId = `early-${round}`;
+    state.earlyTermination = { offered: check.record, decision: 'pending', questionId };
+    state.status = 'awaiting_early_termination';
+    events.push({ type: 'early_termination_offered', questionId, record: check.record });
+    return;
+  }
+  if (openQuestions(state.askInfo).length > 0) state.status = 'awaiting_answer';
+}
+
+function injectCurveball(state: NegotiationState, events: NegotiationEvent[]): void {
+  const capped = state.profiles.find((profile) => profile.code === CURVEBALL.supplierCode);
+  const offer = state.suppliers[CURVEBALL.supplierCode]?.offers.at(-1);
+  if (!capped || !offer) return;
+  const uncovered = offer.total * (1 - CURVEBALL.capacityShare);
+  const others = state.profiles.filter((profile) => profile.code !== capped.code).map((profile) => profile.name);
+  const curveball: Curveball = {
+    supplierCode: capped.code,
+    capacityShare: CURVEBALL.capacityShare,
+    afterRound: state.round,
+    impact:
+      `${capped.name} can fill only ${Math.round(CURVEBALL.capacityShare * 100)}% of the order: about ` +
+      `${Math.round(uncovered).toLocaleString('en-US')} ${offer.currency} of its quote must go elsewhere.`,
+    strategies: [
+      {
+        id: 'split',
+        title: `Split: ${capped.name} up to ${Math.round(CURVEBALL.capacityShare * 100)}%, the rest to ${others.join(' or ')}`,
+        detail: 'Keep the premium supplier for the lines where it wins; move the remainder to the best alternative.',
+      },
+      {
+        id: 'single_source',
+        title: `Single source with ${others.join(' or ')}`,
+        detail: 'Avoid a split-order overhead by giving the whole order to one supplier that can fill it.',
+      },
+      {
+        id: 'pressure',
+        title: `Press ${capped.name} to restore capacity`,
+        detail: 'Ask for a second production slot or a later second shipment before settling for a split.',
+      },
+    ],
+    chosen: 'split',
+  };
+  state.curveball = curveball;
+  state.phase = 'post_curveball';
+  events.push({ type: 'curveball', curveball });
+}
+
+function complete(state: NegotiationState, events: NegotiationEvent[]): void {
+  for (const profile of state.profiles) {
+    const supplier = state.suppliers[profile.code];
+    if (supplier?.status !== 'active') continue;
+    supplier.status = 'completed';
+    events.push({
+      type: 'supplier_done',
+      supplierCode: profile.code,
+      status: 'completed',
+      reason: null,
+      details: null,
+    });
+  }
+  state.status = 'completed';
+  state.plan = [];
+  state.cursor = 0;
+  const accepted = state.earlyTermination?.decision === 'accepted' ? state.earlyTermination.offered : null;
+  events.push({
+    type: 'negotiation_complete',
+    earlyTermination: accepted,
+    finalOffers: Object.fromEntries(
+      state.profiles.map((p) => [p.code, state.suppliers[p.code]?.offers.at(-1) ?? null]),
+    ),
+  });
+}
+
+// ───────────────────────────── The buyer's answers ─────────────────────────────
+
+/** The buyer answers an ASK_INFO question; the asking supplier's run resumes next round. Answering twice is a no-op. */
+export function answer(current: NegotiationState, questionId: string, text: string, by: string): StepResult {
+  const state = structuredClone(current);
+  const result = answerQuestion(state.askInfo, questionId, text, by);
+  if (result.kind !== 'answered') return { state: current, events: [] };
+  state.askInfo = result.state;
+  // The asking supplier's run resumes where it paused: its brand turn (now with the answer) and its reply, before
+  // the round closes.
+  const supplierCode = result.question.supplierCode;
+  const roundEnd = state.plan.findIndex((step, index) => index >= state.cursor && step.kind === 'round_end');
+  if (roundEnd >= 0 && state.suppliers[supplierCode]?.status === 'active') {
+    state.plan.splice(
+      roundEnd,
+      0,
+      { kind: 'brand', supplier: supplierCode },
+      { kind: 'supplier', supplier: supplierCode },
+    );
+  }
+  if (state.status === 'awaiting_answer' && openQuestions(state.askInfo).length === 0) state.status = 'running';
+  return { state, events: [{ type: 'question_answered', questionId, answer: text, answeredBy: by }] };
+}
+
+/** The buyer finishes now (skipping the remaining rounds) or keeps negotiating. */
+export function decideEarlyTermination(current: NegotiationState, finish: boolean, by: string): StepResult {
+  if (current.status !== 'awaiting_early_termination' || !current.earlyTermination)
+    return { state: current, events: [] };
+  const state = structuredClone(current);
+  const pending = state.earlyTermination;
+  if (!pending) return { state: current, events: [] };
+  pending.decision = finish ? 'accepted' : 'declined';
+  const events: NegotiationEvent[] = [
+    {
+      type: 'question_answered',
+      questionId: pending.questionId,
+      answer: finish ? 'Finish now' : 'Keep negotiating',
+      answeredBy: by,
+    },
+  ];
+  if (finish) complete(state, events);
+  else state.status = openQuestions(state.askInfo).length > 0 ? 'awaiting_answer' : 'running';
+  return { state, events };
+}
+
+/** Runs steps until the negotiation waits for the buyer or completes, handing every step to `onStep` (the save). */
+export async function runUntilBlocked(
+  initial: NegotiationState,
+  agents: EngineAgents,
+  onStep: (result: StepResult) => Promise<void> | void = () => {},
+): Promise<NegotiationState> {
+  let state = initial;
+  while (state.status === 'running') {
+    const result = await advance(state, agents);
+    await onStep(result);
+    state = result.state;
+  }
+  return state;
+}
+
+export type { BrandAsk };

@@ -1,0 +1,663 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../catalog/rng.js';
+import { PRICE_LEVELS, PRICE_RANGES, type PriceLevel } from '../config/business-rules.js';
+import {
+  effectiveMandate,
+  evaluateOffer,
+  type NormalizeOfferContext,
+  normalizeOffer,
+  type OfferDraft,
+  OfferTracker,
+  parsePaymentTerms,
+  PRICE_IMPROVEMENT_EPSILON,
+  type TrackedOffer,
+  UNMANDATED_NEUTRAL_BAND,
+} from './offers.js';
+import { type Baseline, type Offer, offerSchema } from './types.js';
+
+const baseline: Baseline = {
+  supplierName: 'Quoted supplier',
+  currency: 'USD',
+  lines: [
+    { sku: 'MC001-BON-XL', description: 'Bonded Fleece Jacket', quantity: 500, unitPrice: 12, tiers: [], notes: null },
+    {
+      sku: 'MB013-0BS-XL',
+      description: 'Insulated Winter Jacket',
+      quantity: 50,
+      unitPrice: 41.5,
+      tiers: [],
+      notes: null,
+    },
+    { sku: 'MB015-RED-M', description: 'Fleece Pullover', quantity: 100, unitPrice: 18.25, tiers: [], notes: null },
+  ],
+  total: 9900,
+  paymentTerms: 'T/T 33% deposit, 33% midway, 33% before shipment',
+  leadTimeDays: 50,
+  incoterm: 'FOB',
+  moq: null,
+  notes: [],
+};
+
+const context = (overrides: Partial<NormalizeOfferContext> = {}): NormalizeOfferContext => ({
+  baseline,
+  supplier: { code: 'SUP-001', priceLevel: 'cheapest' },
+  round: 1,
+  ...overrides,
+});
+
+/** A complete, in-range draft for a cheapest-tier supplier: 9,200.00 in total. */
+const fullDraft = (overrides: Partial<OfferDraft> = {}): OfferDraft => ({
+  lines: [
+    { sku: 'MC001-BON-XL', quantity: 500, unitPrice: 11 },
+    { sku: 'MB013-0BS-XL', quantity: 50, unitPrice: 40 },
+    { sku: 'MB015-RED-M', quantity: 100, unitPrice: 17 },
+  ],
+  total: 9200,
+  leadTimeDays: 45,
+  paymentTerms: '33/33/33',
+  ...overrides,
+});
+
+const price = (offer: Offer, sku: string) => offer.lines.find((line) => line.sku === sku)?.unitPrice;
+
+describe('normalizeOffer', () => {
+  it('keeps a complete, in-range draft as it is, with no adjustments', () => {
+    const { offer, adjustments } = normalizeOffer(fullDraft(), context());
+    expect(adjustments).toEqual([]);
+    expect(offer).toEqual({
+      supplierCode: 'SUP-001',
+      round: 1,
+      lines: [
+        { sku: 'MC001-BON-XL', quantity: 500, unitPrice: 11, tiers: [] },
+        { sku: 'MB013-0BS-XL', quantity: 50, unitPrice: 40, tiers: [] },
+        { sku: 'MB015-RED-M', quantity: 100, unitPrice: 17, tiers: [] },
+      ],
+      total: 9200,
+      leadTimeDays: 45,
+      paymentTerms: '33/33/33',
+      incoterm: 'FOB',
+      currency: 'USD',
+      concessions: [],
+      conditions: [],
+      capacityShare: 1,
+    });
+  });
+
+  it('recomputes the total from the lines and reports a stated total that disagrees', () => {
+    const { offer, adjustments } = normalizeOffer(fullDraft({ total: 5000 }), context());
+    expect(offer.total).toBe(9200);
+    expect(adjustments).toEqual([`Stated total $5,000.00 differs from the lines' $9,200.00: the lines' sum is used`]);
+  });
+
+  it('sums in cents, so prices like 0.1 and 0.2 add up exactly', () => {
+    const cheap: Baseline = {
+      ...baseline,
+      lines: [
+        { sku: 'A', description: 'a', quantity: 3, unitPrice: 0.1, tiers: [], notes: null },
+        { sku: 'B', description: 'b', quantity: 1, unitPrice: 0.2, tiers: [], notes: null },
+      ],
+      total: 0.5,
+    };
+    const { offer } = normalizeOffer(
+      {
+        lines: [
+          { sku: 'A', unitPrice: 0.1 },
+          { sku: 'B', unitPrice: 0.2 },
+        ],
+        leadTimeDays: 10,
+        paymentTerms: '100',
+      },
+      context({ baseline: cheap }),
+    );
+    expect(offer.total).toBe(0.5);
+  });
+
+  it('clips a single line into its range, in the words the thread shows', () => {
+    // The other lines sit at the top of the range, so the offer as a whole is inside it: only this line moves.
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: 9.1 },
+        { sku: 'MB013-0BS-XL', unitPrice: 41.5 },
+        { sku: 'MB015-RED-M', unitPrice: 18.25 },
+      ],
+      total: null,
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(adjustments).toEqual(['MC001-BON-XL price 9.10 raised to 10.20 (the floor for a cheapest-tier supplier)']);
+    expect(price(offer, 'MC001-BON-XL')).toBe(10.2);
+    expect(offer.total).toBe(500 * 10.2 + 50 * 41.5 + 100 * 18.25);
+  });
+
+  it('lowers a line above its ceiling', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: 10.5 },
+        { sku: 'MB013-0BS-XL', unitPrice: 40 },
+        { sku: 'MB015-RED-M', unitPrice: 19 },
+      ],
+      total: null,
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(price(offer, 'MB015-RED-M')).toBe(18.25);
+    expect(adjustments).toEqual([
+      'MB015-RED-M price 19.00 lowered to 18.25 (the ceiling for a cheapest-tier supplier)',
+    ]);
+  });
+
+  it('scales all stated prices together when the offer as a whole is outside the range', () => {
+    // A mid-tier supplier quoting double the quotation: every line comes down to 1.2× its quoted price.
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: 24 },
+        { sku: 'MB013-0BS-XL', unitPrice: 83 },
+        { sku: 'MB015-RED-M', unitPrice: 36.5 },
+      ],
+      total: null,
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context({ supplier: { code: 'SUP-003', priceLevel: 'mid' } }));
+    expect(offer.lines.map((line) => line.unitPrice)).toEqual([14.4, 49.8, 21.9]);
+    expect(adjustments).toEqual([
+      'The stated prices average 2.00× the quotation, outside the 0.95–1.20× range of a mid-tier supplier: ' +
+        'all scaled down by 40.0%',
+    ]);
+  });
+
+  it('scales a low offer up, then still clips the line that stays out of range', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: 12 },
+        { sku: 'MB013-0BS-XL', unitPrice: 53.95 },
+        { sku: 'MB015-RED-M', unitPrice: 23.73 },
+      ],
+    });
+    const { offer, adjustments } = normalizeOffer(
+      draft,
+      context({ supplier: { code: 'SUP-002', priceLevel: 'expensive' } }),
+    );
+    expect(adjustments[0]).toMatch(/^The stated prices average 1\.12× .* an expensive-tier supplier: all scaled up/);
+    expect(adjustments).toContain(
+      'MC001-BON-XL price 12.35 raised to 13.80 (the floor for an expensive-tier supplier)',
+    );
+    for (const line of offer.lines) {
+      const quoted = baseline.lines.find((base) => base.sku === line.sku)?.unitPrice ?? 0;
+      expect(line.unitPrice).toBeGreaterThanOrEqual(quoted * PRICE_RANGES.expensive.min - 0.005);
+      expect(line.unitPrice).toBeLessThanOrEqual(quoted * PRICE_RANGES.expensive.max + 0.005);
+    }
+  });
+
+  it('backfills a missing line with the quoted quantity at the middle of the range', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: 11 },
+        { sku: 'MB013-0BS-XL', unitPrice: 40 },
+      ],
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    // Midway between the line's floor 15.52 (18.25 × 0.85, rounded up) and its ceiling 18.25: 16.885, to the cent.
+    expect(offer.lines.at(-1)).toEqual({ sku: 'MB015-RED-M', quantity: 100, unitPrice: 16.89, tiers: [] });
+    expect(adjustments).toContain(
+      'MB015-RED-M missing from the offer: backfilled with the quoted quantity 100 at 16.89 (the middle of the allowed range)',
+    );
+  });
+
+  it("backfills from the supplier's previous offer when there is one, tiers included", () => {
+    const previous = normalizeOffer(
+      fullDraft({
+        lines: [
+          { sku: 'MC001-BON-XL', unitPrice: 11.5, tiers: [{ minQty: 1000, unitPrice: 10.8 }] },
+          { sku: 'MB013-0BS-XL', unitPrice: 40 },
+          { sku: 'MB015-RED-M', unitPrice: 17.5 },
+        ],
+      }),
+      context(),
+    ).offer;
+    const { offer, adjustments } = normalizeOffer(
+      { lines: [{ sku: 'MB013-0BS-XL', unitPrice: 39 }] },
+      context({ round: 2, previous }),
+    );
+    expect(offer.lines).toEqual([
+      { sku: 'MC001-BON-XL', quantity: 500, unitPrice: 11.5, tiers: [{ minQty: 1000, unitPrice: 10.8 }] },
+      { sku: 'MB013-0BS-XL', quantity: 50, unitPrice: 39, tiers: [] },
+      { sku: 'MB015-RED-M', quantity: 100, unitPrice: 17.5, tiers: [] },
+    ]);
+    expect(offer.leadTimeDays).toBe(45);
+    expect(offer.paymentTerms).toBe('33/33/33');
+    expect(adjustments).toContain(
+      'MC001-BON-XL missing from the offer: backfilled with the quoted quantity 500 at 11.50 (the previous offer)',
+    );
+    expect(adjustments).toContain('Lead time not stated: 45 days kept from the previous offer');
+  });
+
+  it('backfills every line of an empty draft', () => {
+    const { offer, adjustments } = normalizeOffer({}, context());
+    expect(offer.lines.map((line) => line.sku)).toEqual(baseline.lines.map((line) => line.sku));
+    expect(offer.lines.map((line) => line.quantity)).toEqual([500, 50, 100]);
+    expect(adjustments.filter((text) => text.includes('backfilled'))).toHaveLength(3);
+  });
+
+  it('prices a line without a readable price like a missing one', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: 11 },
+        { sku: 'MB013-0BS-XL', unitPrice: 'call us' },
+        { sku: 'MB015-RED-M', unitPrice: null },
+      ],
+      total: null,
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(price(offer, 'MB013-0BS-XL')).toBe(38.39);
+    expect(adjustments).toContain('MB013-0BS-XL has an unreadable price: 38.39 used (the middle of the allowed range)');
+    expect(adjustments).toContain('MB015-RED-M has no price: 16.89 used (the middle of the allowed range)');
+  });
+
+  it('reads numbers written as text', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', quantity: '500 pcs', unitPrice: '$11.00' },
+        { sku: 'MB013-0BS-XL', quantity: '50', unitPrice: 'US$ 40' },
+        { sku: 'MB015-RED-M', unitPrice: '17.00' },
+      ],
+      total: '$9,200.00',
+      leadTimeDays: '45 days',
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(adjustments).toEqual([]);
+    expect(offer.total).toBe(9200);
+    expect(offer.leadTimeDays).toBe(45);
+  });
+
+  it('keeps a stated quantity, rounds it to whole units, and defaults an unusable one to the quotation', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', quantity: 600, unitPrice: 11 },
+        { sku: 'MB013-0BS-XL', quantity: 60.4, unitPrice: 40 },
+        { sku: 'MB015-RED-M', quantity: -3, unitPrice: 17 },
+      ],
+      total: null,
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(offer.lines.map((line) => line.quantity)).toEqual([600, 60, 100]);
+    expect(adjustments).toEqual([
+      'MB013-0BS-XL quantity 60.4 rounded to 60',
+      'MB015-RED-M quantity -3 is not a positive number: the quoted 100 used',
+    ]);
+  });
+
+  it('drops SKUs the quotation does not have and keeps the first of a duplicated SKU, matching case-insensitively', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'mc001-bon-xl', unitPrice: 11 },
+        { sku: 'MC001-BON-XL', unitPrice: 10.5 },
+        { sku: 'ZZ999-NEW-S', unitPrice: 5 },
+        { sku: 'MB013-0BS-XL', unitPrice: 40 },
+        { sku: 'MB015-RED-M', unitPrice: 17 },
+      ],
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(offer.lines.map((line) => line.sku)).toEqual(['MC001-BON-XL', 'MB013-0BS-XL', 'MB015-RED-M']);
+    expect(price(offer, 'MC001-BON-XL')).toBe(11);
+    expect(adjustments).toEqual([
+      'MC001-BON-XL listed twice: the first line is used',
+      'ZZ999-NEW-S is not in the quotation: line dropped',
+    ]);
+  });
+
+  it('clips volume-tier prices into the line range and orders tiers by quantity', () => {
+    const draft = fullDraft({
+      lines: [
+        {
+          sku: 'MC001-BON-XL',
+          unitPrice: 11,
+          tiers: [
+            { minQty: 2000, unitPrice: 9 },
+            { minQty: 1000, unitPrice: '10.50' },
+            { minQty: 0, unitPrice: 10 },
+          ],
+        },
+        { sku: 'MB013-0BS-XL', unitPrice: 40 },
+        { sku: 'MB015-RED-M', unitPrice: 17 },
+      ],
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(offer.lines[0]?.tiers).toEqual([
+      { minQty: 1000, unitPrice: 10.5 },
+      { minQty: 2000, unitPrice: 10.2 },
+    ]);
+    expect(adjustments).toEqual([
+      'MC001-BON-XL tier ≥2000 price 9.00 raised to 10.20 (the floor for a cheapest-tier supplier)',
+    ]);
+  });
+
+  describe('lead time', () => {
+    const leadTime = (value: OfferDraft['leadTimeDays'], overrides: Partial<NormalizeOfferContext> = {}) =>
+      normalizeOffer(fullDraft({ leadTimeDays: value }), context(overrides));
+
+    it('rounds a fractional lead time up', () => {
+      const { offer, adjustments } = leadTime(20.5);
+      expect(offer.leadTimeDays).toBe(21);
+      expect(adjustments).toEqual(['Lead time 20.5 days rounded up to 21']);
+    });
+
+    it.each([
+      ['45 days', 45],
+      ['30-35 days', 35],
+      ['6 weeks', 42],
+      ['21d', 21],
+    ])('reads %j as %d days', (value, days) => {
+      const { offer, adjustments } = leadTime(value);
+      expect(offer.leadTimeDays).toBe(days);
+      expect(adjustments).toEqual([]);
+    });
+
+    it('replaces an impossible lead time', () => {
+      for (const value of [0, -5, 400, 'soon']) {
+        const { offer, adjustments } = leadTime(value);
+        expect(offer.leadTimeDays).toBe(50);
+        expect(adjustments).toEqual([`Lead time ${value} is not 1–365 days: 50 days from the quotation`]);
+      }
+    });
+
+    it('falls back to the supplier profile before the quotation', () => {
+      const supplier = { code: 'SUP-001', priceLevel: 'cheapest' as const, leadTimeDays: 15, paymentTerms: '100' };
+      const { offer, adjustments } = normalizeOffer(
+        fullDraft({ leadTimeDays: null, paymentTerms: null }),
+        context({ supplier }),
+      );
+      expect(offer.leadTimeDays).toBe(15);
+      expect(offer.paymentTerms).toBe('100');
+      expect(adjustments).toEqual([
+        "Lead time not stated: 15 days kept from the supplier's profile",
+        "Payment terms not stated: 100 kept from the supplier's profile",
+      ]);
+    });
+  });
+
+  describe('payment terms', () => {
+    it('normalises instalments written in words', () => {
+      const { offer, adjustments } = normalizeOffer(
+        fullDraft({ paymentTerms: '30% deposit, 70% within 30 days of B/L' }),
+        context(),
+      );
+      expect(offer.paymentTerms).toBe('30/70');
+      expect(adjustments).toEqual([]);
+    });
+
+    it('replaces terms that are not instalments, from the quotation when nothing else is known', () => {
+      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: 'Net 30' }), context());
+      expect(offer.paymentTerms).toBe('33/33/33');
+      expect(adjustments).toEqual([
+        'Payment terms "Net 30" are not instalments adding up to 100%: 33/33/33 from the quotation',
+      ]);
+    });
+
+    it.each([
+      ['100% upfront', '100'],
+      ['33/33/33', '33/33/33'],
+      ['40-60', '40/60'],
+      ['T/T 50% / 50%', '50/50'],
+      ['Net 30', null],
+      ['60/60', null],
+      ['0/100', null],
+      ['', null],
+      [null, null],
+    ])('parsePaymentTerms(%j) = %j', (text, expected) => {
+      expect(parsePaymentTerms(text)).toBe(expected);
+    });
+  });
+
+  it('keeps the quotation currency, notes a different one, reads a capacity of "60" as 60%', () => {
+    const { offer, adjustments } = normalizeOffer(fullDraft({ currency: 'eur', capacityShare: 60 }), context());
+    expect(offer.currency).toBe('USD');
+    expect(offer.capacityShare).toBe(0.6);
+    expect(adjustments).toEqual([
+      "Currency EUR differs from the quotation's USD: prices read as USD",
+      'Capacity share 60 read as 60%',
+    ]);
+  });
+
+  it('carries concessions, conditions, incoterm and capacity from the previous offer when unstated', () => {
+    const previous = normalizeOffer(
+      fullDraft({
+        concessions: [' free samples ', ''],
+        conditions: ['PO by Friday'],
+        incoterm: 'exw',
+        capacityShare: 0.6,
+      }),
+      context(),
+    ).offer;
+    expect(previous.concessions).toEqual(['free samples']);
+    expect(previous.incoterm).toBe('EXW');
+    const { offer } = normalizeOffer(fullDraft({ concessions: [] }), context({ previous, round: 2 }));
+    expect(offer.concessions).toEqual([]);
+    expect(offer.conditions).toEqual(['PO by Friday']);
+    expect(offer.incoterm).toBe('EXW');
+    expect(offer.capacityShare).toBe(0.6);
+  });
+
+  it('never lets a price leave its range, whatever the draft (random drafts, every price level)', () => {
+    const rng = createRng(42);
+    for (let run = 0; run < 300; run++) {
+      const level: PriceLevel = rng.pick(PRICE_LEVELS);
+      const lines = baseline.lines
+        .filter(() => rng.next() < 0.8)
+        .map((line) => ({
+          sku: line.sku,
+          quantity: rng.next() < 0.2 ? null : rng.int(1, 2000),
+          unitPrice: rng.next() < 0.1 ? null : Math.round(line.unitPrice * (0.1 + rng.next() * 3) * 1000) / 1000,
+        }));
+      const { offer } = normalizeOffer(
+        { lines, leadTimeDays: rng.int(-10, 500) },
+        context({ supplier: { code: 'SUP-X', priceLevel: level } }),
+      );
+      expect(offerSchema.safeParse(offer).success).toBe(true);
+      const { min, max } = PRICE_RANGES[level];
+      let totalCents = 0;
+      for (const line of offer.lines) {
+        const quoted = baseline.lines.find((base) => base.sku === line.sku)?.unitPrice ?? 0;
+        expect(line.unitPrice).toBeGreaterThanOrEqual(quoted * min - 1e-6);
+        expect(line.unitPrice).toBeLessThanOrEqual(quoted * max + 1e-6);
+        expect(Math.round(line.unitPrice * 100)).toBeCloseTo(line.unitPrice * 100, 6);
+        totalCents += line.quantity * Math.round(line.unitPrice * 100);
+      }
+      expect(offer.total).toBe(totalCents / 100);
+    }
+  });
+});
+
+const offer = (total: number, overrides: Partial<Offer> = {}): Offer => ({
+  supplierCode: 'SUP-001',
+  round: 1,
+  lines: [{ sku: 'MC001-BON-XL', quantity: 1, unitPrice: total, tiers: [] }],
+  total,
+  leadTimeDays: 30,
+  paymentTerms: '30/70',
+  incoterm: null,
+  currency: 'USD',
+  concessions: [],
+  conditions: [],
+  capacityShare: 1,
+  ...overrides,
+});
+const tracked = (round: number, source: TrackedOffer['source'], total: number, overrides: Partial<Offer> = {}) => ({
+  round,
+  source,
+  offer: offer(total, { round, ...overrides }),
+});
+
+describe('OfferTracker', () => {
+  it('keeps the history in order and finds the latest offers by source', () => {
+    const tracker = new OfferTracker('SUP-001');
+    expect(tracker.latest()).toBeNull();
+    expect(tracker.latestFromSupplier()).toBeNull();
+    tracker.addOffer(tracked(0, 'quotation', 100));
+    tracker.addOffer(tracked(1, 'supplier', 95));
+    tracker.addOffer(tracked(1, 'brand', 80));
+    expect(tracker.history.map((entry) => entry.offer.total)).toEqual([100, 95, 80]);
+    expect(tracker.latest()?.offer.total).toBe(80);
+    expect(tracker.latestBySource('supplier')?.offer.total).toBe(95);
+    expect(tracker.latestBySource('quotation')?.offer.total).toBe(100);
+    expect(tracker.latestFromSupplier()?.offer.total).toBe(95);
+    expect(tracker.supplierOffers().map((entry) => entry.source)).toEqual(['quotation', 'supplier']);
+  });
+
+  it("hands out copies, so a caller cannot rewrite the tracker's history", () => {
+    const tracker = new OfferTracker('SUP-001', [tracked(1, 'supplier', 95)]);
+    const [first] = tracker.history;
+    if (first) first.offer.total = 1;
+    expect(tracker.latest()?.offer.total).toBe(95);
+  });
+
+  it("refuses another supplier's offer, but takes the brand's counter-offer", () => {
+    const tracker = new OfferTracker('SUP-001');
+    expect(() => tracker.addOffer(tracked(1, 'supplier', 95, { supplierCode: 'SUP-002' }))).toThrow(/SUP-002/);
+    tracker.addOffer(tracked(1, 'brand', 90, { supplierCode: 'BRAND' }));
+    expect(tracker.history).toHaveLength(1);
+  });
+
+  describe('hasPriceImproved', () => {
+    const trackerWith = (...totals: number[]) =>
+      new OfferTracker(
+        'SUP-001',
+        totals.map((total, round) => tracked(round, 'supplier', total)),
+      );
+
+    it('counts as improving until the window is full', () => {
+      expect(trackerWith().hasPriceImproved(3)).toBe(true);
+      expect(trackerWith(30, 30).hasPriceImproved(3)).toBe(true);
+    });
+
+    it('is false when the total has not fallen over the window', () => {
+      expect(trackerWith(30, 30, 30).hasPriceImproved(3)).toBe(false);
+      expect(trackerWith(30, 28, 30).hasPriceImproved(3)).toBe(false);
+      expect(trackerWith(30, 31, 32).hasPriceImproved(3)).toBe(false);
+    });
+
+    it('is true when the total fell, looking only at the latest window', () => {
+      expect(trackerWith(30, 28, 26).hasPriceImproved(3)).toBe(true);
+      expect(trackerWith(40, 30, 30, 30).hasPriceImproved(3)).toBe(false);
+      expect(trackerWith(30, 30, 30, 29).hasPriceImproved(3)).toBe(true);
+    });
+
+    it('ignores a drop below the epsilon and counts one above it', () => {
+      const total = 10_000;
+      expect(trackerWith(total, total, total * (1 - PRICE_IMPROVEMENT_EPSILON / 2)).hasPriceImproved(3)).toBe(false);
+      expect(trackerWith(total, total, total * (1 - PRICE_IMPROVEMENT_EPSILON * 2)).hasPriceImproved(3)).toBe(true);
+    });
+
+    it("ignores the brand's counter-offers", () => {
+      const tracker = trackerWith(30, 30);
+      tracker.addOffer(tracked(2, 'brand', 20));
+      tracker.addOffer(tracked(2, 'supplier', 30));
+      expect(tracker.hasPriceImproved(3)).toBe(false);
+    });
+
+    it('rejects a window that cannot show a trend', () => {
+      expect(() => trackerWith(1, 2).hasPriceImproved(1)).toThrow(RangeError);
+    });
+  });
+
+  describe('priceGap', () => {
+    it("measures against the brand's latest counter-offer before the target", () => {
+      const tracker = new OfferTracker('SUP-001', [tracked(0, 'brand', 20), tracked(0, 'supplier', 30)]);
+      expect(tracker.priceGap(25)).toBe(0.5);
+      expect(tracker.priceGapDetails(25)).toEqual({
+        latestTotal: 30,
+        referenceTotal: 20,
+        absolute: 10,
+        relative: 0.5,
+        currency: 'USD',
+      });
+    });
+
+    it('measures against the target when the brand has not countered', () => {
+      const tracker = new OfferTracker('SUP-001', [tracked(0, 'supplier', 30)]);
+      expect(tracker.priceGap(24)).toBe(0.25);
+    });
+
+    it('is 0 when the supplier is at or below the reference, null without an offer or a reference', () => {
+      expect(new OfferTracker('SUP-001', [tracked(0, 'supplier', 20)]).priceGap(25)).toBe(0);
+      expect(new OfferTracker('SUP-001', [tracked(0, 'supplier', 20)]).priceGap()).toBeNull();
+      expect(new OfferTracker('SUP-001', [tracked(0, 'brand', 20)]).priceGap(25)).toBeNull();
+    });
+  });
+
+  it('survives a checkpoint round trip through JSON', () => {
+    const tracker = new OfferTracker('SUP-002', [
+      tracked(1, 'supplier', 120, { supplierCode: 'SUP-002', concessions: ['free freight'] }),
+      tracked(1, 'brand', 100),
+    ]);
+    const restored = OfferTracker.fromJSON(JSON.parse(JSON.stringify(tracker)));
+    expect(restored.supplierCode).toBe('SUP-002');
+    expect(restored.history).toEqual(tracker.history);
+    expect(restored.toJSON()).toEqual(tracker.toJSON());
+  });
+
+  it('refuses a corrupt checkpoint', () => {
+    expect(() => OfferTracker.fromJSON({ supplierCode: 'SUP-001', history: [{ round: 1, source: 'x' }] })).toThrow();
+    expect(() => OfferTracker.fromJSON(null)).toThrow();
+  });
+});
+
+describe('evaluateOffer', () => {
+  const mandate = { targetTotal: 9000, walkAwayTotal: 9500 };
+  const options = { baselineTotal: 9900 };
+
+  it('PASS at or below the target, NEUTRAL up to the walk-away, FAIL above it (inclusive limits)', () => {
+    expect(evaluateOffer(offer(8500), mandate, options)).toBe('PASS');
+    expect(evaluateOffer(offer(9000), mandate, options)).toBe('PASS');
+    expect(evaluateOffer(offer(9000.01), mandate, options)).toBe('NEUTRAL');
+    expect(evaluateOffer(offer(9500), mandate, options)).toBe('NEUTRAL');
+    expect(evaluateOffer(offer(9500.01), mandate, options)).toBe('FAIL');
+  });
+
+  it('FAIL without an offer', () => {
+    expect(evaluateOffer(null, mandate, options)).toBe('FAIL');
+    expect(evaluateOffer(undefined, mandate, options)).toBe('FAIL');
+  });
+
+  it('without a mandate: PASS up to the quotation total, NEUTRAL within +10%, FAIL above', () => {
+    const none = { targetTotal: null, walkAwayTotal: null };
+    expect(evaluateOffer(offer(9900), none, options)).toBe('PASS');
+    expect(evaluateOffer(offer(9900 * (1 + UNMANDATED_NEUTRAL_BAND)), none, options)).toBe('NEUTRAL');
+    expect(evaluateOffer(offer(10_890.01), none, options)).toBe('FAIL');
+  });
+
+  it('with only a target, the walk-away is 10% above it', () => {
+    expect(effectiveMandate({ targetTotal: 9000, walkAwayTotal: null }, 9900)).toEqual({
+      targetTotal: 9000,
+      walkAwayTotal: 9900,
+    });
+    expect(evaluateOffer(offer(9900), { targetTotal: 9000, walkAwayTotal: null }, options)).toBe('NEUTRAL');
+  });
+
+  it('with only a walk-away, the target is the quotation total (or the walk-away when lower)', () => {
+    expect(effectiveMandate({ targetTotal: null, walkAwayTotal: 10_500 }, 9900)).toEqual({
+      targetTotal: 9900,
+      walkAwayTotal: 10_500,
+    });
+    expect(effectiveMandate({ targetTotal: null, walkAwayTotal: 9000 }, 9900)).toEqual({
+      targetTotal: 9000,
+      walkAwayTotal: 9000,
+    });
+    expect(evaluateOffer(offer(10_000), { targetTotal: null, walkAwayTotal: 10_500 }, options)).toBe('NEUTRAL');
+  });
+
+  it('reads a walk-away below the target as equal to it', () => {
+    const inverted = { targetTotal: 9000, walkAwayTotal: 8000 };
+    expect(effectiveMandate(inverted, 9900)).toEqual({ targetTotal: 9000, walkAwayTotal: 9000 });
+    expect(evaluateOffer(offer(9000), inverted, options)).toBe('PASS');
+    expect(evaluateOffer(offer(9001), inverted, options)).toBe('FAIL');
+  });
+
+  it('is direction-aware: for the seller, higher is better', () => {
+    const seller = { baselineTotal: 9900, side: 'seller' as const };
+    const sellerMandate = { targetTotal: 10_000, walkAwayTotal: 9500 };
+    expect(evaluateOffer(offer(10_200), sellerMandate, seller)).toBe('PASS');
+    expect(evaluateOffer(offer(9700), sellerMandate, seller)).toBe('NEUTRAL');
+    expect(evaluateOffer(offer(9400), sellerMandate, seller)).toBe('FAIL');
+    expect(effectiveMandate({ targetTotal: null, walkAwayTotal: null }, 10_000, 'seller')).toEqual({
+      targetTotal: 10_000,
+      walkAwayTotal: 9000,
+    });
+  });
+});

@@ -1,0 +1,588 @@
+// Offers as code trusts them. An agent or the LLM extractor produces a loose draft; normalizeOffer turns it into an
+// Offer whose numbers code decided (seed 002 §6.6, DESIGN.md "numbers are decided by code"): the total is recomputed
+// from the lines, prices are clipped into the supplier's allowed range, and whatever the draft leaves unstated is
+// read as unchanged (the supplier's previous offer, else the quotation). The OfferTracker keeps one supplier's offers
+// for impasse detection and early termination (seed 000), and evaluateOffer scores an offer against the buyer's
+// mandate (seed 001 PASS / NEUTRAL / FAIL).
+import { z } from 'zod';
+import {
+  IMPASSE,
+  PRICE_RANGES,
+  QUOTED_SUPPLIER_DEFAULTS,
+  type PriceLevel,
+  type SupplierProfile,
+} from '../config/business-rules.js';
+import { parseNumber } from '../quotation/numbers.js';
+import { formatMoney, toCents } from './format.js';
+import {
+  type Baseline,
+  type BaselineLine,
+  type Mandate,
+  type Offer,
+  type OfferLine,
+  offerSchema,
+  type PriceTier,
+  type RoundEvaluation,
+} from './types.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Drafts
+
+/** LLMs write numbers as numbers or as text ("$12.50", "1,200 pcs"); both are read, nothing else is. */
+const looseNumber = z.union([z.number(), z.string()]);
+
+export const offerDraftLineSchema = z.object({
+  sku: z.string(),
+  quantity: looseNumber.nullish(),
+  unitPrice: looseNumber.nullish(),
+  tiers: z.array(z.object({ minQty: looseNumber.nullish(), unitPrice: looseNumber.nullish() })).nullish(),
+});
+export type OfferDraftLine = z.infer<typeof offerDraftLineSchema>;
+
+/** What an agent turn or the extractor says a supplier offered: every field optional, no number trusted yet. */
+export const offerDraftSchema = z.object({
+  lines: z.array(offerDraftLineSchema).nullish(),
+  /** Only compared with the lines' sum and reported when it disagrees; never used. */
+  total: looseNumber.nullish(),
+  leadTimeDays: looseNumber.nullish(),
+  paymentTerms: z.string().nullish(),
+  incoterm: z.string().nullish(),
+  currency: z.string().nullish(),
+  concessions: z.array(z.string()).nullish(),
+  conditions: z.array(z.string()).nullish(),
+  capacityShare: looseNumber.nullish(),
+});
+export type OfferDraft = z.infer<typeof offerDraftSchema>;
+
+export interface NormalizeOfferContext {
+  baseline: Baseline;
+  /** The supplier's price level sets its range; its lead time and terms are fallbacks for a draft that omits them. */
+  supplier: Pick<SupplierProfile, 'code' | 'priceLevel'> &
+    Partial<Pick<SupplierProfile, 'leadTimeDays' | 'paymentTerms'>>;
+  round: number;
+  /** The supplier's previous offer, so that a detail the draft leaves out is not read as a change. */
+  previous?: Offer | null;
+}
+
+export interface NormalizedOffer {
+  offer: Offer;
+  /** Every change code made to the draft, in words a buyer can read in the thread. */
+  adjustments: string[];
+}
+
+/** A lead time over a year is a misread (a date, a quantity), not an offer. */
+const MAX_LEAD_TIME_DAYS = 365;
+
+const tierPhrase: Record<PriceLevel, string> = {
+  cheapest: 'a cheapest-tier supplier',
+  mid: 'a mid-tier supplier',
+  expensive: 'an expensive-tier supplier',
+};
+
+/**
+ * Turns a draft into an Offer: lines in the quotation's order, one per baseline SKU.
+ *
+ * - Lines for SKUs the quotation does not have are dropped (there is no baseline to check their price against); a SKU
+ *   listed twice keeps its first line.
+ * - Baseline SKUs the draft leaves out are backfilled with the quoted quantity, at the supplier's previous price for
+ *   that SKU, else at the midpoint of its range × the quoted unit price — a neutral guess, neither its floor nor its
+ *   ceiling. A line without a readable price is priced the same way.
+ * - Prices: when the prices the draft states, taken together, fall outside the supplier's range, they are scaled
+ *   together into it (keeping their proportions, seed 002 §6.6); then each line is clipped into its own range, and so
+ *   are its volume-tier prices.
+ * - Quantities default to the quoted ones; a stated quantity is kept (a volume proposal), rounded to whole units.
+ * - The total is Σ quantity × unit price in cents. A stated total is only compared.
+ * - Lead time, payment terms, incoterm, concessions, conditions and capacity share: stated and valid, else the
+ *   previous offer's, else the supplier profile's, else the quotation's.
+ */
+export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext): NormalizedOffer {
+  const { baseline, supplier, round, previous } = context;
+  const adjustments: string[] = [];
+  const note = (text: string) => adjustments.push(text);
+
+  const drafted = draftLinesBySku(draft.lines ?? [], baseline, note);
+  const previousBySku = new Map((previous?.lines ?? []).map((line) => [skuKey(line.sku), line]));
+
+  const working = baseline.lines.map((base): WorkingLine => {
+    const bounds = priceBounds(base, supplier.priceLevel);
+    const stated = drafted.get(skuKey(base.sku));
+    const earlier = previousBySku.get(skuKey(base.sku));
+    const fallbackCents = earlier ? clampCents(toCents(earlier.unitPrice), bounds) : midpointCents(bounds);
+    const fallbackSource = earlier ? 'the previous offer' : 'the middle of the allowed range';
+
+    if (!stated) {
+      note(
+        `${base.sku} missing from the offer: backfilled with the quoted quantity ${base.quantity} at ` +
+          `${centsText(fallbackCents)} (${fallbackSource})`,
+      );
+      return {
+        base,
+        bounds,
+        quantity: base.quantity,
+        cents: fallbackCents,
+        stated: false,
+        tiers: earlier?.tiers ?? [],
+      };
+    }
+
+    const quantity = readQuantity(stated, base, note);
+    const price = readNumber(stated.unitPrice);
+    const cents = price === null ? 0 : toCents(price);
+    if (cents <= 0) {
+      const what =
+        stated.unitPrice === null || stated.unitPrice === undefined ? 'has no price' : 'has an unreadable price';
+      note(`${base.sku} ${what}: ${centsText(fallbackCents)} used (${fallbackSource})`);
+    }
+    // A draft that says nothing about tiers leaves them as they were; an empty list withdraws them.
+    const tiers =
+      stated.tiers === null || stated.tiers === undefined ? (earlier?.tiers ?? []) : readTiers(stated.tiers);
+    return cents > 0
+      ? { base, bounds, quantity, cents, stated: true, tiers }
+      : { base, bounds, quantity, cents: fallbackCents, stated: false, tiers };
+  });
+
+  scaleStatedPrices(working, supplier.priceLevel, note);
+
+  const lines: OfferLine[] = working.map((line) => {
+    const cents = clampCents(line.cents, line.bounds);
+    if (cents !== line.cents) note(clipText(line.base.sku, 'price', line.cents, cents, supplier.priceLevel));
+    const tiers = line.tiers.map((tier) => {
+      const tierCents = clampCents(toCents(tier.unitPrice), line.bounds);
+      const label = `tier ≥${tier.minQty} price`;
+      if (tierCents !== toCents(tier.unitPrice)) {
+        note(clipText(line.base.sku, label, toCents(tier.unitPrice), tierCents, supplier.priceLevel));
+      }
+      return { minQty: tier.minQty, unitPrice: tierCents / 100 };
+    });
+    return { sku: line.base.sku, quantity: line.quantity, unitPrice: cents / 100, tiers };
+  });
+
+  const totalCents = lines.reduce((sum, line) => sum + line.quantity * toCents(line.unitPrice), 0);
+  const statedTotal = readNumber(draft.total);
+  if (statedTotal !== null && Math.abs(toCents(statedTotal) - totalCents) > 1) {
+    note(
+      `Stated total ${formatMoney(statedTotal, baseline.currency)} differs from the lines' ` +
+        `${formatMoney(totalCents / 100, baseline.currency)}: the lines' sum is used`,
+    );
+  }
+
+  const draftCurrency = draft.currency?.trim().toUpperCase();
+  if (draftCurrency && draftCurrency !== baseline.currency.toUpperCase()) {
+    note(
+      `Currency ${draftCurrency} differs from the quotation's ${baseline.currency}: prices read as ${baseline.currency}`,
+    );
+  }
+
+  const offer = offerSchema.parse({
+    supplierCode: supplier.code,
+    round,
+    lines,
+    total: totalCents / 100,
+    leadTimeDays: readLeadTime(draft.leadTimeDays, context, note),
+    paymentTerms: readPaymentTerms(draft.paymentTerms, context, note),
+    incoterm: cleanText(draft.incoterm)?.toUpperCase() ?? previous?.incoterm ?? baseline.incoterm,
+    currency: baseline.currency,
+    concessions: cleanList(draft.concessions) ?? previous?.concessions ?? [],
+    conditions: cleanList(draft.conditions) ?? previous?.conditions ?? [],
+    capacityShare: readCapacityShare(draft.capacityShare, previous, note),
+  });
+  return { offer, adjustments };
+}
+
+interface PriceBounds {
+  floor: number;
+  ceiling: number;
+}
+
+interface WorkingLine {
+  base: BaselineLine;
+  bounds: PriceBounds;
+  quantity: number;
+  cents: number;
+  /** The price came from the draft (not backfilled): only these are scaled together. */
+  stated: boolean;
+  tiers: PriceTier[];
+}
+
+const skuKey = (sku: string) => sku.trim().toUpperCase();
+
+const centsText = (cents: number) => (cents / 100).toFixed(2);
+
+/** The allowed unit price of one line in cents, rounded inwards so that a rounded price never leaves the range. */
+function priceBounds(base: BaselineLine, level: PriceLevel): PriceBounds {
+  const { min, max } = PRICE_RANGES[level];
+  const quoted = base.unitPrice * 100;
+  // The 1e-6 absorbs float noise (12 × 0.85 × 100 = 1019.9999…), which would otherwise move a bound by a cent.
+  const floor = Math.max(1, Math.ceil(quoted * min - 1e-6));
+  const ceiling = Math.max(floor, Math.floor(quoted * max + 1e-6));
+  return { floor, ceiling };
+}
+
+const clampCents = (cents: number, bounds: PriceBounds) => Math.min(bounds.ceiling, Math.max(bounds.floor, cents));
+
+const midpointCents = (bounds: PriceBounds) => Math.round((bounds.floor + bounds.ceiling) / 2);
+
+function clipText(sku: string, what: string, from: number, to: number, level: PriceLevel): string {
+  const direction = to > from ? 'raised' : 'lowered';
+  const bound = to > from ? 'floor' : 'ceiling';
+  return `${sku} ${what} ${centsText(from)} ${direction} to ${centsText(to)} (the ${bound} for ${tierPhrase[level]})`;
+}
+
+function readNumber(value: number | string | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  const number = typeof value === 'number' ? value : parseNumber(value);
+  return number !== null && Number.isFinite(number) ? number : null;
+}
+
+function draftLinesBySku(
+  lines: readonly OfferDraftLine[],
+  baseline: Baseline,
+  note: (text: string) => void,
+): Map<string, OfferDraftLine> {
+  const known = new Set(baseline.lines.map((line) => skuKey(line.sku)));
+  const bySku = new Map<string, OfferDraftLine>();
+  for (const line of lines) {
+    const key = skuKey(line.sku);
+    if (!known.has(key)) note(`${line.sku.trim()} is not in the quotation: line dropped`);
+    else if (bySku.has(key)) note(`${line.sku.trim()} listed twice: the first line is used`);
+    else bySku.set(key, line);
+  }
+  return bySku;
+}
+
+function readQuantity(line: OfferDraftLine, base: BaselineLine, note: (text: string) => void): number {
+  if (line.quantity === null || line.quantity === undefined) return base.quantity;
+  const stated = readNumber(line.quantity);
+  const whole = stated === null ? 0 : Math.round(stated);
+  if (whole <= 0) {
+    note(`${base.sku} quantity ${String(line.quantity)} is not a positive number: the quoted ${base.quantity} used`);
+    return base.quantity;
+  }
+  if (whole !== stated) note(`${base.sku} quantity ${String(stated)} rounded to ${whole}`);
+  return whole;
+}
+
+function readTiers(tiers: NonNullable<OfferDraftLine['tiers']>): PriceTier[] {
+  const byMinQty = new Map<number, number>();
+  for (const tier of tiers) {
+    const minQty = readNumber(tier.minQty);
+    const price = readNumber(tier.unitPrice);
+    if (minQty === null || price === null || !Number.isInteger(minQty) || minQty <= 0 || toCents(price) <= 0) continue;
+    if (!byMinQty.has(minQty)) byMinQty.set(minQty, toCents(price) / 100);
+  }
+  return [...byMinQty].sort(([a], [b]) => a - b).map(([minQty, unitPrice]) => ({ minQty, unitPrice }));
+}
+
+/**
+ * When the stated prices as a whole sit outside the range, an LLM (or a supplier) has priced the offer on another
+ * basis; scaling every stated price by one factor keeps the relative prices it chose. Rounding goes inwards (up when
+ * raising, down when lowering) so that a line exactly in proportion does not then get clipped by a cent.
+ */
+function scaleStatedPrices(lines: WorkingLine[], level: PriceLevel, note: (text: string) => void): void {
+  const stated = lines.filter((line) => line.stated);
+  const offered = stated.reduce((sum, line) => sum + line.quantity * line.cents, 0);
+  const quoted = stated.reduce((sum, line) => sum + line.quantity * line.base.unitPrice * 100, 0);
+  if (stated.length === 0 || quoted <= 0) return;
+  const { min, max } = PRICE_RANGES[level];
+  const ratio = offered / quoted;
+  if (ratio >= min && ratio <= max) return;
+  const factor = (ratio < min ? min : max) / ratio;
+  const roundInwards = ratio < min ? Math.ceil : Math.floor;
+  for (const line of stated) line.cents = roundInwards(line.cents * factor - (ratio < min ? 1e-6 : -1e-6));
+  note(
+    `The stated prices average ${ratio.toFixed(2)}× the quotation, outside the ${min.toFixed(2)}–${max.toFixed(2)}× ` +
+      `range of ${tierPhrase[level]}: all scaled ${ratio < min ? 'up' : 'down'} by ` +
+      `${(Math.abs(factor - 1) * 100).toFixed(1)}%`,
+  );
+}
+
+function fallbackLeadTime(context: NormalizeOfferContext): { days: number; source: string } {
+  const { previous, supplier, baseline } = context;
+  if (previous) return { days: previous.leadTimeDays, source: 'the previous offer' };
+  if (supplier.leadTimeDays !== undefined) return { days: supplier.leadTimeDays, source: "the supplier's profile" };
+  if (baseline.leadTimeDays !== null) return { days: baseline.leadTimeDays, source: 'the quotation' };
+  return { days: QUOTED_SUPPLIER_DEFAULTS.leadTimeDays, source: 'the default' };
+}
+
+/**
+ * Days from "45", "45 days", "6 weeks" or a range "30-35 days" — its upper end, since that is when the goods may
+ * arrive.
+ */
+function readDays(value: number | string): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  const match = /^\s*(\d+(?:\.\d+)?)(?:\s*(?:-|–|~|to)\s*(\d+(?:\.\d+)?))?\s*(days?|d|weeks?|wks?)?\.?\s*$/i.exec(
+    value,
+  );
+  if (!match) return null;
+  const days = Number(match[2] ?? match[1]);
+  return /^w/i.test(match[3] ?? '') ? days * 7 : days;
+}
+
+function readLeadTime(
+  value: number | string | null | undefined,
+  context: NormalizeOfferContext,
+  note: (text: string) => void,
+): number {
+  const fallback = fallbackLeadTime(context);
+  if (value === null || value === undefined) {
+    note(`Lead time not stated: ${fallback.days} days kept from ${fallback.source}`);
+    return fallback.days;
+  }
+  const days = readDays(value);
+  if (days === null || days <= 0 || days > MAX_LEAD_TIME_DAYS) {
+    note(
+      `Lead time ${String(value)} is not 1–${MAX_LEAD_TIME_DAYS} days: ${fallback.days} days from ${fallback.source}`,
+    );
+    return fallback.days;
+  }
+  // A supplier quoting 20.5 days will not deliver on day 20.
+  const whole = Math.ceil(days);
+  if (whole !== days) note(`Lead time ${days} days rounded up to ${whole}`);
+  return whole;
+}
+
+/**
+ * Payment terms as instalment percentages, "30/70": the percentages the text marks with "%" if it has any (so that
+ * "30% deposit, 70% within 30 days" ignores the 30 days), else all its numbers; they must add up to 100 (99 for
+ * thirds, "33/33/33").
+ */
+export function parsePaymentTerms(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const marked = [...text.matchAll(/(\d{1,3})(?:\.\d+)?\s*%/g)].map((match) => Number(match[1]));
+  const numbers = marked.length > 0 ? marked : [...text.matchAll(/\d{1,3}/g)].map((match) => Number(match[0]));
+  const sum = numbers.reduce((total, part) => total + part, 0);
+  if (numbers.length === 0 || numbers.some((part) => part <= 0) || sum < 99 || sum > 100) return null;
+  return numbers.join('/');
+}
+
+function readPaymentTerms(
+  value: string | null | undefined,
+  context: NormalizeOfferContext,
+  note: (text: string) => void,
+): string {
+  const parsed = parsePaymentTerms(value);
+  if (parsed !== null) return parsed;
+  const { previous, supplier, baseline } = context;
+  const [terms, source] = previous
+    ? [previous.paymentTerms, 'the previous offer']
+    : supplier.paymentTerms !== undefined
+      ? [supplier.paymentTerms, "the supplier's profile"]
+      : [parsePaymentTerms(baseline.paymentTerms) ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms, 'the quotation'];
+  note(
+    value === null || value === undefined
+      ? `Payment terms not stated: ${terms} kept from ${source}`
+      : `Payment terms "${value}" are not instalments adding up to 100%: ${terms} from ${source}`,
+  );
+  return terms;
+}
+
+function readCapacityShare(
+  value: number | string | null | undefined,
+  previous: Offer | null | undefined,
+  note: (text: string) => void,
+): number {
+  const fallback = previous?.capacityShare ?? 1;
+  if (value === null || value === undefined) return fallback;
+  const share = readNumber(value);
+  if (share === null || share < 0 || share > 100) {
+    note(`Capacity share ${String(value)} unreadable: ${fallback} used`);
+    return fallback;
+  }
+  if (share > 1) {
+    // "60" from an LLM means 60 %, the curveball's own wording.
+    note(`Capacity share ${share} read as ${share}%`);
+    return share / 100;
+  }
+  return share;
+}
+
+function cleanText(text: string | null | undefined): string | null {
+  const trimmed = text?.trim();
+  return trimmed ? trimmed : null;
+}
+
+function cleanList(items: readonly string[] | null | undefined): string[] | null {
+  if (items === null || items === undefined) return null;
+  return items.flatMap((item) => cleanText(item) ?? []);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tracker
+
+export const OFFER_SOURCES = ['supplier', 'brand', 'quotation'] as const;
+/** Who put the offer on the table: the supplier, the brand's counter-offer, or the uploaded quotation itself. */
+export type OfferSource = (typeof OFFER_SOURCES)[number];
+
+export const trackedOfferSchema = z.object({
+  round: z.number().int().nonnegative(),
+  source: z.enum(OFFER_SOURCES),
+  offer: offerSchema,
+});
+export type TrackedOffer = z.infer<typeof trackedOfferSchema>;
+
+export const offerTrackerStateSchema = z.object({
+  supplierCode: z.string(),
+  history: z.array(trackedOfferSchema),
+});
+export type OfferTrackerState = z.infer<typeof offerTrackerStateSchema>;
+
+/** A drop smaller than this share of the total is rounding, not a concession. */
+export const PRICE_IMPROVEMENT_EPSILON = 0.001;
+
+export interface PriceGap {
+  latestTotal: number;
+  referenceTotal: number;
+  /** How far the supplier is above the reference, in money; 0 when it is at or below. */
+  absolute: number;
+  /** `absolute` ÷ the reference. */
+  relative: number;
+  currency: string;
+}
+
+/** One supplier's offers in the order they were made, from every source (seed 000's tracker, on totals). */
+export class OfferTracker {
+  readonly supplierCode: string;
+  private readonly entries: TrackedOffer[];
+
+  constructor(supplierCode: string, history: readonly TrackedOffer[] = []) {
+    this.supplierCode = supplierCode;
+    this.entries = [];
+    for (const entry of history) this.addOffer(entry);
+  }
+
+  static fromJSON(json: unknown): OfferTracker {
+    const state = offerTrackerStateSchema.parse(json);
+    return new OfferTracker(state.supplierCode, state.history);
+  }
+
+  toJSON(): OfferTrackerState {
+    return { supplierCode: this.supplierCode, history: this.history };
+  }
+
+  addOffer(entry: TrackedOffer): void {
+    // A supplier's offer filed under another supplier would silently corrupt impasse and early-termination checks.
+    if (entry.source !== 'brand' && entry.offer.supplierCode !== this.supplierCode) {
+      throw new Error(`offer from ${entry.offer.supplierCode} added to the tracker of ${this.supplierCode}`);
+    }
+    this.entries.push(structuredClone(entry));
+  }
+
+  get history(): TrackedOffer[] {
+    return structuredClone(this.entries);
+  }
+
+  /** The supplier's own offers: what it proposed, and the quotation it opened with. */
+  supplierOffers(): TrackedOffer[] {
+    return this.history.filter((entry) => entry.source !== 'brand');
+  }
+
+  latest(): TrackedOffer | null {
+    return this.history.at(-1) ?? null;
+  }
+
+  latestBySource(source: OfferSource): TrackedOffer | null {
+    return this.history.findLast((entry) => entry.source === source) ?? null;
+  }
+
+  /** The offer the supplier currently stands by: its latest proposal, or the quotation when it has made none. */
+  latestFromSupplier(): TrackedOffer | null {
+    return this.supplierOffers().at(-1) ?? null;
+  }
+
+  /**
+   * Whether the supplier's total fell by more than PRICE_IMPROVEMENT_EPSILON between the first and the last of its
+   * latest `windowSize` offers. With fewer offers than the window there is not yet evidence of a stall, so it counts as
+   * improving — otherwise every negotiation would stall in its first round.
+   */
+  hasPriceImproved(windowSize: number = IMPASSE.progressWindowSize): boolean {
+    if (!Number.isInteger(windowSize) || windowSize < 2) throw new RangeError('the window needs at least two offers');
+    const window = this.supplierOffers().slice(-windowSize);
+    const first = window[0];
+    const last = window.at(-1);
+    if (window.length < windowSize || !first || !last) return true;
+    return first.offer.total - last.offer.total > first.offer.total * PRICE_IMPROVEMENT_EPSILON;
+  }
+
+  /**
+   * How far the supplier's latest offer is above the reference: the brand's latest counter-offer, or `target` when
+   * the brand has made none (seed 000). Only the supplier being dearer counts — an offer below our reference is no
+   * deadlock.
+   */
+  priceGapDetails(target?: number | null): PriceGap | null {
+    const latest = this.latestFromSupplier();
+    const reference = this.latestBySource('brand')?.offer.total ?? target ?? null;
+    if (!latest || reference === null || reference <= 0) return null;
+    const absolute = Math.max(0, latest.offer.total - reference);
+    return {
+      latestTotal: latest.offer.total,
+      referenceTotal: reference,
+      absolute,
+      relative: absolute / reference,
+      currency: latest.offer.currency,
+    };
+  }
+
+  /** The relative gap of priceGapDetails, or null without an offer or a reference. */
+  priceGap(target?: number | null): number | null {
+    return this.priceGapDetails(target)?.relative ?? null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Evaluation
+
+/**
+ * Without a walk-away total, an offer this much worse than the target is still NEUTRAL: a buyer who named only a
+ * target would still talk at +10%, not at any price.
+ */
+export const UNMANDATED_NEUTRAL_BAND = 0.1;
+
+export type NegotiationSide = 'buyer' | 'seller';
+
+export interface EvaluateOfferOptions {
+  /** The quotation's total: the target when the mandate names none. */
+  baselineTotal: number;
+  /** Whose outcome is judged; the buyer wants a lower total, the seller a higher one. Defaults to the buyer. */
+  side?: NegotiationSide;
+}
+
+/**
+ * The target and walk-away totals that apply when the buyer's mandate leaves one or both out:
+ * - no target: the quotation's total (or the walk-away, if that is better);
+ * - no walk-away: the target worsened by UNMANDATED_NEUTRAL_BAND;
+ * - a walk-away better than the target is read as equal to it (an empty NEUTRAL band).
+ */
+export function effectiveMandate(
+  mandate: Mandate,
+  baselineTotal: number,
+  side: NegotiationSide = 'buyer',
+): { targetTotal: number; walkAwayTotal: number } {
+  const best = side === 'buyer' ? Math.min : Math.max;
+  const worst = side === 'buyer' ? Math.max : Math.min;
+  const worsen = (total: number) =>
+    toCents(total * (side === 'buyer' ? 1 + UNMANDATED_NEUTRAL_BAND : 1 - UNMANDATED_NEUTRAL_BAND)) / 100;
+  const targetTotal =
+    mandate.targetTotal ??
+    (mandate.walkAwayTotal === null ? baselineTotal : best(baselineTotal, mandate.walkAwayTotal));
+  const walkAwayTotal = worst(mandate.walkAwayTotal ?? worsen(targetTotal), targetTotal);
+  return { targetTotal, walkAwayTotal };
+}
+
+/**
+ * Seed 001's outcome of one supplier's offer: PASS when it meets the target, NEUTRAL between target and walk-away,
+ * FAIL when worse than the walk-away or when there is no offer. Compared in cents, inclusive at both limits.
+ */
+export function evaluateOffer(
+  offer: Pick<Offer, 'total'> | null | undefined,
+  mandate: Mandate,
+  options: EvaluateOfferOptions,
+): RoundEvaluation {
+  if (!offer) return 'FAIL';
+  const side = options.side ?? 'buyer';
+  const { targetTotal, walkAwayTotal } = effectiveMandate(mandate, options.baselineTotal, side);
+  const atLeastAsGood = (total: number, limit: number) =>
+    side === 'buyer' ? toCents(total) <= toCents(limit) : toCents(total) >= toCents(limit);
+  if (atLeastAsGood(offer.total, targetTotal)) return 'PASS';
+  if (atLeastAsGood(offer.total, walkAwayTotal)) return 'NEUTRAL';
+  return 'FAIL';
+}

@@ -1,0 +1,131 @@
+// The negotiation as a JSON document (the negotiate CLI's output) and as a transcript a person reads.
+import type { NegotiationEvent, NegotiationState } from './engine.js';
+import { formatMoney } from './format.js';
+
+export function negotiationReport(state: NegotiationState, events: readonly NegotiationEvent[], wallTimeMs: number) {
+  const messages = events.filter((event) => event.type === 'message');
+  const earlyTermination = events.find((event) => event.type === 'negotiation_complete')?.earlyTermination ?? null;
+  return {
+    status: state.status,
+    seed: state.seed,
+    mode: state.mode,
+    maxRounds: state.maxRounds,
+    roundsPlayed: Math.max(0, ...state.evaluations.map((evaluation) => evaluation.round)),
+    baselineTotal: state.baseline.total,
+    suppliers: state.profiles.map((profile) => {
+      const supplier = state.suppliers[profile.code];
+      return {
+        code: profile.code,
+        name: profile.name,
+        status: supplier?.status ?? null,
+        impasse: supplier?.impasse ?? null,
+        accepted: supplier?.accepted ?? false,
+        finalOffer: supplier?.offers.at(-1) ?? null,
+        rounds: (supplier?.offers ?? []).map((offer) => ({
+          round: offer.round,
+          total: offer.total,
+          leadTimeDays: offer.leadTimeDays,
+          paymentTerms: offer.paymentTerms,
+          capacityShare: offer.capacityShare,
+          evaluation:
+            state.evaluations.find((e) => e.round === offer.round && e.supplierCode === profile.code)?.evaluation ??
+            null,
+        })),
+        messages: messages
+          .filter((message) => message.supplierCode === profile.code)
+          .map(({ sequence, round, role, speaker, text, action, usedStrategies, pillarBriefs }) => ({
+            sequence,
+            round,
+            role,
+            speaker,
+            action: action.type,
+            text,
+            usedStrategies,
+            pillarBriefs,
+          })),
+      };
+    }),
+    questions: state.askInfo.questions,
+    curveball: state.curveball,
+    earlyTermination,
+    aiUsage: { calls: 0, totalCostUsd: state.totalCostUsd },
+    wallTimeMs: Math.round(wallTimeMs),
+  };
+}
+
+export function negotiationTranscript(state: NegotiationState, events: readonly NegotiationEvent[]): string {
+  const out: string[] = [];
+  const money = (amount: number) => formatMoney(amount, state.baseline.currency);
+  for (const event of events) {
+    switch (event.type) {
+      case 'round_start':
+        out.push(
+          `\n══ Round ${event.round} of ${state.maxRounds}${event.phase === 'post_curveball' ? ' (after the curveball)' : ''}`,
+        );
+        break;
+      case 'message':
+        if (event.pillarBriefs) {
+          out.push(`   ┌ negotiator: ${event.pillarBriefs.negotiator}`);
+          out.push(`   │ risk: ${event.pillarBriefs.riskAnalyst}`);
+          out.push(`   └ product/cost: ${event.pillarBriefs.productCost}`);
+        }
+        out.push(
+          `${event.speaker} → ${event.role === 'brand_agent' ? event.supplierCode : 'Alex'} [${event.action.type}]`,
+        );
+        out.push(`   ${event.text.replace(/\n/g, '\n   ')}`);
+        break;
+      case 'offer_extracted':
+        out.push(
+          `   ⇒ ${event.supplierCode} offer ${money(event.offer.total)}, ${event.offer.leadTimeDays} days, pays ` +
+            `${event.offer.paymentTerms}${event.offer.capacityShare < 1 ? `, max ${Math.round(event.offer.capacityShare * 100)}% of the order` : ''}`,
+        );
+        break;
+      case 'question_asked':
+        out.push(
+          `?? Question for the buyer (${event.questionId}): ${event.question} [${event.suggestedAnswers.join(' | ')}]`,
+        );
+        break;
+      case 'question_answered':
+        out.push(`!! ${event.answeredBy} answered ${event.questionId}: ${event.answer}`);
+        break;
+      case 'curveball':
+        out.push(`\n⚠ Curveball: ${event.curveball.impact}`);
+        for (const strategy of event.curveball.strategies) {
+          out.push(`   ${strategy.id === event.curveball.chosen ? '●' : '○'} ${strategy.title}`);
+        }
+        break;
+      case 'round_analysis':
+        out.push(`── Round ${event.round} analysis`);
+        for (const offer of event.offers) {
+          out.push(
+            `   ${offer.supplierCode}: ${offer.total === null ? '—' : money(offer.total)}, ${offer.leadTimeDays ?? '—'} days, ` +
+              `${offer.paymentTerms ?? '—'} → ${offer.evaluation} (${offer.status})`,
+          );
+        }
+        break;
+      case 'early_termination_offered':
+        out.push(
+          `?? Offers have converged (confidence ${event.record.confidence.toFixed(2)}): finish now and skip ` +
+            `${event.record.roundsSkipped} round(s)?`,
+        );
+        break;
+      case 'supplier_done':
+        out.push(
+          `■ ${event.supplierCode} ${event.status}${event.reason ? ` (${event.reason})` : ''}${event.details ? `: ${event.details}` : ''}`,
+        );
+        break;
+      case 'negotiation_complete':
+        out.push('\n══ Negotiation complete');
+        for (const [code, offer] of Object.entries(event.finalOffers)) {
+          out.push(
+            `   ${code}: ${offer ? `${money(offer.total)}, ${offer.leadTimeDays} days, ${offer.paymentTerms}` : 'no offer'}`,
+          );
+        }
+        break;
+      case 'negotiation_started':
+        out.push(`Negotiating with ${event.suppliers.join(', ')} over up to ${event.maxRounds} rounds.`);
+        break;
+    }
+  }
+  return out.join('\n');
+}

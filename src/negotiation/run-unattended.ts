@@ -1,0 +1,44 @@
+// A negotiation with nobody at the keyboard (the CLI, the benchmark, tests): every step's events are collected, and
+// with `answers: 'auto'` each question is answered with its first suggested answer, as the buyer's default.
+import {
+  answer,
+  createNegotiation,
+  decideEarlyTermination,
+  type EngineAgents,
+  type NegotiationEvent,
+  type NegotiationSetup,
+  type NegotiationState,
+  runUntilBlocked,
+} from './engine.js';
+import { nextOpenQuestion } from './ask-info.js';
+
+export interface UnattendedRun {
+  state: NegotiationState;
+  events: NegotiationEvent[];
+}
+
+/** The buyer's first suggested answer to early termination is to finish now. */
+export const FINISH_NOW_FIRST = true;
+
+export async function runUnattended(
+  setup: NegotiationSetup,
+  agents: EngineAgents,
+  options: { answers: 'auto' | 'none' },
+): Promise<UnattendedRun> {
+  const started = createNegotiation(setup);
+  const events = [...started.events];
+  let state = started.state;
+  const collect = (result: { state: NegotiationState; events: NegotiationEvent[] }) => {
+    events.push(...result.events);
+    state = result.state;
+  };
+  while (state.status !== 'completed') {
+    state = await runUntilBlocked(state, agents, (result) => void events.push(...result.events));
+    if (options.answers === 'none') break;
+    if (state.status === 'awaiting_early_termination') collect(decideEarlyTermination(state, FINISH_NOW_FIRST, 'auto'));
+    for (let question = nextOpenQuestion(state.askInfo); question; question = nextOpenQuestion(state.askInfo)) {
+      collect(answer(state, question.id, question.suggestedAnswers[0] ?? 'Yes', 'auto'));
+    }
+  }
+  return { state, events };
+}
