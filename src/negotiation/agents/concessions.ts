@@ -26,7 +26,7 @@ export function styleOf(profile: SupplierProfile): SupplierStyle {
 
 export const EXTRAS = {
   samples: { label: 'Free pre-production samples for every SKU', pattern: /sample/i },
-  warranty: { label: 'Extended 24-month warranty', pattern: /warrant/i },
+  warranty: { label: 'An extended 24-month warranty', pattern: /warrant/i },
   labelling: { label: 'Free polybagging and carton labelling', pattern: /label|polybag/i },
 } as const;
 export type Extra = keyof typeof EXTRAS;

@@ -28,9 +28,8 @@ export function describeTerms(terms: string): string {
   return terms === '100' ? '100% upfront' : terms;
 }
 
-export function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
-}
+/** Messages stay short enough to read in a thread at a glance (RFQs excepted: they list every line). */
+export const MAX_MESSAGE_CHARS = 700;
 
 export function wordCount(text: string): number {
   return text.split(/\s+/).filter((word) => word.length > 0).length;

@@ -15,7 +15,7 @@ import {
 } from './interfaces.js';
 import { offlinePillars, offlineRfq, offlineSynthesize } from './offline-brand.js';
 import { offlineSupplierTurn } from './offline-supplier.js';
-import { brandContext, STRATEGIES, supplierContext, supplierProfile, toOffer } from './testing.js';
+import { BASELINE, brandContext, STRATEGIES, supplierContext, supplierProfile, toOffer } from './testing.js';
 
 const SKU_REF = /[A-Z]{2}\d{3}-[A-Z0-9]{3}-[A-Z]+\([^)]+\)/;
 const SEEDS = Array.from({ length: 30 }, (_, index) => index + 1);
@@ -101,6 +101,20 @@ describe('offline brand: RFQ', () => {
       expect(turn.message_text).toMatch(/lead time/i);
       expect(brandTurnSchema.parse(turn).action.payload.items).toHaveLength(baseline.lines.length);
     }
+  });
+
+  it('summarises the tail of a very long quotation instead of overflowing the message', () => {
+    const line = BASELINE.lines[0];
+    if (line === undefined) throw new Error('fixture has no lines');
+    const lines = Array.from({ length: 120 }, (_, index) => ({
+      ...line,
+      sku: `MC${String(index).padStart(3, '0')}-LCH-L`,
+    }));
+    const turn = offlineRfq(brandContext('SUP-003', { baseline: { ...BASELINE, lines } }));
+    expect(turn.message_text.length).toBeLessThanOrEqual(4_000);
+    expect(turn.message_text).toMatch(/and \d+ more lines/);
+    expect(turn.message_text).toContain('- MC000-LCH-L(Sawtooth Down Parka - Lichen - L) — Qty 300');
+    expect(brandTurnSchema.parse(turn).action.payload.items).toHaveLength(120);
   });
 
   it('varies its wording with the seed and is identical for the same seed', () => {

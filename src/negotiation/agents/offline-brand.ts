@@ -2,10 +2,19 @@
 // and a synthesized 80–100-word message, from the numbers in brand-analysis.ts and the banks in phrases.ts. It may ask
 // the buyer (ASK_INFO) about a longer lead time or a split order — each at most once, and only when the answer is
 // not already known from the notes or earlier answers.
-import { SPLIT_ORDER_OVERHEAD } from '../../config/business-rules.js';
+import { COST_OF_CAPITAL_ANNUAL, SPLIT_ORDER_OVERHEAD } from '../../config/business-rules.js';
 import { analyse, isLeadTimeTopic, isSplitTopic, prefersSpeed, type BrandAnalysis } from './brand-analysis.js';
 import { tierQuantity } from './concessions.js';
-import { describeTerms, formatItemList, formatMoney, formatPercent, skeleton, skuRef, wordCount } from './format.js';
+import {
+  describeTerms,
+  formatItemList,
+  formatMoney,
+  formatPercent,
+  MAX_MESSAGE_CHARS,
+  skeleton,
+  skuRef,
+  wordCount,
+} from './format.js';
 import {
   type BrandAgent,
   type BrandTurn,
@@ -32,7 +41,6 @@ import {
 
 /** The synthesizer's word budget (seed 002 §6.4). */
 export const MESSAGE_WORDS = { min: 80, max: 100 } as const;
-export const MAX_MESSAGE_CHARS = 700;
 /** An RFQ lists every line; past this it summarises the tail rather than overflow the message. */
 const MAX_RFQ_CHARS = 3_500;
 
@@ -140,7 +148,7 @@ export function offlinePillars(context: BrandTurnContext): PillarBriefs {
     tier === undefined
       ? ` No volume tier is quoted; ask for one at ${tierQuantity(focus.line.quantity)} units.`
       : ` The quote has a break at ${tier.minQty}+ for ${money(tier.unitPrice)}.`;
-  const productCost = `${skuRef(focus.line)} is ${formatPercent(focus.share, 0)} of the order (${focus.line.quantity} × ${money(focus.unitPrice)} = ${money(focus.value)}). ${describeTerms(current.paymentTerms)} over ${current.leadTimeDays} days costs about ${money(analysis.cashCost)} in capital at 8%/yr.${tierNote}`;
+  const productCost = `${skuRef(focus.line)} is ${formatPercent(focus.share, 0)} of the order (${focus.line.quantity} × ${money(focus.unitPrice)} = ${money(focus.value)}). ${describeTerms(current.paymentTerms)} over ${current.leadTimeDays} days costs about ${money(analysis.cashCost)} in capital at ${formatPercent(COST_OF_CAPITAL_ANNUAL, 0)}/yr.${tierNote}`;
 
   return { negotiator, riskAnalyst, productCost };
 }
@@ -165,7 +173,7 @@ function askedBefore(context: BrandTurnContext, topic: string): boolean {
 
 /** ASK_INFO when something essential is unknown: at most one topic per supplier, each asked once per negotiation. */
 function questionFor(context: BrandTurnContext, analysis: BrandAnalysis): BrandTurn | null {
-  const { current, fasterRival, curveball } = analysis;
+  const { current, fasterRival, cheaperRival, curveball } = analysis;
   const notes = context.buyerNotes ?? '';
   const money = (amount: number): string => formatMoney(amount, context.baseline.currency);
 
@@ -177,10 +185,10 @@ function questionFor(context: BrandTurnContext, analysis: BrandAnalysis): BrandT
   if (!leadKnown && slow && fasterRival !== null && !analysis.final && !askedBefore(context, 'lead_time')) {
     if (context.rng.next() < LEAD_QUESTION_CHANCE) {
       const days = current.leadTimeDays;
-      const fast = fasterRival;
+      const standing = cheaperRival === null ? 'is the cheapest so far but quotes' : 'quotes';
       return askInfo(context, {
         topic: 'lead_time',
-        question: `${current.name} is the cheapest so far but quotes ${days} days, while ${fast.name} can ship in ${fast.leadTimeDays}. Is a ${days}-day lead time acceptable for this order?`,
+        question: `${current.name} ${standing} ${days} days, while ${fasterRival.name} can ship in ${fasterRival.leadTimeDays}. Is a ${days}-day lead time acceptable for this order?`,
         suggestedAnswers: [
           `Yes, ${days} days is fine`,
           'Need delivery within 30 days',

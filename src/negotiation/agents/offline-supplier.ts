@@ -13,7 +13,7 @@ import {
   type Plan,
   type Position,
 } from './concessions.js';
-import { describeTerms, formatMoney, formatPercent, skeleton, skuRef } from './format.js';
+import { describeTerms, formatMoney, formatPercent, MAX_MESSAGE_CHARS, skeleton, skuRef } from './format.js';
 import {
   BRAND_PERSONA,
   readBrandAsk,
@@ -40,9 +40,6 @@ import {
   type Phrase,
   type Tactic,
 } from './tactics.js';
-
-/** Messages stay short enough to read in a thread at a glance. */
-export const MAX_MESSAGE_CHARS = 700;
 
 /** An ask this far under the floor is "pushing below it"; a near miss is just haggling. */
 const PUSH_MARGIN = 0.95;

@@ -528,12 +528,12 @@ export const BRAND_PHRASES = {
     phrase([], (f) => `Appreciate the update, ${f.name}; ${f.total} is noted.`),
     phrase([], (f) => `Thank you for the revised number of ${f.total}.`),
     phrase([], (f) => `Thanks for coming back to us at ${f.total}, ${f.name}.`),
-  ] as readonly B[],
+  ],
   ackQuote: [
     phrase([], (f) => `Thanks for your quotation of ${f.total} for ${f.units} units.`),
     phrase(['skuMix'], (f) => `We've gone through your quote line by line: ${f.total} across ${f.lineCount} SKUs.`),
     phrase([], (f) => `Thank you, ${f.name}. We have your quote at ${f.total}, ${f.lead} days, ${f.terms}.`),
-  ] as readonly B[],
+  ],
   leverage: [
     phrase(
       ['anchor'],
@@ -544,7 +544,7 @@ export const BRAND_PHRASES = {
       ['anchor'],
       (f) => `${f.rival} has already come in at ${f.rivalTotal} (${f.sku} at ${f.rivalUnit}), so that is the bar.`,
     ),
-  ] as readonly B[],
+  ],
   leverageSpeed: [
     phrase(
       ['batna'],
@@ -563,12 +563,12 @@ export const BRAND_PHRASES = {
       ['batna', 'leadTime'],
       (f) => `${f.rival} is ready in ${f.rivalLead} days; at ${f.lead} days your price has to carry the difference.`,
     ),
-  ] as readonly B[],
+  ],
   focus: [
     phrase(['skuMix'], (f) => `${f.sku} is ${f.rank} at ${f.share} of the order, so its ${f.unit} unit price matters.`),
     phrase(['skuMix'], (f) => `On ${f.sku} (${f.qty} units) we'd pay ${f.unit} a unit; that line alone is ${f.value}.`),
     phrase(['skuMix'], (f) => `${f.sku} carries ${f.qty} units, ${f.share} of the spend, at ${f.unit} each.`),
-  ] as readonly B[],
+  ],
   ask: [
     phrase([], (f) => `To close, we need ${f.askTotal} for the order, about ${f.askUnit} a unit on ${f.sku}.`),
     phrase(
@@ -577,22 +577,22 @@ export const BRAND_PHRASES = {
     ),
     phrase([], (f) => `Our number is ${f.askTotal}; that means ${f.sku} at ${f.askUnit}.`),
     phrase(['conditional'], (f) => `Meet us at ${f.askTotal} and ${f.sku} at ${f.askUnit}, and we can move quickly.`),
-  ] as readonly B[],
+  ],
   speed: [
     phrase(['leadTime'], (f) => `We also need delivery within ${f.targetLead} days.`),
     phrase(['leadTime'], (f) => `Lead time matters: can you do ${f.targetLead} days instead of ${f.lead}?`),
-  ] as readonly B[],
+  ],
   cashflow: [
     phrase(['terms'], (f) => `On terms, ${f.targetTerms} instead of ${f.terms} would help our cash flow.`),
     phrase(['terms'], (f) => `We'd also like to pay ${f.targetTerms} rather than ${f.terms}.`),
-  ] as readonly B[],
+  ],
   quality: [
     phrase(
       ['nibble'],
       (f) => `Please include pre-production samples for all ${f.lineCount} SKUs and a 24-month warranty.`,
     ),
     phrase(['nibble'], () => `Free samples and an extended 24-month warranty would strengthen your offer.`),
-  ] as readonly B[],
+  ],
   volume: [
     phrase(
       ['volume'],
@@ -602,7 +602,7 @@ export const BRAND_PHRASES = {
       ['tier', 'conditional'],
       (f) => `If you add a price break above ${f.qty} units on ${f.sku}, we may raise quantities.`,
     ),
-  ] as readonly B[],
+  ],
   riskCapped: [
     phrase(
       ['supplyRisk'],
@@ -613,7 +613,7 @@ export const BRAND_PHRASES = {
       ['supplyRisk'],
       (f) => `With your capacity at ${f.capPct}, we need firm dates for that ${f.capValue} share.`,
     ),
-  ] as readonly B[],
+  ],
   riskCappedSingle: [
     phrase(
       ['supplyRisk'],
@@ -625,7 +625,7 @@ export const BRAND_PHRASES = {
       (f) =>
         `Your ${f.capPct} cap is a concern: we want one supplier for all ${f.units} units, so tell us what it takes to lift it.`,
     ),
-  ] as readonly B[],
+  ],
   riskOpen: [
     phrase(
       ['volume'],
@@ -637,23 +637,23 @@ export const BRAND_PHRASES = {
       (f) =>
         `${f.capped} can only cover ${f.capPct}, so the other ${f.restPct} (${f.restValue}) needs a reliable home.`,
     ),
-  ] as readonly B[],
+  ],
   riskNone: [
     phrase(
       ['supplyRisk'],
       (f) => `Reliability counts too: we weigh your ${f.onTime} on-time record against the others.`,
     ),
     phrase(['batna'], (f) => `We're keeping two suppliers in play for the ${f.units} units, so every point counts.`),
-  ] as readonly B[],
+  ],
   closer: [
     phrase([], (f) => `We're in round ${f.round} of ${f.maxRounds}; a firm move now keeps you in the running.`),
     phrase([], (f) => `We'd like to wrap this up within ${f.roundsLeft}.`),
     phrase(['conditional'], (f) => `Show us movement this round (${f.round} of ${f.maxRounds}) and we'll reciprocate.`),
-  ] as readonly B[],
+  ],
   finalCloser: [
     phrase([], () => `This is our final round, so this number decides it.`),
     phrase([], (f) => `Round ${f.round} of ${f.maxRounds} is our last; we need your best and final offer.`),
-  ] as readonly B[],
+  ],
   filler: [
     phrase([], (f) => `The order covers ${f.units} units across ${f.lineCount} SKUs.`),
     phrase([], () => `We're ready to issue the PO within 2 days once the numbers work.`),
@@ -663,16 +663,16 @@ export const BRAND_PHRASES = {
       (f) => `Our budget for the whole order is ${f.target}.`,
       (f) => f.target !== '',
     ),
-  ] as readonly B[],
+  ],
   accept: [
     phrase([], (f) => `Thank you, ${f.name}: ${f.total} works for us.`),
     phrase([], (f) => `We accept ${f.total}, ${f.lead} days, ${f.terms}.`),
     phrase([], (f) => `Good news, ${f.name}: we can accept ${f.total}.`),
-  ] as readonly B[],
+  ],
   acceptDetail: [
     phrase(['summary'], (f) => `That puts ${f.sku} at ${f.unit} for ${f.qty} units.`),
     phrase(['summary'], (f) => `For the record: ${f.sku} at ${f.unit}, ${f.units} units in total, payment ${f.terms}.`),
-  ] as readonly B[],
+  ],
   /** Extra sentences for an acceptance that runs short of the word budget. */
   acceptExtra: [
     phrase(['partnership'], (f) => `Thanks for the flexibility over ${f.round} rounds.`),
@@ -680,15 +680,15 @@ export const BRAND_PHRASES = {
     phrase(['deadline'], (f) => `Please hold the ${f.lead}-day production slot from today.`),
     phrase([], () => `We'll confirm the delivery address and carton labelling with the PO.`),
     phrase(['partnership'], (f) => `We hope this is the first of many orders with ${f.brand}'s team.`),
-  ] as readonly B[],
+  ],
   acceptNext: [
     phrase([], () => `Next step: we'll draft the purchase order for internal approval and send it within 2 days.`),
     phrase(
       ['partnership'],
       (f) => `We'll prepare the PO for approval on our side; thanks for working through ${f.round} rounds with us.`,
     ),
-  ] as readonly B[],
-};
+  ],
+} satisfies Readonly<Record<string, readonly B[]>>;
 
 /** The RFQ: opening and closing lines around the item list. */
 export interface RfqFill {
