@@ -2,6 +2,7 @@
 // offline twin (offline-*.ts) — so the engine can fall back from one to the other for a single turn without noticing.
 // Agents are stateless: everything they remember comes in the context, which is what makes a resumed run identical.
 import { z } from 'zod';
+import { askInfoPayloadSchema as questionPayloadSchema } from '../ask-info.js';
 import type { Rng } from '../../catalog/rng.js';
 import type { NegotiationMode, SupplierProfile } from '../../config/business-rules.js';
 import { ACTION_TYPES, priceTierSchema, type AgentTurn, type Baseline, type Mandate, type Offer } from '../types.js';
@@ -60,9 +61,7 @@ export const competitorMentionSchema = z.object({
 export type CompetitorMention = z.infer<typeof competitorMentionSchema>;
 
 /** ASK_INFO (seed 001): the question goes to the buyer, with 2–4 answers for buttons. */
-export const askInfoPayloadSchema = z.object({
-  question: z.string().min(1),
-  suggestedAnswers: z.array(z.string().min(1)).min(2).max(4),
+export const askInfoPayloadSchema = questionPayloadSchema.extend({
   /** A stable key ("lead_time", "split_order") so the same thing is never asked twice. */
   topic: z.string().min(1),
 });
