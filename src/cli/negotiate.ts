@@ -1,6 +1,7 @@
 // `npm run -s negotiate -- FILE.xlsx [--mode balanced] [--rounds 4] [--seed N] [--answers auto] [--target N]
-// [--walk-away N] [--json]`: reads the quotation, takes each line's top catalog match as confirmed, and negotiates
-// offline with the quoting supplier and the two simulated competitors. With --json, stdout is one JSON document.
+// [--walk-away N] [--json]`: reads the quotation, takes each line's top catalog match as confirmed, and negotiates with
+// the quoting supplier and the two simulated competitors — offline, or with Claude (and the offline twin behind every
+// turn) when ANTHROPIC_API_KEY is set. With --json, stdout is one JSON document.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadCatalogIndex } from '../catalog/load-catalog.js';
@@ -9,8 +10,8 @@ import { env } from '../config/env.js';
 import { openAppDatabase } from '../db/app-database.js';
 import { scopeToWorkspace } from '../db/scoped.js';
 import { seedWorkspace } from '../db/seed.js';
-import { createOfflineBrandAgent } from '../negotiation/agents/offline-brand.js';
-import { createOfflineSupplierAgent } from '../negotiation/agents/offline-supplier.js';
+import { type LlmUsage, llmFromEnv } from '../llm/llm.js';
+import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
 import { baselineFromQuotation } from '../negotiation/baseline.js';
 import { negotiationReport, negotiationTranscript } from '../negotiation/report.js';
 import { runUnattended } from '../negotiation/run-unattended.js';
@@ -67,6 +68,8 @@ try {
   });
   const names = new Map(catalog.entries.map((entry) => [entry.sku, entry.name]));
   const { baseline, quotedSupplier, skipped } = baselineFromQuotation(parsed, names);
+  const usage: LlmUsage[] = [];
+  const llm = llmFromEnv(env, (entry) => usage.push(entry));
   const started = performance.now();
   const { state, events } = await runUnattended(
     {
@@ -79,13 +82,22 @@ try {
       baseline,
       profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
     },
-    { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() },
+    createNegotiationAgents(llm),
     { answers: values.answers === 'auto' ? 'auto' : 'none' },
   );
   const wallTimeMs = performance.now() - started;
-  if (values.json)
-    console.log(JSON.stringify({ ...negotiationReport(state, events, wallTimeMs), skippedLines: skipped }, null, 2));
-  else {
+  const aiUsage = {
+    calls: usage.length,
+    inputTokens: usage.reduce((sum, entry) => sum + entry.inputTokens, 0),
+    outputTokens: usage.reduce((sum, entry) => sum + entry.outputTokens, 0),
+    costUsd: Math.round(usage.reduce((sum, entry) => sum + entry.costUsd, 0) * 1e6) / 1e6,
+    failedCalls: usage.filter((entry) => entry.outcome !== 'ok').length,
+  };
+  if (values.json) {
+    console.log(
+      JSON.stringify({ ...negotiationReport(state, events, wallTimeMs), aiUsage, skippedLines: skipped }, null, 2),
+    );
+  } else {
     console.log(negotiationTranscript(state, events));
     if (skipped.length) console.log(`\nLeft out of the negotiation: ${skipped.join('; ')}`);
   }

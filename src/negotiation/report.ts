@@ -48,7 +48,6 @@ export function negotiationReport(state: NegotiationState, events: readonly Nego
     questions: state.askInfo.questions,
     curveball: state.curveball,
     earlyTermination,
-    aiUsage: { calls: 0, totalCostUsd: state.totalCostUsd },
     wallTimeMs: Math.round(wallTimeMs),
   };
 }
