@@ -7,8 +7,10 @@ import { CatalogIndex, toCatalogEntries } from '../catalog/catalog-index.js';
 import { type MatchQuery, measureMatcher } from '../catalog/matcher.js';
 import { readCatalogCsv } from '../catalog/products-csv.js';
 import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
-import { createOfflineBrandAgent } from '../negotiation/agents/offline-brand.js';
-import { createOfflineSupplierAgent } from '../negotiation/agents/offline-supplier.js';
+import { estimateTokens, startFakeClaude } from '../llm/fake-messages-api.js';
+import type { LlmUsage } from '../llm/llm.js';
+import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
+import { healthyNegotiationReplies } from '../negotiation/agents/fake-replies.js';
 import { baselineFromQuotation } from '../negotiation/baseline.js';
 import { runUnattended } from '../negotiation/run-unattended.js';
 import { CATALOG_CSV } from '../db/seed.js';
@@ -113,7 +115,8 @@ async function ingest(): Promise<void> {
 /**
  * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
  * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process.
- * The Claude-path figures need the Claude agents, which do not exist yet: they are reported as null, not estimated.
+ * Then one negotiation on the Claude path against the fake Messages API, which records every prompt and returns the
+ * usage the cost is computed from: prompt tokens are characters ÷ 4 of what the real SDK sends.
  */
 async function negotiation(): Promise<void> {
   const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
@@ -128,8 +131,8 @@ async function negotiation(): Promise<void> {
     parsed,
     new Map(catalog.entries.map((e) => [e.sku, e.name])),
   );
-  const agents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
-  const run = (seed: number) =>
+  const agents = createNegotiationAgents(null);
+  const run = (seed: number, withAgents = agents, earlyTermination: 'finish' | 'continue' = 'finish') =>
     runUnattended(
       {
         seed,
@@ -141,8 +144,8 @@ async function negotiation(): Promise<void> {
         baseline,
         profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
       },
-      agents,
-      { answers: 'auto' },
+      withAgents,
+      { answers: 'auto', earlyTermination },
     );
 
   await run(0); // warm-up
@@ -159,6 +162,28 @@ async function negotiation(): Promise<void> {
   const concurrentStarted = performance.now();
   await Promise.all(Array.from({ length: 20 }, (_, index) => run(100 + index)));
   const concurrentSeconds = (performance.now() - concurrentStarted) / 1000;
+
+  const usage: LlmUsage[] = [];
+  const fallbacks: string[] = [];
+  const { api, llm } = await startFakeClaude(healthyNegotiationReplies, { onUsage: (entry) => usage.push(entry) });
+  try {
+    // The whole negotiation, all rounds: the buyer declines an early finish so the cost is not understated.
+    await run(1, createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }), 'continue');
+  } finally {
+    await api.close();
+  }
+  // A brand turn is its pillar briefs and the synthesis that follows them (the RFQ fast path is not a brand turn).
+  const brandTurns: number[] = [];
+  let turnTokens = 0;
+  for (const request of api.requests) {
+    const tool = request.tool_choice?.name;
+    if (tool === 'record_brief') turnTokens += estimateTokens(request);
+    if (tool === 'send_message') {
+      brandTurns.push(turnTokens + estimateTokens(request));
+      turnTokens = 0;
+    }
+  }
+  const claudeCost = usage.reduce((sum, entry) => sum + entry.costUsd, 0);
 
   const sorted = [...durations].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -177,13 +202,18 @@ async function negotiation(): Promise<void> {
     ],
   );
   console.log(
+    `\nClaude path (fake Messages API, ${baseline.lines.length} lines): ${api.requests.length} calls, brand turns of ` +
+      `${Math.min(...brandTurns)}–${Math.max(...brandTurns)} prompt tokens (mean ${Math.round(mean(brandTurns))}), ` +
+      `$${claudeCost.toFixed(4)} at the seed's prices, ${fallbacks.length} fallbacks to the offline twin`,
+  );
+  console.log(
     JSON.stringify({
       offlineMedianMs: round(median, 1),
       offlinePerSecond: round(durations.length / sequentialSeconds, 1),
       concurrent20PerSecond: round(20 / concurrentSeconds, 1),
-      promptTokensPerBrandTurn: null,
-      llmCallsPerNegotiation: null,
-      estCostUsdPerNegotiation: null,
+      promptTokensPerBrandTurn: Math.max(...brandTurns),
+      llmCallsPerNegotiation: api.requests.length,
+      estCostUsdPerNegotiation: round(claudeCost, 4),
     }),
   );
 }
@@ -196,6 +226,10 @@ function printTable(header: string[], rows: string[][]): void {
   console.log(line(header));
   console.log(line(widths.map((width) => '-'.repeat(width))));
   for (const row of rows) console.log(line(row));
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 }
 
 function round(value: number, decimals: number): number {

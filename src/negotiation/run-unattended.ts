@@ -17,13 +17,11 @@ export interface UnattendedRun {
   events: NegotiationEvent[];
 }
 
-/** The buyer's first suggested answer to early termination is to finish now. */
-export const FINISH_NOW_FIRST = true;
-
 export async function runUnattended(
   setup: NegotiationSetup,
   agents: EngineAgents,
-  options: { answers: 'auto' | 'none' },
+  /** earlyTermination: what the buyer says when offered to stop early; by default the first answer, finish now. */
+  options: { answers: 'auto' | 'none'; earlyTermination?: 'finish' | 'continue' },
 ): Promise<UnattendedRun> {
   const started = createNegotiation(setup);
   const events = [...started.events];
@@ -35,7 +33,9 @@ export async function runUnattended(
   while (state.status !== 'completed') {
     state = await runUntilBlocked(state, agents, (result) => void events.push(...result.events));
     if (options.answers === 'none') break;
-    if (state.status === 'awaiting_early_termination') collect(decideEarlyTermination(state, FINISH_NOW_FIRST, 'auto'));
+    if (state.status === 'awaiting_early_termination') {
+      collect(decideEarlyTermination(state, options.earlyTermination !== 'continue', 'auto'));
+    }
     for (let question = nextOpenQuestion(state.askInfo); question; question = nextOpenQuestion(state.askInfo)) {
       collect(answer(state, question.id, question.suggestedAnswers[0] ?? 'Yes', 'auto'));
     }

@@ -9,7 +9,6 @@ import {
   type FakeMessagesApi,
   type FakeReply,
   type FakeResponder,
-  type RecordedRequest,
 } from '../../llm/fake-messages-api.js';
 import { LlmError, type LlmUsage } from '../../llm/llm.js';
 import { runUnattended } from '../run-unattended.js';
@@ -18,61 +17,9 @@ import { createClaudeSupplierAgent } from './claude-supplier.js';
 import { brandTurnSchema, supplierTurnSchema, type PillarBriefs } from './interfaces.js';
 import { createOfflineBrandAgent } from './offline-brand.js';
 import { createOfflineSupplierAgent } from './offline-supplier.js';
+import { HEALTHY_MESSAGE, healthyNegotiationReplies as healthy } from './fake-replies.js';
 import { BASELINE, brandAction, brandContext, supplierContext } from './testing.js';
 import { brandWithFallback, FALLBACK_PURPOSES, supplierWithFallback, type FallbackPurpose } from './with-fallback.js';
-
-const MESSAGE =
-  'Thanks for the update on MC004-LCH-L(Sawtooth Down Parka) and the other lines. We are comparing three offers ' +
-  'this week and your price is competitive, but the payment schedule matters to us as much as the total. If you ' +
-  'can move to 30/70 on the order as it stands and confirm the 25-day lead time in writing, I can recommend your ' +
-  'offer to our buyer. We would also like the pre-production samples you mentioned before the bulk run starts, so ' +
-  'quality can be signed off early.';
-
-/** A fake Claude that answers every agent tool validly: what a healthy API returns. */
-const healthy: FakeResponder = (request: RecordedRequest) => {
-  switch (request.tool_choice?.name) {
-    case 'write_rfq':
-      return {
-        kind: 'tool',
-        input: {
-          opening: 'Hello from Alex at Valden Outdoor: we are placing our autumn outerwear order.',
-          closing: 'Please quote unit prices per line, volume tiers, lead time and payment terms.',
-          used_strategies: [],
-        },
-      };
-    case 'record_brief':
-      return { kind: 'tool', input: { brief: 'Push on MC004-LCH-L(Sawtooth Down Parka): the largest line.' } };
-    case 'send_message':
-      return {
-        kind: 'tool',
-        input: {
-          action: 'COUNTER_OFFER',
-          message_text: MESSAGE,
-          ask: { targetTotal: null, leadTimeDays: null, paymentTerms: '30/70' },
-          competitorCode: null,
-          used_strategies: [],
-        },
-      };
-    case 'reply_to_buyer':
-      return {
-        kind: 'tool',
-        input: {
-          action: 'COUNTER_OFFER',
-          message_text: MESSAGE,
-          offer: {
-            otherLinesChangePct: -1,
-            leadTimeDays: 25,
-            paymentTerms: '40/60',
-            concessions: ['Free pre-production samples'],
-            conditions: [],
-          },
-          used_strategies: [],
-        },
-      };
-    default:
-      return { kind: 'error', status: 400 };
-  }
-};
 
 const overloaded: FakeReply = { kind: 'error', status: 529, type: 'overloaded_error' };
 const BRIEFS: PillarBriefs = { negotiator: 'n', riskAnalyst: 'r', productCost: 'p' };
@@ -113,7 +60,7 @@ describe('Claude agents with the offline twin behind them', () => {
       { maxRetries: 2 },
     );
     const turn = await supplier.respond(supplierTurnContext());
-    expect(turn.message_text).toBe(MESSAGE);
+    expect(turn.message_text).toBe(HEALTHY_MESSAGE);
     expect(api.requests).toHaveLength(2);
     expect(fallbacks).toEqual([]);
   });
@@ -181,7 +128,7 @@ describe('Claude agents with the offline twin behind them', () => {
     );
     const briefs = await brand.pillars(brandTurnContext());
     const message = await brand.synthesize(brandTurnContext(), briefs);
-    expect(message.message_text).toBe(MESSAGE);
+    expect(message.message_text).toBe(HEALTHY_MESSAGE);
     expect(fallbacks.map((fallback) => fallback.purpose)).toEqual([FALLBACK_PURPOSES.pillars]);
   });
 
@@ -222,7 +169,7 @@ describe('Claude agents with the offline twin behind them', () => {
       expect(usage.every((entry) => entry.outcome === 'ok')).toBe(true);
       const messages = run.events.filter((event) => event.type === 'message');
       expect(messages.length).toBeGreaterThanOrEqual(3 * 2 * 2);
-      expect(messages.some((event) => event.text === MESSAGE)).toBe(true);
+      expect(messages.some((event) => event.text === HEALTHY_MESSAGE)).toBe(true);
     });
 
     it('still completes, turn by turn offline, when every Claude call fails', async () => {
