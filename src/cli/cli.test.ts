@@ -1,6 +1,6 @@
 // The CLIs as a buyer's script would run them: a real process, a real (temporary) embedded database.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,13 @@ describe('npm run negotiate', () => {
     expect(capped.length).toBeGreaterThan(0);
     expect(capped.every((r: { capacityShare: number }) => r.capacityShare <= 0.6)).toBe(true);
     expect(report.questions.some((q: { status: string }) => q.status === 'answered')).toBe(true);
+    // Phase 4: a decision from code's numbers, a draft PO, its workbook and the price chart.
+    expect(report.decision.summary).toEqual(expect.any(String));
+    expect(report.decision.scores).toHaveLength(3);
+    expect(report.po.status).toBe('draft');
+    expect(report.po.allocations.length).toBeGreaterThan(0);
+    expect(readFileSync(report.poWorkbook).subarray(0, 2).toString()).toBe('PK');
+    expect(readFileSync(report.chart).subarray(1, 4).toString()).toBe('PNG');
     const { wallTimeMs: _a, ...same } = report;
     const { wallTimeMs: _b, ...again } = JSON.parse(second.stdout);
     expect(again).toEqual(same);

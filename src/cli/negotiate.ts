@@ -2,7 +2,9 @@
 // [--walk-away N] [--json]`: reads the quotation, takes each line's top catalog match as confirmed, and negotiates with
 // the quoting supplier and the two simulated competitors — offline, or with Claude (and the offline twin behind every
 // turn) when ANTHROPIC_API_KEY is set. With --json, stdout is one JSON document.
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCatalogIndex } from '../catalog/load-catalog.js';
 import { NEGOTIATION_MODES, type NegotiationMode, ROUNDS, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
@@ -11,6 +13,11 @@ import { openAppDatabase } from '../db/app-database.js';
 import { scopeToWorkspace } from '../db/scoped.js';
 import { seedWorkspace } from '../db/seed.js';
 import { type LlmUsage, llmFromEnv } from '../llm/llm.js';
+import { decide, decisionInputFromState } from '../decision/decide.js';
+import { purchaseOrderDocument } from '../decision/po-document.js';
+import { buildPurchaseOrderWorkbook } from '../decision/po-workbook.js';
+import { renderPriceTrajectory, trajectoryFromEvents } from '../decision/price-chart.js';
+import { writeDecision } from '../decision/write-decision.js';
 import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
 import { baselineFromQuotation } from '../negotiation/baseline.js';
 import { negotiationReport, negotiationTranscript } from '../negotiation/report.js';
@@ -86,6 +93,56 @@ try {
     { answers: values.answers === 'auto' ? 'auto' : 'none' },
   );
   const wallTimeMs = performance.now() - started;
+  // Phase 4: numbers from code, words from the writer (Claude's only if every figure it writes checks out).
+  const decided = decide(decisionInputFromState(state));
+  const outDir = fileURLToPath(new URL('../../data/out/', import.meta.url));
+  const stem = `${basename(file, '.xlsx')}-seed${seed}`;
+  let decisionJson: unknown = { error: decided.ok ? null : decided.message };
+  let poJson: unknown = null;
+  let poWorkbook: string | null = null;
+  await mkdir(outDir, { recursive: true });
+  const chart = `${outDir}${stem}-prices.png`;
+  await writeFile(
+    chart,
+    await renderPriceTrajectory({
+      suppliers: state.profiles.map(({ code, name }) => ({ code, name })),
+      ...trajectoryFromEvents(events),
+      currency: baseline.currency,
+      title: `Offer totals by round — ${baseline.supplierName}`,
+    }),
+  );
+  if (decided.ok) {
+    const text = await writeDecision(decided.numbers, { llm });
+    const document = purchaseOrderDocument(decided.numbers, {
+      number: `PO-DRAFT-${seed}`,
+      date: new Date(0).toISOString().slice(0, 10),
+      status: 'draft',
+      buyerName: env.SEED_BRAND_NAME,
+      notes: ['Draft from the command line: nothing is ordered until an approver approves it in Slack.'],
+    });
+    poWorkbook = `${outDir}${stem}-po.xlsx`;
+    await writeFile(poWorkbook, await buildPurchaseOrderWorkbook(document));
+    decisionJson = {
+      recommendation: decided.numbers.recommendation,
+      scores: decided.numbers.scores.map(({ supplierCode, rank, total, factors, explanations }) => ({
+        supplierCode,
+        rank,
+        total,
+        factors,
+        explanations,
+      })),
+      savings: decided.numbers.savings,
+      cheapestNotChosen: decided.numbers.cheapestNotChosen,
+      ...text,
+    };
+    poJson = {
+      number: document.number,
+      status: document.status,
+      totals: document.totals,
+      allocations: document.allocations,
+    };
+  }
+
   const aiUsage = {
     calls: usage.length,
     inputTokens: usage.reduce((sum, entry) => sum + entry.inputTokens, 0),
@@ -94,11 +151,23 @@ try {
     failedCalls: usage.filter((entry) => entry.outcome !== 'ok').length,
   };
   if (values.json) {
-    console.log(
-      JSON.stringify({ ...negotiationReport(state, events, wallTimeMs), aiUsage, skippedLines: skipped }, null, 2),
-    );
+    const report = negotiationReport(state, events, wallTimeMs);
+    const document = {
+      ...report,
+      decision: decisionJson,
+      po: poJson,
+      poWorkbook,
+      chart,
+      aiUsage,
+      skippedLines: skipped,
+    };
+    console.log(JSON.stringify(document, null, 2));
   } else {
     console.log(negotiationTranscript(state, events));
+    if (decisionJson && typeof decisionJson === 'object' && 'summary' in decisionJson) {
+      console.log(`\n══ Recommendation\n${String(decisionJson.summary)}`);
+    }
+    console.log(`\nPrice chart: ${chart}${poWorkbook ? `\nDraft PO workbook: ${poWorkbook}` : ''}`);
     if (skipped.length) console.log(`\nLeft out of the negotiation: ${skipped.join('; ')}`);
   }
 } catch (error) {

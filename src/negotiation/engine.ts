@@ -269,6 +269,8 @@ export function createNegotiation(setup: NegotiationSetup): StepResult {
         maxRounds: setup.maxRounds,
         strategies: state.strategies,
       },
+      // The quotation is the quoting supplier's opening offer: on the record like every other offer.
+      { type: 'offer_extracted', round: 0, supplierCode: quoted.code, offer: opening, adjustments: [] },
       { type: 'round_start', round: 1, phase: 'initial' },
     ],
   };

@@ -63,6 +63,7 @@ export async function startNegotiation(db: WorkspaceDb, options: StartNegotiatio
         supplierId: options.supplierIds[profile.code] ?? missing(profile.code),
       })),
     });
+    await writeEvents(tx, db.$workspaceId, negotiation.id, state, events);
     return { negotiationId: negotiation.id, state, events };
   });
 }
