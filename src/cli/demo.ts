@@ -1,6 +1,7 @@
-// `npm run demo`: the whole story on the embedded defaults. It grows with the product; today Parley has its data
-// layer, catalog and quotation ingestion, so the demo migrates, seeds, shows what is in the database and reads a
-// bundled supplier quotation the way the buyer's review step will show it — nothing it cannot do yet.
+// `npm run demo`: the whole story on the embedded defaults. It grows with the product; today it migrates, seeds,
+// shows what is in the database, reads a bundled supplier quotation the way the buyer's review step will show it,
+// negotiates it offline with the three suppliers and prints the recommendation. The Slack thread is the next step;
+// until then the demo prints the negotiation as a transcript — nothing it cannot do yet.
 import { readFile } from 'node:fs/promises';
 import { env } from '../config/env.js';
 import { openAppDatabase } from '../db/app-database.js';
@@ -9,6 +10,8 @@ import { scopeToWorkspace } from '../db/scoped.js';
 import { loadCatalogIndex } from '../catalog/load-catalog.js';
 import { parseQuotation } from '../quotation/parse-quotation.js';
 import { toParseTable } from '../quotation/parse-report.js';
+import { negotiateQuotation } from '../negotiation/negotiate-quotation.js';
+import { negotiationTranscript } from '../negotiation/report.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
 
 const SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
@@ -66,6 +69,28 @@ try {
   });
   console.log(`\nA buyer shares ${SAMPLE.pathname.split('/').at(-1)} — Parley reads it (offline, no API key):\n`);
   console.log(toParseTable(parsed));
+
+  const catalog = await loadCatalogIndex(scoped);
+  const negotiated = await negotiateQuotation({
+    parsed,
+    catalogNames: new Map(catalog.entries.map((entry) => [entry.sku, entry.name])),
+    brandName: workspace.brandName,
+    seed: 1,
+    mode: 'balanced',
+    maxRounds: 4,
+    mandate: { targetTotal: null, walkAwayTotal: null },
+    answers: 'auto',
+    llm: null,
+  });
+  console.log('\nParley negotiates with the quoting supplier and two competitors (questions answered with the first');
+  console.log('suggested answer, as the buyer would by clicking it):');
+  console.log(negotiationTranscript(negotiated.state, negotiated.events));
+  if (negotiated.decision) {
+    const { text, numbers } = negotiated.decision;
+    console.log(`\n══ Recommendation (${numbers.mode} mode)\n${text.summary}`);
+    if (text.cheapestNotChosenReason) console.log(text.cheapestNotChosenReason);
+    console.log(`Trade-offs: ${text.tradeOffs}`);
+  }
   console.log(`\nReady in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 } finally {
   await db.close();

@@ -7,21 +7,17 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadCatalogIndex } from '../catalog/load-catalog.js';
-import { NEGOTIATION_MODES, type NegotiationMode, ROUNDS, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { NEGOTIATION_MODES, type NegotiationMode, ROUNDS } from '../config/business-rules.js';
 import { env } from '../config/env.js';
 import { openAppDatabase } from '../db/app-database.js';
 import { scopeToWorkspace } from '../db/scoped.js';
 import { seedWorkspace } from '../db/seed.js';
 import { type LlmUsage, llmFromEnv } from '../llm/llm.js';
-import { decide, decisionInputFromState } from '../decision/decide.js';
 import { purchaseOrderDocument } from '../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../decision/po-workbook.js';
 import { renderPriceTrajectory, trajectoryFromEvents } from '../decision/price-chart.js';
-import { writeDecision } from '../decision/write-decision.js';
-import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
-import { baselineFromQuotation } from '../negotiation/baseline.js';
+import { negotiateQuotation } from '../negotiation/negotiate-quotation.js';
 import { negotiationReport, negotiationTranscript } from '../negotiation/report.js';
-import { runUnattended } from '../negotiation/run-unattended.js';
 import { QuotationError } from '../quotation/errors.js';
 import { parseQuotation } from '../quotation/parse-quotation.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
@@ -73,33 +69,22 @@ try {
     limits: readLimitsFrom(env),
     llm: null,
   });
-  const names = new Map(catalog.entries.map((entry) => [entry.sku, entry.name]));
-  const { baseline, quotedSupplier, skipped } = baselineFromQuotation(parsed, names);
   const usage: LlmUsage[] = [];
   const llm = llmFromEnv(env, (entry) => usage.push(entry));
-  const started = performance.now();
-  const { state, events } = await runUnattended(
-    {
-      seed,
-      brandName: env.SEED_BRAND_NAME,
-      mode,
-      maxRounds: rounds,
-      mandate: { targetTotal: optionalNumber(values.target), walkAwayTotal: optionalNumber(values['walk-away']) },
-      buyerNotes: null,
-      baseline,
-      profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
-    },
-    createNegotiationAgents(llm),
-    { answers: values.answers === 'auto' ? 'auto' : 'none' },
-  );
-  const wallTimeMs = performance.now() - started;
-  // Phase 4: numbers from code, words from the writer (Claude's only if every figure it writes checks out).
-  const decided = decide(decisionInputFromState(state));
+  const { baseline, skipped, state, events, wallTimeMs, decision, decisionError } = await negotiateQuotation({
+    parsed,
+    catalogNames: new Map(catalog.entries.map((entry) => [entry.sku, entry.name])),
+    brandName: env.SEED_BRAND_NAME,
+    seed,
+    mode,
+    maxRounds: rounds,
+    mandate: { targetTotal: optionalNumber(values.target), walkAwayTotal: optionalNumber(values['walk-away']) },
+    answers: values.answers === 'auto' ? 'auto' : 'none',
+    llm,
+  });
+
   const outDir = fileURLToPath(new URL('../../data/out/', import.meta.url));
   const stem = `${basename(file, '.xlsx')}-seed${seed}`;
-  let decisionJson: unknown = { error: decided.ok ? null : decided.message };
-  let poJson: unknown = null;
-  let poWorkbook: string | null = null;
   await mkdir(outDir, { recursive: true });
   const chart = `${outDir}${stem}-prices.png`;
   await writeFile(
@@ -111,11 +96,14 @@ try {
       title: `Offer totals by round — ${baseline.supplierName}`,
     }),
   );
-  if (decided.ok) {
-    const text = await writeDecision(decided.numbers, { llm });
-    const document = purchaseOrderDocument(decided.numbers, {
+  let decisionJson: unknown = { error: decisionError };
+  let poJson: unknown = null;
+  let poWorkbook: string | null = null;
+  if (decision) {
+    const { numbers, text } = decision;
+    const document = purchaseOrderDocument(numbers, {
       number: `PO-DRAFT-${seed}`,
-      date: new Date(0).toISOString().slice(0, 10),
+      date: new Date().toISOString().slice(0, 10),
       status: 'draft',
       buyerName: env.SEED_BRAND_NAME,
       notes: ['Draft from the command line: nothing is ordered until an approver approves it in Slack.'],
@@ -123,16 +111,16 @@ try {
     poWorkbook = `${outDir}${stem}-po.xlsx`;
     await writeFile(poWorkbook, await buildPurchaseOrderWorkbook(document));
     decisionJson = {
-      recommendation: decided.numbers.recommendation,
-      scores: decided.numbers.scores.map(({ supplierCode, rank, total, factors, explanations }) => ({
+      recommendation: numbers.recommendation,
+      scores: numbers.scores.map(({ supplierCode, rank, total, factors, explanations }) => ({
         supplierCode,
         rank,
         total,
         factors,
         explanations,
       })),
-      savings: decided.numbers.savings,
-      cheapestNotChosen: decided.numbers.cheapestNotChosen,
+      savings: numbers.savings,
+      cheapestNotChosen: numbers.cheapestNotChosen,
       ...text,
     };
     poJson = {
