@@ -6,21 +6,17 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadCatalogIndex } from '../catalog/load-catalog.js';
 import { NEGOTIATION_MODES, type NegotiationMode, ROUNDS } from '../config/business-rules.js';
 import { env } from '../config/env.js';
-import { openAppDatabase } from '../db/app-database.js';
-import { scopeToWorkspace } from '../db/scoped.js';
-import { seedWorkspace } from '../db/seed.js';
 import { type LlmUsage, llmFromEnv } from '../llm/llm.js';
 import { purchaseOrderDocument } from '../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../decision/po-workbook.js';
 import { renderPriceTrajectory, trajectoryFromEvents } from '../decision/price-chart.js';
 import { negotiateQuotation } from '../negotiation/negotiate-quotation.js';
 import { negotiationReport, negotiationTranscript } from '../negotiation/report.js';
-import { QuotationError } from '../quotation/errors.js';
 import { parseQuotation } from '../quotation/parse-quotation.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
+import { runQuotationCli } from './quotation-cli.js';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -54,18 +50,11 @@ if (problems.length || !file) {
   process.exit(2);
 }
 
-const db = await openAppDatabase(env);
-try {
-  const { workspaceId } = await seedWorkspace(db.prisma, {
-    slackTeamId: env.SEED_SLACK_TEAM_ID,
-    brandName: env.SEED_BRAND_NAME,
-  });
-  const workspace = scopeToWorkspace(db.prisma, workspaceId);
-  const catalog = await loadCatalogIndex(workspace);
+await runQuotationCli(values.json, async ({ catalog, suppliers }) => {
   const parsed = await parseQuotation({
     data: await readFile(file),
     catalog,
-    suppliers: await workspace.supplier.findMany({ select: { id: true, code: true, name: true } }),
+    suppliers,
     limits: readLimitsFrom(env),
     llm: null,
   });
@@ -158,11 +147,4 @@ try {
     console.log(`\nPrice chart: ${chart}${poWorkbook ? `\nDraft PO workbook: ${poWorkbook}` : ''}`);
     if (skipped.length) console.log(`\nLeft out of the negotiation: ${skipped.join('; ')}`);
   }
-} catch (error) {
-  if (!(error instanceof QuotationError)) throw error;
-  if (values.json) console.log(JSON.stringify({ error: { code: error.code, message: error.userMessage } }));
-  else console.error(error.userMessage);
-  process.exitCode = 1;
-} finally {
-  await db.close();
-}
+});

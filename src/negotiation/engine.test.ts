@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CURVEBALL, PRICE_RANGES, QUOTED_SUPPLIER_DEFAULTS, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { CURVEBALL, PRICE_RANGES } from '../config/business-rules.js';
 import { createOfflineBrandAgent } from './agents/offline-brand.js';
 import { createOfflineSupplierAgent } from './agents/offline-supplier.js';
 import { nextOpenQuestion } from './ask-info.js';
@@ -14,43 +14,8 @@ import {
   type NegotiationState,
   negotiationStateSchema,
 } from './engine.js';
+import { exampleBaselineTotal as baselineTotal, exampleLines as lines, exampleSetup as setup } from './fixtures.js';
 import { runUnattended } from './run-unattended.js';
-
-const lines = [
-  {
-    sku: 'MC001-BON-XL',
-    description: 'Kestrel Insulated Parka',
-    quantity: 300,
-    unitPrice: 42.5,
-    tiers: [],
-    notes: null,
-  },
-  { sku: 'KT004-EMR-M', description: 'Glacier Wool Blend Tee', quantity: 500, unitPrice: 8.2, tiers: [], notes: null },
-  { sku: 'MS005-EMR-XS', description: 'Boulder Flannel Shirt', quantity: 120, unitPrice: 17.3, tiers: [], notes: null },
-];
-const baselineTotal = lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
-
-const setup = (seed: number, overrides: Partial<NegotiationSetup> = {}): NegotiationSetup => ({
-  seed,
-  brandName: 'Valden Outdoor',
-  mode: 'balanced',
-  maxRounds: 4,
-  mandate: { targetTotal: null, walkAwayTotal: null },
-  buyerNotes: null,
-  baseline: {
-    supplierName: 'Ningbo Everbright',
-    currency: 'USD',
-    lines,
-    total: baselineTotal,
-    paymentTerms: '33/33/33',
-    leadTimeDays: 50,
-    incoterm: 'FOB Ningbo',
-    moq: null,
-    notes: [],
-  },
-  profiles: [{ ...QUOTED_SUPPLIER_DEFAULTS, name: 'Ningbo Everbright' }, ...SIMULATED_SUPPLIERS],
-  ...overrides,
-});
 
 const agents: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
 

@@ -1,14 +1,14 @@
 // The engine on a real database (PGlite, or PostgreSQL with DATABASE_URL): a run interrupted at any step resumes from
 // its checkpoint with the same transcript as an uninterrupted one, and no message is written twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTED_SUPPLIER_DEFAULTS, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { QUOTED_SUPPLIER_DEFAULTS } from '../config/business-rules.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import { seedWorkspace, supplierColumns } from '../db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../db/testing.js';
 import { createOfflineBrandAgent } from './agents/offline-brand.js';
 import { createOfflineSupplierAgent } from './agents/offline-supplier.js';
 import { nextOpenQuestion } from './ask-info.js';
-import { advance, type EngineAgents, type NegotiationSetup } from './engine.js';
+import { advance, type EngineAgents } from './engine.js';
 import {
   acquireLease,
   applyBuyerInput,
@@ -18,40 +18,11 @@ import {
   StaleStepError,
   startNegotiation,
 } from './negotiation-store.js';
+import { exampleSetup } from './fixtures.js';
 import { runUnattended } from './run-unattended.js';
 
 const agents: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
-const lines = [
-  {
-    sku: 'MC001-BON-XL',
-    description: 'Kestrel Insulated Parka',
-    quantity: 300,
-    unitPrice: 42.5,
-    tiers: [],
-    notes: null,
-  },
-  { sku: 'KT004-EMR-M', description: 'Glacier Wool Blend Tee', quantity: 500, unitPrice: 8.2, tiers: [], notes: null },
-];
-const setup = (seed: number): NegotiationSetup => ({
-  seed,
-  brandName: 'Valden Outdoor',
-  mode: 'balanced',
-  maxRounds: 4,
-  mandate: { targetTotal: null, walkAwayTotal: null },
-  buyerNotes: null,
-  baseline: {
-    supplierName: 'Ningbo Everbright',
-    currency: 'USD',
-    lines,
-    total: lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0),
-    paymentTerms: '30/70',
-    leadTimeDays: 45,
-    incoterm: 'FOB Ningbo',
-    moq: null,
-    notes: [],
-  },
-  profiles: [{ ...QUOTED_SUPPLIER_DEFAULTS, name: 'Ningbo Everbright' }, ...SIMULATED_SUPPLIERS],
-});
+const setup = (seed: number) => exampleSetup(seed);
 
 describe('negotiations on the database', () => {
   let db: TestDatabase;
