@@ -50,6 +50,7 @@ describe('askQuestion', () => {
         askedBy: 'supplier',
         question: 'Is a 40/60 split acceptable?',
         suggestedAnswers: ['Yes', 'No, keep 30/70', 'Ask for 50/50'],
+        topic: null,
         status: 'open',
         answer: null,
         answeredBy: null,

@@ -22,6 +22,8 @@ export const questionSchema = z.object({
   askedBy: z.enum(['brand', 'supplier']),
   question: z.string(),
   suggestedAnswers: z.array(z.string()),
+  /** What the question is about ("lead_time"), so an agent never asks the same thing twice. */
+  topic: z.string().nullable().default(null),
   status: z.enum(['open', 'answered']),
   answer: z.string().nullable(),
   answeredBy: z.string().nullable(),
@@ -51,6 +53,7 @@ export interface AskQuestionInput {
   suggestedAnswers: readonly string[];
   /** Which agent of that supplier's run asked; the brand's by default. */
   askedBy?: Question['askedBy'];
+  topic?: string | null;
 }
 
 export type AskQuestionResult =
@@ -103,6 +106,7 @@ export function askQuestion(state: AskInfoState, input: AskQuestionInput): AskQu
     askedBy: input.askedBy ?? 'brand',
     question: payload.question,
     suggestedAnswers: payload.suggestedAnswers,
+    topic: input.topic ?? null,
     status: 'open',
     answer: null,
     answeredBy: null,

@@ -86,6 +86,8 @@ describe('the negotiation engine (offline agents)', () => {
     expect(state.status).toBe('awaiting_answer');
     const question = nextOpenQuestion(state.askInfo);
     expect(question?.suggestedAnswers.length).toBeGreaterThanOrEqual(2);
+    // Its topic is kept, so the brand sees what was already asked once it is answered.
+    expect(question?.topic).toEqual(expect.any(String));
     const asker = question?.supplierCode ?? '';
     const round = state.round;
     // Other suppliers took their turns this round while the asker waited.

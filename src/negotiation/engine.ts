@@ -377,7 +377,13 @@ async function brandStep(
     const question =
       typeof turn.action.payload.question === 'string' ? turn.action.payload.question : turn.message_text;
     const suggested = turn.action.payload.suggestedAnswers ?? [];
-    const asked = askQuestion(state.askInfo, { supplierCode: profile.code, question, suggestedAnswers: suggested });
+    const topic = typeof turn.action.payload.topic === 'string' ? turn.action.payload.topic : null;
+    const asked = askQuestion(state.askInfo, {
+      supplierCode: profile.code,
+      question,
+      suggestedAnswers: suggested,
+      topic,
+    });
     state.askInfo = asked.state;
     if (asked.kind === 'queued') {
       events.push({
@@ -392,7 +398,6 @@ async function brandStep(
       return;
     }
     // Budget used up (seed 001): the turn becomes an ordinary message, written as if the buyer had not answered.
-    const topic = typeof turn.action.payload.topic === 'string' ? turn.action.payload.topic : null;
     const withoutAnswer = {
       ...context,
       clarifications: [...context.clarifications, { question, answer: 'No answer: use your best judgement.', topic }],
@@ -437,7 +442,8 @@ async function supplierStep(
     phase: state.phase,
     competitorMentions: supplier.competitorMentions,
     curveball: curveballHere ? { capacityShare: curveballHere.capacityShare, reason: curveballHere.impact } : null,
-    clarifications: clarificationsFor(state),
+    // The buyer's answers are for the brand; a supplier learns only what the brand chooses to tell it.
+    clarifications: [],
     suggestedStrategies: state.strategies,
     rng,
   });
@@ -515,7 +521,7 @@ function clarificationsFor(state: NegotiationState): AgentClarification[] {
   return state.askInfo.clarifications.map((clarification) => ({
     question: clarification.question,
     answer: clarification.answer,
-    topic: null,
+    topic: state.askInfo.questions.find((question) => question.id === clarification.questionId)?.topic ?? null,
   }));
 }
 
