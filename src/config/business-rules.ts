@@ -58,6 +58,16 @@ export const MATCH_TIERS = {
 export const ROUNDS = { min: 1, max: 5, default: 4 } as const;
 export const QUESTION_BUDGET_DEFAULT = 3;
 
+/** How scoring turns figures into 0–100 sub-scores (decision/scoring.ts explains each in its one-line reasons). */
+export const SCORING_SCALES = {
+  /** The price score falls to 0 at this share above the lowest offer. */
+  priceZeroAboveLowest: 0.5,
+  /** A lead time this long (days) scores 0, unless twice the fastest offer is longer. */
+  leadTimeZeroDays: 90,
+  /** Outside cost mode, each score point below 100 weighs a supplier's landed cost up by this fraction. */
+  scorePenaltyPerPoint: 0.002,
+} as const;
+
 /** Cash-flow cost: annual cost of capital applied to money paid before delivery. */
 export const COST_OF_CAPITAL_ANNUAL = 0.08;
 /** A split order is recommended only when it still wins after this overhead on its FOB value. */

@@ -30,7 +30,12 @@
 //   supplier, so on orders of many lines the integer optimum sits just above it. The plan reports the certified lower
 //   bound and the gap, so "near-optimal" is a number: on 3,000-line test orders $15 on $18M with the 60% cap binding,
 //   $4 with two caps binding, in about half a second.
-import { COST_OF_CAPITAL_ANNUAL, SPLIT_ORDER_OVERHEAD, type NegotiationMode } from '../config/business-rules.js';
+import {
+  COST_OF_CAPITAL_ANNUAL,
+  type NegotiationMode,
+  SCORING_SCALES,
+  SPLIT_ORDER_OVERHEAD,
+} from '../config/business-rules.js';
 import type { Offer, OfferLine } from '../negotiation/types.js';
 import { tierPriceAt } from '../quotation/size-matrix.js';
 import { cashFlowCostRate } from './cash-flow.js';
@@ -38,8 +43,7 @@ import { CENT_EPSILON, formatMoney, formatPercent, fromCents } from './money.js'
 
 /** Up to this many lines the best split is found by exhaustive branch and bound. */
 export const EXACT_LINE_LIMIT = 12;
-/** In modes other than `cost`, each score point below 100 weighs a supplier's landed cost up by this fraction. */
-export const SCORE_PENALTY_PER_POINT = 0.002;
+export const SCORE_PENALTY_PER_POINT = SCORING_SCALES.scorePenaltyPerPoint;
 
 const MAX_SCORE = 100;
 const DUAL_ITERATIONS = 300;

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import {
   COST_OF_CAPITAL_ANNUAL,
   SCORING_FACTORS,
+  SCORING_SCALES,
   SCORING_WEIGHTS,
   type NegotiationMode,
   type ScoringFactor,
@@ -27,10 +28,8 @@ import type { Offer } from '../negotiation/types.js';
 import { cashFlowCostRate } from './cash-flow.js';
 import { formatMoney, formatPercent } from './money.js';
 
-/** Price score drops to 0 at this share above the lowest offer. */
-export const PRICE_ZERO_ABOVE_LOWEST = 0.5;
-/** Lead time (days) that scores 0, unless twice the fastest offer is longer. */
-export const LEAD_TIME_ZERO_DAYS = 90;
+export const PRICE_ZERO_ABOVE_LOWEST = SCORING_SCALES.priceZeroAboveLowest;
+export const LEAD_TIME_ZERO_DAYS = SCORING_SCALES.leadTimeZeroDays;
 /** The rating quality is scored out of. */
 export const QUALITY_RATING_MAX = 5;
 

@@ -117,11 +117,10 @@ export function createClaudeLlm(options: ClaudeOptions): Llm {
           return parsed.data;
         }
         const problem = call ? z.prettifyError(parsed.error) : `no ${request.toolName} tool call in the response`;
+        report('invalid', response.usage);
         if (attempt >= validationRetries) {
-          report('invalid', response.usage);
           throw new LlmError(`${request.purpose}: invalid output after ${attempt + 1} attempts: ${problem}`);
         }
-        report('invalid', response.usage);
         // Show the model its own output and what was wrong with it; the next attempt usually fixes it.
         messages.push(
           { role: 'assistant', content: response.content },

@@ -19,7 +19,6 @@ import {
   type CompetitorMention,
   competitorMentionSchema,
   brandAskSchema,
-  type BrandAsk,
   type PillarBriefs,
   readBrandAsk,
   readOfferDraft,
@@ -775,5 +774,3 @@ export async function runUntilBlocked(
   }
   return state;
 }
-
-export type { BrandAsk };
