@@ -1,16 +1,24 @@
-// `npm start`: the Parley service. Today it prepares the database (migrations, first-start seed); the Slack
-// listeners, scheduled jobs and recovery arrive with their issues and start here.
+// `npm start`: the Parley service — the database (migrated, seeded on first start), the outbox poster and the Slack
+// app (Socket Mode, or HTTP on PORT). Without Slack credentials it says what to set and points to the demo.
 import { env } from './config/env.js';
 import { openAppDatabase } from './db/app-database.js';
-import { seedWorkspace } from './db/seed.js';
 import { log } from './log.js';
+import { missingSlackCredentials, startParley } from './server.js';
+
+const missing = missingSlackCredentials(env);
+if (missing) {
+  console.error(`Parley cannot connect to Slack yet. ${missing}`);
+  process.exit(1);
+}
 
 const db = await openAppDatabase(env);
-await seedWorkspace(db.prisma, { slackTeamId: env.SEED_SLACK_TEAM_ID, brandName: env.SEED_BRAND_NAME });
-log.info('database ready', { kind: db.kind, location: db.location });
+const server = await startParley({ env, db });
 
-if (!env.SLACK_BOT_TOKEN || !env.SLACK_SIGNING_SECRET) {
-  log.warn('Slack credentials are not set (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET); see README "Run it in Slack"');
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    log.info('stopping', { signal });
+    await server.stop();
+    await db.close();
+    process.exit(0);
+  });
 }
-log.warn('The Slack surface is not built yet; nothing to serve. Exiting.');
-await db.close();

@@ -25,6 +25,8 @@ const envSchema = z.object({
   SLACK_STATE_SECRET: optionalString,
   SLACK_API_URL: z.url().default('https://slack.com/api/'),
   PORT: positiveInt(3000),
+  /** The local Slack stand-in (demo, tests) appends every Web API call it receives to this JSONL file. */
+  SLACK_CALL_LOG: optionalString,
 
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: z.url().optional(),

@@ -1,9 +1,28 @@
 // The baseline a negotiation starts from: the reviewed quotation's lines that are catalog products, at their quoted
 // net prices, and the quoting supplier's profile as the sheet describes it.
 import { QUOTED_SUPPLIER_DEFAULTS, type SupplierProfile } from '../config/business-rules.js';
-import type { ParsedQuotation } from '../quotation/parse-quotation.js';
+import type { QuotationTerms } from '../quotation/types.js';
 import { parsePaymentTerms } from '../decision/cash-flow.js';
-import type { Baseline, BaselineLine } from './types.js';
+import type { Baseline, BaselineLine, PriceTier } from './types.js';
+
+/** What a baseline needs of a quotation: a freshly parsed one, or one the buyer reviewed in Slack (from the DB). */
+export interface BaselineSource {
+  supplier: { name: string | null };
+  terms: Pick<QuotationTerms, 'paymentTerms' | 'currency' | 'leadTimeDays' | 'incoterm' | 'moq'>;
+  notes: string[];
+  items: {
+    sheet: string;
+    row: number;
+    rawSku: string | null;
+    description: string | null;
+    quantity: number | null;
+    unitPrice: number | null;
+    tiers: PriceTier[];
+    notes: string | null;
+    /** The chosen catalog SKU; null when the line is not in the catalog. */
+    match: { sku: string | null };
+  }[];
+}
 
 export interface BaselineFromQuotation {
   baseline: Baseline;
@@ -17,7 +36,7 @@ export interface BaselineFromQuotation {
  * Lines for the same SKU are merged, keeping the smallest quoted price and adding quantities.
  */
 export function baselineFromQuotation(
-  parsed: ParsedQuotation,
+  parsed: BaselineSource,
   catalogNames: ReadonlyMap<string, string>,
 ): BaselineFromQuotation {
   const bySku = new Map<string, BaselineLine>();

@@ -87,6 +87,8 @@ const curveballSchema = z.object({
   impact: z.string(),
   strategies: z.array(z.object({ id: z.string(), title: z.string(), detail: z.string() })),
   chosen: z.string(),
+  /** Who picked `chosen`; absent while the recommended default stands. */
+  chosenBy: z.string().optional(),
 });
 export type Curveball = z.infer<typeof curveballSchema>;
 
@@ -737,6 +739,20 @@ export function answer(current: NegotiationState, questionId: string, text: stri
   }
   if (state.status === 'awaiting_answer' && openQuestions(state.askInfo).length === 0) state.status = 'running';
   return { state, events: [{ type: 'question_answered', questionId, answer: text, answeredBy: by }] };
+}
+
+/**
+ * The buyer picks another curveball strategy than the recommended default. The curveball event is emitted again with
+ * the choice, so the thread can show it; picking the current one changes nothing.
+ */
+export function chooseCurveballStrategy(current: NegotiationState, strategyId: string, by: string): StepResult {
+  const curveball = current.curveball;
+  if (!curveball || curveball.chosen === strategyId || !curveball.strategies.some((s) => s.id === strategyId)) {
+    return { state: current, events: [] };
+  }
+  const state = structuredClone(current);
+  state.curveball = { ...curveball, chosen: strategyId, chosenBy: by };
+  return { state, events: [{ type: 'curveball', curveball: state.curveball }] };
 }
 
 /** The buyer finishes now (skipping the remaining rounds) or keeps negotiating. */

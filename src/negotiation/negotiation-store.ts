@@ -8,6 +8,7 @@ import type { WorkspaceDb } from '../db/scoped.js';
 import {
   advance,
   answer,
+  chooseCurveballStrategy,
   createNegotiation,
   decideEarlyTermination,
   type EngineAgents,
@@ -36,7 +37,10 @@ export class StaleStepError extends Error {
   override name = 'StaleStepError';
 }
 
-export async function startNegotiation(db: WorkspaceDb, options: StartNegotiationOptions) {
+/** A step's other writes, in its transaction: the Slack outbox rows that report its events. */
+export type AlsoWrite = (tx: WorkspaceTx, events: NegotiationEvent[], state: NegotiationState) => Promise<void>;
+
+export async function startNegotiation(db: WorkspaceDb, options: StartNegotiationOptions, alsoWrite?: AlsoWrite) {
   const { state, events } = createNegotiation({ ...options.setup, questionBudget: options.questionBudget });
   return db.$transaction(async (tx) => {
     const negotiation = await tx.negotiation.create({
@@ -64,6 +68,7 @@ export async function startNegotiation(db: WorkspaceDb, options: StartNegotiatio
       })),
     });
     await writeEvents(tx, db.$workspaceId, negotiation.id, state, events);
+    await alsoWrite?.(tx, events, state);
     return { negotiationId: negotiation.id, state, events };
   });
 }
@@ -108,7 +113,7 @@ export async function saveStep(
   negotiationId: string,
   fromVersion: number,
   result: StepResult,
-  alsoWrite?: (tx: WorkspaceTx, events: NegotiationEvent[]) => Promise<void>,
+  alsoWrite?: AlsoWrite,
 ): Promise<number> {
   const { state, events } = result;
   return db.$transaction(async (tx) => {
@@ -137,7 +142,7 @@ export async function saveStep(
     // Another process (or this one, before a crash) already saved a step from this checkpoint: ours is a duplicate.
     if (count === 0) throw new StaleStepError(`Negotiation ${negotiationId} moved on from version ${fromVersion}`);
     await writeEvents(tx, db.$workspaceId, negotiationId, state, events);
-    await alsoWrite?.(tx, events);
+    await alsoWrite?.(tx, events, state);
     return fromVersion + 1;
   });
 }
@@ -145,6 +150,16 @@ export async function saveStep(
 function statusOf(state: NegotiationState) {
   if (state.status === 'completed') return 'completed' as const;
   return state.status === 'running' ? ('negotiating' as const) : ('paused' as const);
+}
+
+/** A question's row id: the engine's question id within its negotiation, so a button can name both. */
+export function pendingQuestionId(negotiationId: string, questionId: string): string {
+  return `${negotiationId}_${questionId}`;
+}
+
+/** The engine's question id back from a row id (negotiation ids are cuids: no underscore). */
+export function engineQuestionId(rowId: string): string {
+  return rowId.slice(rowId.indexOf('_') + 1);
 }
 
 async function writeEvents(
@@ -206,12 +221,34 @@ async function writeEvents(
     } else if (event.type === 'question_asked') {
       await tx.pendingQuestion.create({
         data: {
+          id: pendingQuestionId(negotiationId, event.questionId),
           workspaceId,
           negotiationId,
           negotiationSupplierId: rowFor(event.supplierCode) ?? null,
           kind: event.kind,
           question: event.question,
           suggestedAnswers: event.suggestedAnswers,
+        },
+      });
+    } else if (event.type === 'early_termination_offered') {
+      await tx.pendingQuestion.create({
+        data: {
+          id: pendingQuestionId(negotiationId, event.questionId),
+          workspaceId,
+          negotiationId,
+          kind: 'early_termination',
+          question: event.record.reason,
+          suggestedAnswers: ['Finish now', 'Keep negotiating'],
+        },
+      });
+    } else if (event.type === 'question_answered') {
+      await tx.pendingQuestion.updateMany({
+        where: { id: pendingQuestionId(negotiationId, event.questionId), status: 'open' },
+        data: {
+          status: 'answered',
+          answer: event.answer,
+          answeredBySlackUserId: event.answeredBy,
+          answeredAt: new Date(),
         },
       });
     } else if (event.type === 'supplier_done') {
@@ -241,7 +278,7 @@ export async function runNegotiation(
   negotiationId: string,
   agents: EngineAgents,
   owner: string,
-  alsoWrite?: (tx: WorkspaceTx, events: NegotiationEvent[]) => Promise<void>,
+  alsoWrite?: AlsoWrite,
 ): Promise<NegotiationState | null> {
   if (!(await acquireLease(db, negotiationId, owner))) return null;
   let { state, version } = await loadCheckpoint(db, negotiationId);
@@ -264,24 +301,18 @@ export async function applyBuyerInput(
   negotiationId: string,
   input:
     | { kind: 'answer'; questionId: string; answer: string; by: string }
-    | { kind: 'early_termination'; finish: boolean; by: string },
-  alsoWrite?: (tx: WorkspaceTx, events: NegotiationEvent[]) => Promise<void>,
+    | { kind: 'early_termination'; finish: boolean; by: string }
+    | { kind: 'curveball_strategy'; strategyId: string; by: string },
+  alsoWrite?: AlsoWrite,
 ): Promise<StepResult> {
   const { state, version } = await loadCheckpoint(db, negotiationId);
   const result =
     input.kind === 'answer'
       ? answer(state, input.questionId, input.answer, input.by)
-      : decideEarlyTermination(state, input.finish, input.by);
+      : input.kind === 'early_termination'
+        ? decideEarlyTermination(state, input.finish, input.by)
+        : chooseCurveballStrategy(state, input.strategyId, input.by);
   if (result.events.length === 0) return result; // already answered, or nothing was asked: idempotent
-  await saveStep(db, negotiationId, version, result, async (tx, events) => {
-    if (input.kind === 'answer') {
-      const question = state.askInfo.questions.find((q) => q.id === input.questionId);
-      await tx.pendingQuestion.updateMany({
-        where: { negotiationId, status: 'open', question: question?.question ?? '' },
-        data: { status: 'answered', answer: input.answer, answeredBySlackUserId: input.by, answeredAt: new Date() },
-      });
-    }
-    await alsoWrite?.(tx, events);
-  });
+  await saveStep(db, negotiationId, version, result, alsoWrite);
   return result;
 }

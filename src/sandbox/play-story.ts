@@ -1,0 +1,167 @@
+// The four things a buyer does, played through the stand-in as people would: share the XLSX, settle the review
+// (confirm the suggestions, name the supplier), start the negotiation from the modal, answer each question with its
+// first suggested answer, then an approver opens the PO and approves it (a second approver when two are needed).
+// Every step is a real signed request into Parley's Bolt receiver; nothing is called behind its back.
+import { ACTION } from '../slack/ids.js';
+import type { SandboxMessage } from './model.js';
+import { CHANNEL, PEOPLE, type SandboxedParley } from './sandboxed-parley.js';
+
+export interface ButtonRef {
+  actionId: string;
+  value: string | undefined;
+  text: string;
+}
+
+/** Every button in a message's blocks (in actions blocks and as section accessories), in order. */
+export function buttonsIn(message: Pick<SandboxMessage, 'blocks'>): ButtonRef[] {
+  const found: ButtonRef[] = [];
+  const visit = (element: unknown) => {
+    if (typeof element !== 'object' || element === null) return;
+    const e = element as { type?: string; action_id?: string; value?: string; text?: { text?: string } };
+    if (e.type === 'button' && e.action_id)
+      found.push({ actionId: e.action_id, value: e.value, text: e.text?.text ?? '' });
+  };
+  for (const block of message.blocks ?? []) {
+    const b = block as { elements?: unknown[]; accessory?: unknown };
+    b.elements?.forEach(visit);
+    visit(b.accessory);
+  }
+  return found;
+}
+
+/** Buttons of one kind that share a block carry an index (`question_answer:0`). */
+function same(actionId: string, base: string): boolean {
+  return actionId === base || actionId.startsWith(`${base}:`);
+}
+
+export interface StoryResult {
+  threadTs: string;
+  /** What people did, in order, as the demo narrates it. */
+  actions: string[];
+}
+
+export interface StoryOptions {
+  file: { name: string; bytes: Buffer };
+  /** Answer questions by clicking (`button`) or by replying in the thread (`reply`). */
+  answerBy?: 'button' | 'reply';
+  /** What the buyer says when Parley offers to stop early. */
+  earlyTermination?: 'finish' | 'continue';
+  /** Stop after the negotiation is decided, before anyone approves. */
+  stopBeforeApproval?: boolean;
+}
+
+const MAX_STEPS = 200;
+
+export async function playStory(parley: SandboxedParley, options: StoryOptions): Promise<StoryResult> {
+  const { sandbox } = parley;
+  const { driver, model } = sandbox;
+  const actions: string[] = [];
+  const buyer = PEOPLE.buyer.id;
+
+  const shared = await driver.shareFile(buyer, CHANNEL.id, { name: options.file.name, bytes: options.file.bytes });
+  const threadTs = shared.ts;
+  actions.push(`${PEOPLE.buyer.name} shares ${options.file.name} in #${CHANNEL.name}`);
+  await parley.settle();
+
+  const thread = () => model.thread(CHANNEL.id, threadTs);
+  const withButton = (actionId: string) => thread().filter((m) => buttonsIn(m).some((b) => same(b.actionId, actionId)));
+  const click = async (who: string, message: SandboxMessage, button: ButtonRef) => {
+    await driver.clickButton(who, { channel: CHANNEL.id, ts: message.ts }, button.actionId, { value: button.value });
+    await parley.settle();
+  };
+
+  // Review: confirm all suggestions, name the supplier, then settle each line a click could not.
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const review = withButton(ACTION.reviewConfirmAll)[0] ?? withButton(ACTION.reviewSupplierCreate)[0];
+    if (!review) break;
+    const buttons = buttonsIn(review);
+    const next =
+      buttons.find((b) => b.actionId === ACTION.reviewSupplierUseExisting) ??
+      buttons.find((b) => b.actionId === ACTION.reviewSupplierCreate) ??
+      buttons.find((b) => b.actionId === ACTION.reviewConfirmAll) ??
+      buttons.find((b) => b.actionId === ACTION.reviewConfirm) ??
+      buttons.find((b) => b.actionId === ACTION.reviewNotInCatalog) ??
+      buttons.find((b) => b.actionId === ACTION.reviewPageNext);
+    if (!next) break;
+    const before = JSON.stringify(review.blocks);
+    actions.push(`${PEOPLE.buyer.name} clicks [${next.text}] in the review`);
+    await click(buyer, review, next);
+    // Confirm all can leave lines a person must act on: then it stays, and the next pass confirms them one by one.
+    if (
+      JSON.stringify(model.message(CHANNEL.id, review.ts)?.blocks) === before &&
+      next.actionId === ACTION.reviewConfirmAll
+    ) {
+      const line = buttonsIn(review).find((b) => b.actionId === ACTION.reviewConfirm);
+      if (line) await click(buyer, review, line);
+      else break;
+    }
+  }
+
+  // Start: the button opens the modal; the buyer keeps the defaults and submits.
+  const start = withButton(ACTION.reviewStartNegotiation).at(-1);
+  if (!start) throw new Error('The thread never offered to start the negotiation');
+  const startButton = buttonsIn(start).find((b) => b.actionId === ACTION.reviewStartNegotiation);
+  if (!startButton) throw new Error('No start button');
+  actions.push(`${PEOPLE.buyer.name} clicks [${startButton.text}]`);
+  await driver.clickButton(buyer, { channel: CHANNEL.id, ts: start.ts }, startButton.actionId, {
+    value: startButton.value,
+  });
+  // The modal opens after the click is acknowledged (views.open from the listener).
+  const modal = await sandbox.waitFor(() => model.openViews(buyer).at(-1), { what: 'the start modal' });
+  actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
+  await driver.submitView(buyer, modal.id, {});
+  await parley.settle();
+
+  // Questions until the decision is in.
+  for (let step = 0; step < MAX_STEPS; step++) {
+    if (withButton(ACTION.decisionOpenPo).length > 0) break;
+    const early = withButton(ACTION.earlyTerminationFinish)[0];
+    if (early) {
+      const choice =
+        options.earlyTermination === 'continue' ? ACTION.earlyTerminationContinue : ACTION.earlyTerminationFinish;
+      const button = buttonsIn(early).find((b) => b.actionId === choice);
+      if (button) {
+        actions.push(`${PEOPLE.buyer.name} clicks [${button.text}]`);
+        await click(buyer, early, button);
+        continue;
+      }
+    }
+    const question = withButton(ACTION.questionAnswer)[0];
+    if (!question) {
+      await parley.settle();
+      if (withButton(ACTION.questionAnswer).length === 0 && withButton(ACTION.earlyTerminationFinish).length === 0) {
+        if (withButton(ACTION.decisionOpenPo).length > 0) break;
+        throw new Error('The negotiation stopped without a question or a decision');
+      }
+      continue;
+    }
+    const answer = buttonsIn(question).find((b) => same(b.actionId, ACTION.questionAnswer));
+    if (!answer) continue;
+    if (options.answerBy === 'reply') {
+      actions.push(`${PEOPLE.buyer.name} replies in the thread: "${answer.text}"`);
+      await driver.replyInThread(buyer, CHANNEL.id, threadTs, answer.text);
+      await parley.settle();
+    } else {
+      actions.push(`${PEOPLE.buyer.name} clicks [${answer.text}]`);
+      await click(buyer, question, answer);
+    }
+  }
+  if (options.stopBeforeApproval) return { threadTs, actions };
+
+  // Approval: each approver needed opens the PO from the decision and approves it in the modal.
+  for (const approver of [PEOPLE.approver, PEOPLE.secondApprover]) {
+    const decision = withButton(ACTION.decisionOpenPo).at(-1);
+    const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
+    if (!decision || !open) throw new Error('No decision with a PO to review');
+    actions.push(`${approver.name} clicks [${open.text}]`);
+    await driver.clickButton(approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
+      value: open.value,
+    });
+    const po = await sandbox.waitFor(() => model.openViews(approver.id).at(-1), { what: 'the PO modal' });
+    actions.push(`${approver.name} clicks [Approve] in the PO modal`);
+    await driver.submitView(approver.id, po.id, {});
+    await parley.settle();
+    if ((await parley.db.prisma.purchaseOrder.count({ where: { status: 'approved' } })) > 0) break;
+  }
+  return { threadTs, actions };
+}

@@ -1,0 +1,361 @@
+// The sandbox's HTTP side: the Web API at /api/<method> (what WebClient's slackApiUrl points at), file downloads at
+// /files/<id>/<name>, the pre-signed upload URLs, and response_url endpoints. One in-process server on 127.0.0.1.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { appendCallLog, RESPONSE_URL_METHOD } from './call-log.js';
+import { SlackDriver } from './driver.js';
+import { describeFault, Faults } from './faults.js';
+import { uploadedBytes } from './files.js';
+import { SlackModel, type Json, type SandboxCall } from './model.js';
+import { applyResponse } from './response-url.js';
+import { isRecord } from './shapes.js';
+import { renderThread, threadJson, type TranscriptMessage, type TranscriptOptions } from './transcript.js';
+import { callMethod, decodeArgs, type MethodResult, type WebApiContext } from './web-api.js';
+
+const optionsSchema = z.object({
+  teamId: z
+    .string()
+    .regex(/^T[A-Z0-9]+$/)
+    .default('T0SANDBOX1'),
+  teamName: z.string().min(1).default('Sandbox'),
+  teamDomain: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .default('sandbox'),
+  botToken: z.string().min(1).default('xoxb-sandbox-token'),
+  botUserId: z
+    .string()
+    .regex(/^[UW][A-Z0-9]+$/)
+    .default('U0PARLEYBOT'),
+  botId: z
+    .string()
+    .regex(/^B[A-Z0-9]+$/)
+    .default('B0PARLEYBOT'),
+  botName: z.string().min(1).default('Parley'),
+  appId: z
+    .string()
+    .regex(/^A[A-Z0-9]+$/)
+    .default('A0PARLEYAPP'),
+  signingSecret: z.string().min(1).default('sandbox-signing-secret'),
+  users: z
+    .array(
+      z.object({ id: z.string().regex(/^[UW][A-Z0-9]+$/), name: z.string().min(1), realName: z.string().optional() }),
+    )
+    .default([]),
+  channels: z
+    .array(
+      z.object({
+        id: z.string().regex(/^[CG][A-Z0-9]+$/),
+        name: z.string().min(1),
+        private: z.boolean().default(false),
+        /** People in the channel; the bot is added unless `botMember` is false. */
+        members: z.array(z.string()).default([]),
+        botMember: z.boolean().default(true),
+      }),
+    )
+    .default([]),
+  eventsUrl: z.url().optional(),
+  callLogPath: z.string().min(1).optional(),
+  seed: z.number().int().default(1),
+  /** Epoch milliseconds; a test can pass a fake clock (message ts, trigger expiry and the call log follow it). */
+  clock: z.custom<() => number>((v) => typeof v === 'function').optional(),
+  /** How long a trigger_id stays valid (Slack: 3 seconds). */
+  triggerTtlMs: z.number().int().positive().default(3000),
+  /** Send the app the events Slack sends about its own posts (bot messages, file_shared for its uploads). */
+  echoBotEvents: z.boolean().default(false),
+});
+
+export type SlackSandboxOptions = z.input<typeof optionsSchema>;
+
+export interface SlackSandbox {
+  /** `http://127.0.0.1:PORT/api/`, for WebClient's `slackApiUrl`. */
+  apiUrl: string;
+  /** `http://127.0.0.1:PORT`. */
+  baseUrl: string;
+  botToken: string;
+  signingSecret: string;
+  driver: SlackDriver;
+  model: SlackModel;
+  faults: Faults;
+  setEventsUrl(url: string): void;
+  renderThread(channel: string, threadTs: string, options?: TranscriptOptions): string;
+  threadJson(channel: string, threadTs: string, options?: TranscriptOptions): TranscriptMessage[];
+  /** Resolves with the first truthy value `probe` returns after a model change, or rejects after `timeoutMs`. */
+  waitFor<T>(probe: () => T | undefined | null | false, options?: { timeoutMs?: number; what?: string }): Promise<T>;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(text);
+}
+
+/** Arguments from the query string and a form-encoded, multipart or JSON body, as Slack accepts all of them. */
+async function readArgs(req: IncomingMessage, url: URL): Promise<Json> {
+  const args: Json = Object.fromEntries(url.searchParams.entries());
+  if (req.method !== 'POST') return args;
+  const body = await readBody(req);
+  const type = req.headers['content-type'] ?? '';
+  if (type.startsWith('application/json')) {
+    const text = body.toString('utf8');
+    if (text.trim() === '') return args;
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) Object.assign(args, parsed);
+  } else if (type.startsWith('multipart/form-data')) {
+    const form = await new Request('http://sandbox.invalid/', {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body,
+    })
+      .formData()
+      .catch(() => new FormData());
+    for (const [key, value] of form.entries()) if (typeof value === 'string') args[key] = value;
+  } else {
+    for (const [key, value] of new URLSearchParams(body.toString('utf8')).entries()) args[key] = value;
+  }
+  return args;
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promise<SlackSandbox> {
+  const options = optionsSchema.parse(input);
+  const clock = options.clock ?? (() => Date.now());
+  const model = new SlackModel({
+    teamId: options.teamId,
+    teamName: options.teamName,
+    teamDomain: options.teamDomain,
+    botUserId: options.botUserId,
+    botId: options.botId,
+    botName: options.botName,
+    appId: options.appId,
+    users: options.users.map((u) => ({ id: u.id, name: u.name, realName: u.realName ?? u.name, isBot: false })),
+    channels: options.channels.map((c) => ({
+      id: c.id,
+      name: c.name,
+      isPrivate: c.private,
+      members: c.botMember ? [...c.members, options.botUserId] : c.members,
+    })),
+    clock,
+  });
+  const faults = new Faults(options.seed);
+  let eventsUrl = options.eventsUrl;
+  let baseUrl = '';
+  const api = (): WebApiContext => ({
+    model,
+    baseUrl,
+    triggerTtlMs: options.triggerTtlMs,
+    onBotPost: (message) => {
+      if (options.echoBotEvents) driver.echoBotPost(message);
+    },
+  });
+  const driver = new SlackDriver({ model, signingSecret: options.signingSecret, eventsUrl: () => eventsUrl, api });
+
+  const record = (call: Omit<SandboxCall, 'at' | 'atMs'>, atMs: number): void => {
+    const full: SandboxCall = { at: new Date(atMs).toISOString(), atMs, ...call };
+    model.addCall(full);
+    if (options.callLogPath !== undefined) appendCallLog(options.callLogPath, full);
+  };
+
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> => {
+    const atMs = clock();
+    let raw: Json;
+    try {
+      raw = await readArgs(req, url);
+    } catch {
+      sendJson(res, 200, { ok: false, error: 'invalid_json' });
+      record({ method, args: {}, ok: false, error: 'invalid_json', status: 200 }, atMs);
+      return;
+    }
+    const token = bearer(req) ?? (typeof raw.token === 'string' ? raw.token : undefined);
+    const args = Object.fromEntries(Object.entries(raw).filter(([key]) => key !== 'token'));
+    const logged = loggable(args);
+    const fault = faults.take(method);
+    if (fault !== undefined) {
+      const described = describeFault(fault);
+      if ('status' in fault) {
+        const error = fault.status === 429 ? 'ratelimited' : 'internal_error';
+        const headers: Record<string, string> =
+          fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
+        sendJson(res, fault.status, { ok: false, error }, headers);
+        record({ method, args: logged, ok: false, error, status: fault.status, fault: described }, atMs);
+        return;
+      }
+      if ('error' in fault) {
+        sendJson(res, 200, { ok: false, error: fault.error });
+        record({ method, args: logged, ok: false, error: fault.error, status: 200, fault: described }, atMs);
+        return;
+      }
+      await sleep(fault.hangMs);
+      const result = authenticate(token) ?? callMethod(api(), method, args);
+      if (!res.destroyed) sendJson(res, 200, result);
+      record({ method, args: logged, ...outcome(result), status: 200, fault: described }, atMs);
+      return;
+    }
+    const result = authenticate(token) ?? callMethod(api(), method, args);
+    sendJson(res, 200, result);
+    record({ method, args: logged, ...outcome(result), status: 200 }, atMs);
+  };
+
+  const authenticate = (token: string | undefined): MethodResult | undefined => {
+    if (token === undefined || token === '') return { ok: false, error: 'not_authed' };
+    if (token !== options.botToken) return { ok: false, error: 'invalid_auth' };
+    return undefined;
+  };
+
+  const handleFile = (req: IncomingMessage, res: ServerResponse, fileId: string): void => {
+    // url_private_download needs the bot token, like Slack; without it Slack serves a login page, here a 403.
+    if (bearer(req) !== options.botToken) {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      res.end('forbidden: url_private_download needs Authorization: Bearer <bot token>');
+      return;
+    }
+    const file = model.file(fileId);
+    if (!file || file.bytes === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('file not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.bytes.length) });
+    res.end(file.bytes);
+  };
+
+  const handleUpload = async (req: IncomingMessage, res: ServerResponse, url: URL, fileId: string) => {
+    const file = model.file(fileId);
+    const body = await readBody(req);
+    if (!file || url.searchParams.get('k') !== file.uploadSecret) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('upload url not found');
+      return;
+    }
+    const bytes = await uploadedBytes(req.headers['content-type'], body);
+    file.bytes = bytes;
+    file.size = bytes.length;
+    model.changed();
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(`OK - ${bytes.length}`);
+  };
+
+  const handleResponseUrl = async (req: IncomingMessage, res: ServerResponse, id: string) => {
+    const atMs = clock();
+    const target = model.responseUrls.get(id);
+    const text = (await readBody(req)).toString('utf8');
+    if (!target) {
+      sendJson(res, 404, { ok: false, error: 'expired_url' });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      sendJson(res, 400, { ok: false, error: 'invalid_json' });
+      return;
+    }
+    const result = applyResponse(model, target, body);
+    sendJson(res, 200, result);
+    const args = isRecord(body) ? body : {};
+    record({ method: RESPONSE_URL_METHOD, args, ...outcome(result), status: 200 }, atMs);
+  };
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const parts = url.pathname.split('/').filter(Boolean);
+    const route = async () => {
+      if (parts[0] === 'api' && parts.length === 2 && parts[1]) return handleApi(req, res, url, parts[1]);
+      if (parts[0] === 'files' && parts[1] && req.method === 'GET') return handleFile(req, res, parts[1]);
+      if (parts[0] === 'upload' && parts[1] && req.method === 'POST') return handleUpload(req, res, url, parts[1]);
+      if (parts[0] === 'response' && parts[1] && req.method === 'POST') return handleResponseUrl(req, res, parts[1]);
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    };
+    route().catch((error: unknown) => {
+      // A sandbox bug, not a Slack answer: say so loudly rather than pretend Slack failed.
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`sandbox error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    botToken: options.botToken,
+    signingSecret: options.signingSecret,
+    driver,
+    model,
+    faults,
+    setEventsUrl(url: string) {
+      eventsUrl = url;
+    },
+    renderThread: (channel, threadTs, transcriptOptions) => renderThread(model, channel, threadTs, transcriptOptions),
+    threadJson: (channel, threadTs, transcriptOptions) => threadJson(model, channel, threadTs, transcriptOptions),
+    waitFor: (probe, waitOptions = {}) => waitFor(model, probe, waitOptions),
+    async close() {
+      await driver.idle();
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
+
+/** The arguments with their JSON fields decoded, so the log reads as objects; left raw when they do not parse. */
+function loggable(args: Json): Json {
+  try {
+    return decodeArgs(args);
+  } catch {
+    return args;
+  }
+}
+
+function outcome(result: MethodResult): { ok: boolean; error?: string } {
+  return result.ok ? { ok: true } : { ok: false, error: result.error };
+}
+
+function waitFor<T>(
+  model: SlackModel,
+  probe: () => T | undefined | null | false,
+  options: { timeoutMs?: number; what?: string },
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const check = (): boolean => {
+      const value = probe();
+      if (value === undefined || value === null || value === false) return false;
+      cleanup();
+      resolve(value);
+      return true;
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`timed out after ${options.timeoutMs ?? 5000}ms waiting for ${options.what ?? 'the sandbox'}`));
+    }, options.timeoutMs ?? 5000);
+    const unsubscribe = model.onChange(() => {
+      check();
+    });
+    const cleanup = () => {
+      clearTimeout(timer);
+      unsubscribe();
+    };
+    check();
+  });
+}

@@ -1,0 +1,157 @@
+// Parley, assembled: the database (migrated, seeded on first start), the services, the outbox poster and the Bolt
+// app. `npm start` calls this with the environment; the demo and the end-to-end tests call it pointed at the local
+// Slack stand-in. Returns a handle that stops everything in order.
+import { randomUUID } from 'node:crypto';
+import type { Env } from './config/env.js';
+import type { Database } from './db/client.js';
+import { seedWorkspace } from './db/seed.js';
+import { llmFromEnv } from './llm/llm.js';
+import { log } from './log.js';
+import { createNegotiationAgents } from './negotiation/agents/create-agents.js';
+import { createParley } from './services/parley.js';
+import { createScreens } from './services/screens.js';
+import { createContextFactory } from './services/service-context.js';
+import { botTokenFor, createInstallationStore } from './services/slack-installations.js';
+import { createWorkQueue } from './services/work-queue.js';
+import { createSlackApp, type SlackConnection } from './slack/app.js';
+import { createOutboxPoster } from './slack/outbox/index.js';
+import { createSlackClients } from './slack/slack-clients.js';
+import { downloadSlackFile, slackFileInfo } from './slack/slack-files.js';
+import { z } from 'zod';
+
+export interface StartParleyOptions {
+  env: Env;
+  db: Database;
+  /** Per-channel interval between posts; Slack's pace by default, shorter against the local stand-in. */
+  postIntervalMs?: number;
+  instanceId?: string;
+  /** Every negotiation's offline seed (the demo's `--seed`). */
+  negotiationSeed?: number;
+}
+
+export type ParleyServer = Awaited<ReturnType<typeof startParley>>;
+
+/** Which Slack connection the environment describes, or the variables missing for any. */
+export function slackConnectionFromEnv(
+  env: Env,
+  installationStore: () => ReturnType<typeof createInstallationStore>,
+): SlackConnection | { missing: string } {
+  if (env.SLACK_APP_TOKEN && env.SLACK_BOT_TOKEN) {
+    return { kind: 'socket', appToken: env.SLACK_APP_TOKEN, botToken: env.SLACK_BOT_TOKEN };
+  }
+  if (env.SLACK_SIGNING_SECRET && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && env.SLACK_STATE_SECRET) {
+    return {
+      kind: 'oauth',
+      signingSecret: env.SLACK_SIGNING_SECRET,
+      port: env.PORT,
+      clientId: env.SLACK_CLIENT_ID,
+      clientSecret: env.SLACK_CLIENT_SECRET,
+      stateSecret: env.SLACK_STATE_SECRET,
+      installationStore: installationStore(),
+    };
+  }
+  if (env.SLACK_SIGNING_SECRET && env.SLACK_BOT_TOKEN) {
+    return { kind: 'http', signingSecret: env.SLACK_SIGNING_SECRET, port: env.PORT, botToken: env.SLACK_BOT_TOKEN };
+  }
+  return { missing: MISSING_SLACK_CREDENTIALS };
+}
+
+const MISSING_SLACK_CREDENTIALS =
+  'Set SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode), or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (HTTP on ' +
+  'PORT), or SLACK_SIGNING_SECRET with SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET (OAuth, many ' +
+  'workspaces). To see Parley without Slack, run `npm run demo`.';
+
+/** What to set before `npm start` can reach Slack, or null when the environment describes a connection. */
+export function missingSlackCredentials(env: Env): string | null {
+  const socket = env.SLACK_APP_TOKEN && env.SLACK_BOT_TOKEN;
+  const oauth = env.SLACK_SIGNING_SECRET && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && env.SLACK_STATE_SECRET;
+  const http = env.SLACK_SIGNING_SECRET && env.SLACK_BOT_TOKEN;
+  return socket || oauth || http ? null : MISSING_SLACK_CREDENTIALS;
+}
+
+const repliesSchema = z.object({
+  messages: z.array(z.object({ files: z.array(z.object({ id: z.string() })).optional() })).default([]),
+});
+
+export async function startParley(options: StartParleyOptions) {
+  const { env, db } = options;
+  const owner = options.instanceId ?? env.INSTANCE_ID ?? `parley-${randomUUID().slice(0, 8)}`;
+  await seedWorkspace(db.prisma, { slackTeamId: env.SEED_SLACK_TEAM_ID, brandName: env.SEED_BRAND_NAME });
+
+  const llm = llmFromEnv(env);
+  const installationStore = () =>
+    createInstallationStore({
+      prisma: db.prisma,
+      brandName: env.SEED_BRAND_NAME,
+      onNewWorkspace: async (_workspaceId, slackTeamId) => {
+        await seedWorkspace(db.prisma, { slackTeamId, brandName: env.SEED_BRAND_NAME });
+      },
+    });
+  const connection = slackConnectionFromEnv(env, installationStore);
+  if ('missing' in connection) throw new Error(connection.missing);
+
+  const clients = createSlackClients({
+    slackApiUrl: env.SLACK_API_URL,
+    tokenFor: (workspaceId) => botTokenFor(db.prisma, workspaceId, env.SLACK_BOT_TOKEN),
+  });
+  const poster = createOutboxPoster({
+    prisma: db.prisma,
+    clientFor: (workspaceId: string) => clients.forPoster(workspaceId),
+    owner,
+    postIntervalMs: options.postIntervalMs ?? 1000,
+  });
+  const contexts = createContextFactory({ prisma: db.prisma, env, llm });
+  const work = createWorkQueue();
+  const parley = createParley({
+    contexts,
+    work,
+    agents: createNegotiationAgents(llm),
+    owner,
+    negotiationSeed: options.negotiationSeed,
+    kickOutbox: () => poster.kick(),
+    files: {
+      async info(workspaceId, fileId) {
+        const { client } = await clients.forWorkspace(workspaceId);
+        return slackFileInfo(client, fileId);
+      },
+      async download(workspaceId, url, maxBytes) {
+        const { token } = await clients.forWorkspace(workspaceId);
+        return downloadSlackFile(url, token, maxBytes);
+      },
+      async filesOfMessage(workspaceId, channelId, ts) {
+        const { client } = await clients.forWorkspace(workspaceId);
+        const replies = repliesSchema.parse(await client.conversations.replies({ channel: channelId, ts, limit: 1 }));
+        return (replies.messages[0]?.files ?? []).map((file) => file.id);
+      },
+    },
+  });
+  const screens = createScreens({ contexts, prisma: db.prisma });
+  const { app } = createSlackApp({ connection, slackApiUrl: env.SLACK_API_URL, deps: { parley, screens } });
+
+  poster.start();
+  if (connection.kind === 'socket') await app.start();
+  else await app.start(connection.port);
+  log.info('parley started', { owner, connection: connection.kind, db: db.kind });
+
+  return {
+    app,
+    parley,
+    poster,
+    owner,
+    /** Waits until no background work runs and the outbox has nothing due (tests, the demo). */
+    async settle(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await parley.idle();
+        await poster.drain(Math.max(1, deadline - Date.now()));
+        if (work.size === 0) return;
+        if (Date.now() > deadline) throw new Error('Parley did not settle in time');
+      }
+    },
+    async stop() {
+      await app.stop();
+      await parley.idle();
+      await poster.stop();
+    },
+  };
+}

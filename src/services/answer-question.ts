@@ -1,0 +1,109 @@
+// The buyer answers: a suggested-answer button, a reply in the thread (it answers the oldest open question), or the
+// early-termination choice. One saved engine step with the thread's edits; the caller then resumes the run. Answering
+// an answered question changes nothing.
+import { applyBuyerInput, engineQuestionId } from '../negotiation/negotiation-store.js';
+import { done, refused, type ServiceResult } from './outcome.js';
+import type { ServiceContext } from './service-context.js';
+import { enqueueNegotiationEvents } from './thread-output.js';
+import { mayWorkOnQuotation } from './workspace-settings.js';
+
+/** Longest answer kept from a thread reply: it goes into later prompts as data. */
+export const ANSWER_MAX = 1000;
+
+/** A click on a question's message: a suggested answer by its index, or Finish now / Keep negotiating. */
+export type QuestionChoice = { kind: 'suggested'; index: number } | { kind: 'early_termination'; finish: boolean };
+
+export async function answerQuestion(
+  ctx: ServiceContext,
+  options: { questionId: string; by: string; choice: QuestionChoice },
+): Promise<ServiceResult<{ negotiationId: string; resume: boolean }>> {
+  const question = await ctx.db.pendingQuestion.findUnique({ where: { id: options.questionId } });
+  if (!question) return refused('not_found', 'This question is not part of a negotiation.');
+  const { negotiationId } = question;
+  const gate = await gateNegotiation(ctx, negotiationId, options.by);
+  if (!gate.ok) return gate;
+  if (question.status !== 'open') return done({ negotiationId, resume: false }, false);
+  const { choice } = options;
+  if (choice.kind === 'early_termination') {
+    if (question.kind !== 'early_termination') return refused('invalid_input', 'This question asks something else.');
+    const result = await apply(ctx, negotiationId, {
+      kind: 'early_termination',
+      finish: choice.finish,
+      by: options.by,
+    });
+    return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
+  }
+  const suggested = Array.isArray(question.suggestedAnswers) ? question.suggestedAnswers : [];
+  const text = suggested[choice.index];
+  if (question.kind !== 'ask_info' || typeof text !== 'string') {
+    return refused('invalid_input', 'That answer is not one of the suggestions.');
+  }
+  const input = { kind: 'answer' as const, questionId: engineQuestionId(question.id), answer: text, by: options.by };
+  const result = await apply(ctx, negotiationId, input);
+  return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
+}
+
+/**
+ * A message in a negotiation's thread from someone who may answer: it answers the oldest open question. Returns null
+ * when the thread has no negotiation or no open question (the message is just conversation).
+ */
+export async function answerFromThreadReply(
+  ctx: ServiceContext,
+  options: { channelId: string; threadTs: string; text: string; by: string },
+): Promise<(ServiceResult<{ resume: boolean }> & { negotiationId: string }) | null> {
+  const quotation = await ctx.db.quotation.findFirst({
+    where: { slackChannelId: options.channelId, slackThreadTs: options.threadTs },
+    select: { uploadedBySlackUserId: true, negotiation: { select: { id: true } } },
+  });
+  const negotiationId = quotation?.negotiation?.id;
+  if (!quotation || !negotiationId) return null;
+  if (!mayWorkOnQuotation(options.by, quotation.uploadedBySlackUserId, ctx.workspace.settings)) return null;
+  const oldest = await ctx.db.pendingQuestion.findFirst({
+    where: { negotiationId, status: 'open', kind: 'ask_info' },
+    orderBy: { askedAt: 'asc' },
+  });
+  const text = options.text.trim().slice(0, ANSWER_MAX);
+  if (!oldest || text === '') return null;
+  const questionId = engineQuestionId(oldest.id);
+  const result = await apply(ctx, negotiationId, { kind: 'answer', questionId, answer: text, by: options.by });
+  return { ...result, negotiationId };
+}
+
+/** The buyer picks a curveball strategy other than the recommended one (the thread's curveball message shows it). */
+export async function chooseCurveball(
+  ctx: ServiceContext,
+  options: { negotiationId: string; strategyId: string; by: string },
+): Promise<ServiceResult<{ resume: boolean }>> {
+  const gate = await gateNegotiation(ctx, options.negotiationId, options.by);
+  if (!gate.ok) return gate;
+  return apply(ctx, options.negotiationId, {
+    kind: 'curveball_strategy',
+    strategyId: options.strategyId,
+    by: options.by,
+  });
+}
+
+async function apply(
+  ctx: ServiceContext,
+  negotiationId: string,
+  input: Parameters<typeof applyBuyerInput>[2],
+): Promise<ServiceResult<{ resume: boolean }>> {
+  const result = await applyBuyerInput(ctx.db, negotiationId, input, (tx, events, state) =>
+    enqueueNegotiationEvents(tx, { negotiationId, events, state }),
+  );
+  if (result.events.length === 0) return done({ resume: false }, false);
+  return done({ resume: result.state.status === 'running' || result.state.status === 'completed' });
+}
+
+async function gateNegotiation(ctx: ServiceContext, negotiationId: string, by: string) {
+  const negotiation = await ctx.db.negotiation.findUnique({
+    where: { id: negotiationId },
+    select: { id: true, quotation: { select: { uploadedBySlackUserId: true } } },
+  });
+  if (!negotiation) return refused('not_found', 'This negotiation no longer exists.');
+  const uploader = negotiation.quotation.uploadedBySlackUserId;
+  if (!mayWorkOnQuotation(by, uploader, ctx.workspace.settings)) {
+    return refused('not_allowed', `Only <@${uploader}>, who shared the quotation, and the approvers can answer.`);
+  }
+  return done(negotiation);
+}

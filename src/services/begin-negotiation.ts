@@ -1,0 +1,147 @@
+// The buyer submits the start modal: the reviewed quotation becomes a baseline, the negotiation row and its engine
+// checkpoint are created with the first thread messages in one transaction, and the run is handed to the runner.
+// Submitting twice (a double click, a Slack retry) starts one negotiation.
+import { type NegotiationMode, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { baselineFromQuotation, type BaselineSource } from '../negotiation/baseline.js';
+import { startNegotiation } from '../negotiation/negotiation-store.js';
+import { priceTierSchema } from '../negotiation/types.js';
+import { z } from 'zod';
+import { done, refused, type ServiceResult } from './outcome.js';
+import type { ServiceContext } from './service-context.js';
+import { enqueueNegotiationEvents } from './thread-output.js';
+import { mayWorkOnQuotation } from './workspace-settings.js';
+
+export interface NegotiationRequest {
+  mode: Exclude<NegotiationMode, 'custom'>;
+  maxRounds: number;
+  questionBudget: number;
+  targetTotal: number | null;
+  walkAwayTotal: number | null;
+  notes: string | null;
+}
+
+export interface BeginNegotiationOptions {
+  quotationId: string;
+  by: string;
+  request: NegotiationRequest;
+  /** The offline agents' seed; by default derived from the quotation, so a rerun of the same file is reproducible. */
+  seed?: number;
+}
+
+export async function beginNegotiation(
+  ctx: ServiceContext,
+  options: BeginNegotiationOptions,
+): Promise<ServiceResult<{ negotiationId: string }>> {
+  const quotation = await ctx.db.quotation.findUnique({
+    where: { id: options.quotationId },
+    include: { negotiation: { select: { id: true } } },
+  });
+  if (!quotation) return refused('not_found', 'This quotation no longer exists.');
+  if (quotation.negotiation) return done({ negotiationId: quotation.negotiation.id }, false);
+  if (!mayWorkOnQuotation(options.by, quotation.uploadedBySlackUserId, ctx.workspace.settings)) {
+    return refused('not_allowed', `Only <@${quotation.uploadedBySlackUserId}> and the approvers can start it.`);
+  }
+  if (quotation.status !== 'ready' || !quotation.supplierId) {
+    return refused('not_ready', 'Finish the review first: every line needs a decision and the supplier a name.');
+  }
+
+  const source = await baselineSource(ctx, options.quotationId);
+  const { baseline, quotedSupplier } = baselineFromQuotation(source.quotation, source.catalogNames);
+  if (baseline.lines.length === 0) {
+    return refused('not_ready', 'No line of this quotation is a catalog product with a quantity and a price.');
+  }
+  const simulated = await ctx.db.supplier.findMany({
+    where: { code: { in: SIMULATED_SUPPLIERS.map((s) => s.code) } },
+    select: { id: true, code: true },
+  });
+  const supplierIds = Object.fromEntries([
+    [quotedSupplier.code, quotation.supplierId],
+    ...simulated.map((s) => [s.code, s.id]),
+  ]);
+  const { request } = options;
+  try {
+    const started = await startNegotiation(
+      ctx.db,
+      {
+        quotationId: quotation.id,
+        startedBySlackUserId: options.by,
+        supplierIds,
+        questionBudget: request.questionBudget,
+        setup: {
+          seed: options.seed ?? seedFrom(quotation.id),
+          brandName: ctx.workspace.brandName,
+          mode: request.mode,
+          maxRounds: request.maxRounds,
+          mandate: { targetTotal: request.targetTotal, walkAwayTotal: request.walkAwayTotal },
+          buyerNotes: request.notes,
+          baseline,
+          profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+        },
+      },
+      async (tx, events, state) => {
+        await tx.quotation.update({ where: { id: quotation.id }, data: { status: 'negotiating' } });
+        const negotiation = await tx.negotiation.findUniqueOrThrow({
+          where: { quotationId: quotation.id },
+          select: { id: true },
+        });
+        await enqueueNegotiationEvents(tx, { negotiationId: negotiation.id, events, state });
+      },
+    );
+    return done({ negotiationId: started.negotiationId });
+  } catch (error) {
+    // Two submits raced: the other one created the negotiation (quotationId is unique).
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      const existing = await ctx.db.negotiation.findUnique({ where: { quotationId: quotation.id } });
+      if (existing) return done({ negotiationId: existing.id }, false);
+    }
+    throw error;
+  }
+}
+
+/** The reviewed lines as the baseline reads them: the buyer's chosen products, at the quoted prices. */
+async function baselineSource(ctx: ServiceContext, quotationId: string) {
+  const quotation = await ctx.db.quotation.findUniqueOrThrow({
+    where: { id: quotationId },
+    include: {
+      items: {
+        where: { reviewState: { in: ['auto_accepted', 'confirmed'] } },
+        orderBy: { position: 'asc' },
+        include: { product: { select: { sku: true, name: true } } },
+      },
+    },
+  });
+  const source: BaselineSource = {
+    supplier: { name: quotation.supplierNameRaw },
+    terms: {
+      paymentTerms: quotation.paymentTerms,
+      currency: quotation.currency,
+      leadTimeDays: quotation.leadTimeDays,
+      incoterm: quotation.incoterm,
+      moq: quotation.moq,
+    },
+    notes: quotation.notes ? quotation.notes.split('\n') : [],
+    items: quotation.items.map((item) => ({
+      sheet: item.sheet,
+      row: item.rowNumber,
+      rawSku: item.rawSku,
+      description: item.description,
+      quantity: item.quantity,
+      unitPrice: item.unitPrice === null ? null : Number(item.unitPrice),
+      tiers: z.array(priceTierSchema).catch([]).parse(item.tiers),
+      notes: item.rawNotes,
+      match: { sku: item.product?.sku ?? null },
+    })),
+  };
+  const catalogNames = new Map(
+    quotation.items.flatMap((item) => (item.product ? [[item.product.sku, item.product.name]] : [])),
+  );
+  return { quotation: source, catalogNames };
+}
+
+/** FNV-1a of the quotation id: a stable seed per quotation, in 31 bits (the column is a signed int). */
+function seedFrom(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return hash >>> 1;
+}

@@ -1,0 +1,91 @@
+// An approver approves or rejects the draft PO from its modal. The state change (src/decision/purchase-orders.ts) is
+// atomic and idempotent; then the thread is told: the status card, a confirmation, and — once fully approved — the PO
+// workbook. The outbox keys make a repeated click post nothing twice.
+import { decide, decisionInputFromState } from '../decision/decide.js';
+import { purchaseOrderDocument } from '../decision/po-document.js';
+import { buildPurchaseOrderWorkbook } from '../decision/po-workbook.js';
+import {
+  approvalsRequired,
+  approvePurchaseOrder,
+  loadPurchaseOrder,
+  type PurchaseOrderResult,
+  type PurchaseOrderView,
+  rejectPurchaseOrder,
+} from '../decision/purchase-orders.js';
+import { loadCheckpoint } from '../negotiation/negotiation-store.js';
+import type { ServiceContext } from './service-context.js';
+import { enqueuePurchaseOrderOutcome } from './thread-output.js';
+
+export async function approvePo(
+  ctx: ServiceContext,
+  options: { purchaseOrderId: string; by: string; expectedVersion: number },
+): Promise<PurchaseOrderResult> {
+  const { settings } = ctx.workspace;
+  const result = await approvePurchaseOrder(ctx.db, {
+    purchaseOrderId: options.purchaseOrderId,
+    approverSlackUserId: options.by,
+    expectedVersion: options.expectedVersion,
+    approvers: settings.approvers,
+    dualApprovalAboveUsd: settings.dualApprovalAboveUsd,
+    now: ctx.now,
+  });
+  if (result.ok && result.changed) {
+    const workbook = result.po.status === 'approved' ? await workbookOf(ctx, result.po) : null;
+    await ctx.db.$transaction((tx) =>
+      enqueuePurchaseOrderOutcome(tx, {
+        po: result.po,
+        by: options.by,
+        kind: 'approval',
+        required: approvalsRequired(result.po, settings.dualApprovalAboveUsd),
+        workbook,
+      }),
+    );
+  }
+  return result;
+}
+
+export async function rejectPo(
+  ctx: ServiceContext,
+  options: { purchaseOrderId: string; by: string; reason: string; expectedVersion: number },
+): Promise<PurchaseOrderResult> {
+  const result = await rejectPurchaseOrder(ctx.db, {
+    purchaseOrderId: options.purchaseOrderId,
+    by: options.by,
+    reason: options.reason,
+    expectedVersion: options.expectedVersion,
+    approvers: ctx.workspace.settings.approvers,
+    now: ctx.now,
+  });
+  if (result.ok && result.changed) {
+    await ctx.db.$transaction((tx) =>
+      enqueuePurchaseOrderOutcome(tx, {
+        po: result.po,
+        by: options.by,
+        kind: 'rejection',
+        required: approvalsRequired(result.po, ctx.workspace.settings.dualApprovalAboveUsd),
+        workbook: null,
+      }),
+    );
+  }
+  return result;
+}
+
+export async function findPurchaseOrder(ctx: ServiceContext, purchaseOrderId: string) {
+  return loadPurchaseOrder(ctx.db, purchaseOrderId);
+}
+
+/** The approved PO as a workbook: the decision recomputed from the checkpoint (pure, so the same numbers). */
+async function workbookOf(ctx: ServiceContext, po: PurchaseOrderView): Promise<Buffer> {
+  const { state } = await loadCheckpoint(ctx.db, po.negotiationId);
+  const decided = decide(decisionInputFromState(state));
+  if (!decided.ok) throw new Error(`The decision of ${po.negotiationId} can no longer be computed`);
+  return buildPurchaseOrderWorkbook(
+    purchaseOrderDocument(decided.numbers, {
+      number: po.number,
+      date: (po.approvedAt ?? ctx.now()).toISOString().slice(0, 10),
+      status: 'approved',
+      buyerName: ctx.workspace.brandName,
+      approvals: po.approvals.map((a) => ({ by: a.approverSlackUserId, at: a.approvedAt.toISOString() })),
+    }),
+  );
+}

@@ -1,0 +1,73 @@
+// Runs a negotiation as far as it can go — until it waits for the buyer or completes — one saved step at a time under
+// the lease, every step's thread messages written with it. When it completes: the decision (numbers from code, words
+// from the writer), the draft PO, the decision message and the price chart. Any instance may call this at any time
+// (after a click, on start-up, from the recovery sweep): without the lease it does nothing, and every write is
+// idempotent, so a conclusion interrupted by a crash is simply done again.
+import { decide, decisionInputFromState } from '../decision/decide.js';
+import { renderPriceTrajectory, type TrajectoryPoint } from '../decision/price-chart.js';
+import { createDraftPurchaseOrder } from '../decision/purchase-orders.js';
+import { writeDecision } from '../decision/write-decision.js';
+import type { EngineAgents, NegotiationState } from '../negotiation/engine.js';
+import { loadCheckpoint, runNegotiation } from '../negotiation/negotiation-store.js';
+import type { ServiceContext } from './service-context.js';
+import { enqueueDecision, enqueueDecisionFailed, enqueueNegotiationEvents } from './thread-output.js';
+
+export interface DriveNegotiationOptions {
+  negotiationId: string;
+  agents: EngineAgents;
+  /** This process, for the lease. */
+  owner: string;
+}
+
+export type DriveOutcome = 'waiting_for_buyer' | 'completed' | 'busy';
+
+export async function driveNegotiation(ctx: ServiceContext, options: DriveNegotiationOptions): Promise<DriveOutcome> {
+  const { negotiationId } = options;
+  const state = await runNegotiation(ctx.db, negotiationId, options.agents, options.owner, (tx, events, next) =>
+    enqueueNegotiationEvents(tx, { negotiationId, events, state: next }),
+  );
+  if (state === null) return 'busy';
+  if (state.status !== 'completed') return 'waiting_for_buyer';
+  await concludeNegotiation(ctx, negotiationId);
+  return 'completed';
+}
+
+/** Decides, drafts the PO and posts both. Repeating it changes nothing (same decision → same PO, same outbox keys). */
+export async function concludeNegotiation(ctx: ServiceContext, negotiationId: string): Promise<void> {
+  const { state } = await loadCheckpoint(ctx.db, negotiationId);
+  const decided = decide(decisionInputFromState(state));
+  if (!decided.ok) {
+    await ctx.db.$transaction((tx) => enqueueDecisionFailed(tx, { negotiationId, message: decided.message }));
+    return;
+  }
+  const text = await writeDecision(decided.numbers, { llm: ctx.llm });
+  const drafted = await createDraftPurchaseOrder(ctx.db, { negotiationId, numbers: decided.numbers, text });
+  if (!drafted.ok) throw new Error(`Drafting the PO of ${negotiationId} failed: ${drafted.message}`);
+  const chart = await renderPriceTrajectory({
+    suppliers: state.profiles.map(({ code, name }) => ({ code, name })),
+    points: trajectoryPoints(state),
+    curveballAfterRound: state.curveball?.afterRound ?? null,
+    curveballSupplierCode: state.curveball?.supplierCode,
+    curveballCapacityShare: state.curveball?.capacityShare,
+    currency: state.baseline.currency,
+    title: `Offer totals by round — ${state.baseline.supplierName}`,
+  });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.quotation.updateMany({
+      where: { negotiation: { id: negotiationId }, status: 'negotiating' },
+      data: { status: 'completed' },
+    });
+    await enqueueDecision(tx, { negotiationId, numbers: decided.numbers, text, po: drafted.po, chart });
+  });
+}
+
+/** Each supplier's offer totals by round (round 0: the quotation itself), for the price chart. */
+function trajectoryPoints(state: NegotiationState): TrajectoryPoint[] {
+  return state.profiles.flatMap(({ code }) =>
+    (state.suppliers[code]?.offers ?? []).map((offer) => ({
+      supplierCode: code,
+      round: offer.round,
+      total: offer.total,
+    })),
+  );
+}

@@ -1,0 +1,181 @@
+// The buyer's review of a read quotation: confirm a suggested product (or pick another candidate), mark a line as not
+// in the catalog, confirm every suggestion at once, and say who the supplier is. Each click is one transaction that
+// also re-renders the review and the status card; a repeated click changes nothing. When every line and the supplier
+// are settled the quotation is `ready` and the thread offers to start the negotiation.
+import { MATCH_REVIEW, QUOTED_SUPPLIER_DEFAULTS } from '../config/business-rules.js';
+import { supplierColumns } from '../db/seed.js';
+import type { WorkspaceTx } from '../negotiation/negotiation-store.js';
+import { done, refused, type ServiceResult } from './outcome.js';
+import type { ServiceContext } from './service-context.js';
+import { enqueueReviewChanged } from './thread-output.js';
+import { mayWorkOnQuotation } from './workspace-settings.js';
+import { z } from 'zod';
+
+const candidatesSchema = z.array(z.object({ productId: z.string(), sku: z.string(), confidence: z.number() }));
+
+export type ItemDecision = { kind: 'confirm'; productId: string | null } | { kind: 'not_in_catalog' };
+
+export interface ReviewItemOptions {
+  itemId: string;
+  by: string;
+  decision: ItemDecision;
+  /** The review page the click came from, re-rendered after the change. */
+  page: number;
+}
+
+export async function reviewItem(ctx: ServiceContext, options: ReviewItemOptions): Promise<ServiceResult> {
+  const item = await ctx.db.quotationItem.findUnique({
+    where: { id: options.itemId },
+    select: { id: true, productId: true, candidates: true, reviewState: true, quotationId: true },
+  });
+  if (!item) return refused('not_found', 'This line is no longer part of a quotation.');
+  const gate = await gateQuotation(ctx, item.quotationId, options.by);
+  if (!gate.ok) return gate;
+  if (item.reviewState !== 'needs_review') return done(undefined, false);
+
+  let productId: string | null = null;
+  if (options.decision.kind === 'confirm') {
+    productId = options.decision.productId ?? item.productId;
+    const candidates = candidatesSchema.catch([]).parse(item.candidates);
+    if (!productId || (productId !== item.productId && !candidates.some((c) => c.productId === productId))) {
+      return refused('invalid_input', 'Pick one of the suggested products, or mark the line as not in the catalog.');
+    }
+  }
+  const changed = await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.quotationItem.updateMany({
+      where: { id: item.id, reviewState: 'needs_review' },
+      data:
+        options.decision.kind === 'confirm'
+          ? { reviewState: 'confirmed', productId, matchMethod: 'manual', ...reviewed(ctx, options.by) }
+          : { reviewState: 'not_in_catalog', productId: null, ...reviewed(ctx, options.by) },
+    });
+    if (count === 0) return false;
+    await afterReviewChange(tx, item.quotationId, `item:${item.id}`, options.page);
+    return true;
+  });
+  return done(undefined, changed);
+}
+
+/** Confirms every suggestion a click may confirm (confidence ≥ MATCH_REVIEW.mustActBelow); the rest stay open. */
+export async function confirmAllSuggestions(
+  ctx: ServiceContext,
+  options: { quotationId: string; by: string; page: number },
+): Promise<ServiceResult<{ confirmed: number; stillOpen: number }>> {
+  const gate = await gateQuotation(ctx, options.quotationId, options.by);
+  if (!gate.ok) return gate;
+  return ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.quotationItem.updateMany({
+      where: {
+        quotationId: options.quotationId,
+        reviewState: 'needs_review',
+        productId: { not: null },
+        matchConfidence: { gte: MATCH_REVIEW.mustActBelow },
+      },
+      data: { reviewState: 'confirmed', ...reviewed(ctx, options.by) },
+    });
+    const stillOpen = await tx.quotationItem.count({
+      where: { quotationId: options.quotationId, reviewState: 'needs_review' },
+    });
+    if (count > 0) await afterReviewChange(tx, options.quotationId, `all:${count}:${stillOpen}`, options.page);
+    return done({ confirmed: count, stillOpen }, count > 0);
+  });
+}
+
+export type SupplierChoice = { kind: 'existing'; supplierId: string } | { kind: 'new' };
+
+/** Settles who quoted: one of the workspace's suppliers, or a new supplier named as the sheet names it. */
+export async function chooseSupplier(
+  ctx: ServiceContext,
+  options: { quotationId: string; by: string; choice: SupplierChoice; page: number },
+): Promise<ServiceResult<{ supplierId: string }>> {
+  const gate = await gateQuotation(ctx, options.quotationId, options.by);
+  if (!gate.ok) return gate;
+  if (gate.value.supplierId) return done({ supplierId: gate.value.supplierId }, false);
+  return ctx.db.$transaction(async (tx) => {
+    let supplierId: string;
+    if (options.choice.kind === 'existing') {
+      const supplier = await tx.supplier.findUnique({ where: { id: options.choice.supplierId, isSimulated: false } });
+      if (!supplier) return refused('not_found', 'That supplier is not one of this workspace’s suppliers.');
+      supplierId = supplier.id;
+    } else {
+      supplierId = await createQuotedSupplier(tx, ctx.workspace.id, gate.value.supplierNameRaw ?? gate.value.fileName);
+    }
+    const { count } = await tx.quotation.updateMany({
+      where: { id: options.quotationId, supplierId: null },
+      data: { supplierId },
+    });
+    if (count === 1) await afterReviewChange(tx, options.quotationId, `supplier:${supplierId}`, options.page);
+    return done({ supplierId }, count === 1);
+  });
+}
+
+/** Re-renders another page of the review (Prev / Next): no state changes. */
+export async function showReviewPage(
+  ctx: ServiceContext,
+  options: { quotationId: string; by: string; page: number },
+): Promise<ServiceResult> {
+  const quotation = await ctx.db.quotation.findUnique({ where: { id: options.quotationId }, select: { id: true } });
+  if (!quotation) return refused('not_found', 'This quotation no longer exists.');
+  await ctx.db.$transaction((tx) =>
+    enqueueReviewChanged(tx, options.quotationId, `page:${options.page}:${ctx.now().getTime()}`, options.page),
+  );
+  return done(undefined);
+}
+
+async function gateQuotation(ctx: ServiceContext, quotationId: string, by: string) {
+  const quotation = await ctx.db.quotation.findUnique({
+    where: { id: quotationId },
+    select: {
+      id: true,
+      status: true,
+      uploadedBySlackUserId: true,
+      supplierId: true,
+      supplierNameRaw: true,
+      fileName: true,
+    },
+  });
+  if (!quotation) return refused('not_found', 'This quotation no longer exists.');
+  if (!mayWorkOnQuotation(by, quotation.uploadedBySlackUserId, ctx.workspace.settings)) {
+    return refused(
+      'not_allowed',
+      `Only <@${quotation.uploadedBySlackUserId}>, who shared the file, and the approvers can review this quotation.`,
+    );
+  }
+  if (quotation.status !== 'review' && quotation.status !== 'ready') {
+    return refused('not_ready', 'This quotation is past its review.');
+  }
+  return done(quotation);
+}
+
+function reviewed(ctx: ServiceContext, by: string) {
+  return { reviewedBySlackUserId: by, reviewedAt: ctx.now() };
+}
+
+/** Moves the quotation between review and ready, then re-renders the review and the status card. */
+async function afterReviewChange(tx: WorkspaceTx, quotationId: string, changeKey: string, page: number) {
+  const open = await tx.quotationItem.count({ where: { quotationId, reviewState: 'needs_review' } });
+  const quotation = await tx.quotation.findUniqueOrThrow({ where: { id: quotationId }, select: { supplierId: true } });
+  const usable = await tx.quotationItem.count({
+    where: { quotationId, reviewState: { in: ['auto_accepted', 'confirmed'] }, productId: { not: null } },
+  });
+  const ready = open === 0 && quotation.supplierId !== null && usable > 0;
+  await tx.quotation.updateMany({
+    where: { id: quotationId, status: { in: ['review', 'ready'] } },
+    data: { status: ready ? 'ready' : 'review' },
+  });
+  await enqueueReviewChanged(tx, quotationId, changeKey, page);
+}
+
+/** A new supplier row for the quoting supplier, with the defaults of a quoting supplier and the next free code. */
+async function createQuotedSupplier(tx: WorkspaceTx, workspaceId: string, name: string): Promise<string> {
+  const codes = await tx.supplier.findMany({ select: { code: true } });
+  const highest = Math.max(0, ...codes.map(({ code }) => Number(/^SUP-(\d+)$/.exec(code)?.[1] ?? 0)));
+  const supplier = await tx.supplier.create({
+    data: {
+      workspaceId,
+      ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, name: name.slice(0, 120) }),
+      code: `SUP-${String(highest + 1).padStart(3, '0')}`,
+    },
+  });
+  return supplier.id;
+}

@@ -1,0 +1,262 @@
+// What a listener shows one person right away — modals, the App Home, `/parley` replies — read from the database and
+// built with the Block Kit builders. Reads only, except saving the settings.
+import type { HomeView, ModalView } from '@slack/types';
+import type { PrismaClient } from '../db/client.js';
+import { toJsonColumn } from '../db/json.js';
+import { approvalsRequired, loadPurchaseOrder } from '../decision/purchase-orders.js';
+import {
+  buildAppHome,
+  buildChannelStatus,
+  buildPoModal,
+  buildRejectModal,
+  buildSettingsModal,
+  buildStartModal,
+  type SettingsValues,
+  type SlackMessage,
+} from '../slack/views/index.js';
+import { done, refused, type ServiceResult } from './outcome.js';
+import type { ContextFactory, ServiceContext } from './service-context.js';
+import {
+  mayApprove,
+  mayChangeSettings,
+  mayWorkOnQuotation,
+  type WorkspaceSettings,
+  workspaceSettingsSchema,
+} from './workspace-settings.js';
+
+export interface ScreensOptions {
+  contexts: ContextFactory;
+  prisma: PrismaClient;
+}
+
+const NOT_INSTALLED = refused('not_found', 'Parley is not set up for this Slack workspace yet.');
+
+export function createScreens(options: ScreensOptions) {
+  const { contexts } = options;
+  const inTeam = async <T>(teamId: string, read: (ctx: ServiceContext) => Promise<ServiceResult<T>>) => {
+    const ctx = await contexts.forTeam(teamId);
+    return ctx ? read(ctx) : NOT_INSTALLED;
+  };
+
+  return {
+    startModal: (teamId: string, quotationId: string, userId: string) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        const quotation = await ctx.db.quotation.findUnique({
+          where: { id: quotationId },
+          include: { supplier: { select: { name: true } }, items: { select: { reviewState: true, totalPrice: true } } },
+        });
+        if (!quotation) return refused('not_found', 'This quotation no longer exists.');
+        if (!mayWorkOnQuotation(userId, quotation.uploadedBySlackUserId, ctx.workspace.settings)) {
+          return refused('not_allowed', `Only <@${quotation.uploadedBySlackUserId}> and the approvers can start it.`);
+        }
+        if (quotation.status !== 'ready') {
+          return refused('not_ready', 'Finish the review first: every line needs a decision and the supplier a name.');
+        }
+        const usable = quotation.items.filter(
+          (i) => i.reviewState === 'auto_accepted' || i.reviewState === 'confirmed',
+        );
+        const total = usable.reduce((sum, item) => sum + Number(item.totalPrice ?? 0), 0);
+        const { settings } = ctx.workspace;
+        return done(
+          buildStartModal({
+            quotationId,
+            defaults: {
+              mode: settings.defaultMode,
+              rounds: settings.defaultRounds,
+              questionBudget: settings.defaultQuestionBudget,
+            },
+            fileName: quotation.fileName,
+            supplierName: quotation.supplier?.name ?? quotation.supplierNameRaw,
+            lineCount: usable.length,
+            quotedTotal: total > 0 ? Math.round(total * 100) / 100 : null,
+            currency: quotation.currency ?? 'USD',
+          }),
+        );
+      }),
+
+    poModal: (teamId: string, purchaseOrderId: string, userId: string) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        const po = await loadPurchaseOrder(ctx.db, purchaseOrderId);
+        if (!po) return refused('not_found', 'This purchase order no longer exists.');
+        const decision = po.decisionId
+          ? await ctx.db.decision.findUnique({ where: { id: po.decisionId }, select: { summary: true } })
+          : null;
+        const { settings } = ctx.workspace;
+        return done(
+          buildPoModal({
+            po,
+            decisionSummary: decision?.summary ?? null,
+            approvalsRequired: approvalsRequired(po, settings.dualApprovalAboveUsd),
+            viewer: poViewer(po, userId, settings),
+          }),
+        );
+      }),
+
+    rejectModal: (teamId: string, ref: { po: string; v: number }, userId: string) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        if (!mayApprove(userId, ctx.workspace.settings)) {
+          return refused('not_allowed', 'Only the approvers can reject a purchase order.');
+        }
+        const po = await loadPurchaseOrder(ctx.db, ref.po);
+        if (!po) return refused('not_found', 'This purchase order no longer exists.');
+        return done(buildRejectModal({ poId: po.id, poNumber: po.number, version: ref.v }));
+      }),
+
+    home: async (teamId: string, userId: string): Promise<HomeView | null> => {
+      const ctx = await contexts.forTeam(teamId);
+      if (!ctx) return null;
+      return buildAppHome(await homeModel(ctx, userId));
+    },
+
+    channelStatus: async (teamId: string, channelId: string): Promise<SlackMessage> => {
+      const ctx = await contexts.forTeam(teamId);
+      const quotations = ctx
+        ? await ctx.db.quotation.findMany({
+            where: { slackChannelId: channelId },
+            orderBy: { createdAt: 'desc' },
+            take: 20,
+            include: { negotiation: { select: { status: true, currentRound: true, maxRounds: true } } },
+          })
+        : [];
+      return buildChannelStatus({
+        negotiations: quotations.map((q) => ({
+          title: q.fileName,
+          stage: q.negotiation
+            ? `${q.negotiation.status} · round ${q.negotiation.currentRound} of ${q.negotiation.maxRounds}`
+            : (QUOTATION_STAGE[q.status] ?? q.status),
+          permalink: threadLink(q.slackChannelId, q.slackThreadTs),
+        })),
+      });
+    },
+
+    settingsModal: (teamId: string, userId: string) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        if (!mayChangeSettings(userId, ctx.workspace.settings)) {
+          return refused('not_allowed', 'Only the approvers can change Parley’s settings.');
+        }
+        return done(buildSettingsModal(ctx.workspace.settings));
+      }),
+
+    saveSettings: (teamId: string, userId: string, values: SettingsValues) =>
+      inTeam(teamId, async (ctx) => {
+        if (!mayChangeSettings(userId, ctx.workspace.settings)) {
+          return refused('not_allowed', 'Only the approvers can change Parley’s settings.');
+        }
+        const stored = workspaceSettingsSchema.parse(values);
+        await options.prisma.workspace.update({
+          where: { id: ctx.workspace.id },
+          data: { settings: toJsonColumn(stored) },
+        });
+        return done(undefined);
+      }),
+
+    quotationChannel: async (teamId: string, quotationId: string) => {
+      const ctx = await contexts.forTeam(teamId);
+      const row = await ctx?.db.quotation.findUnique({ where: { id: quotationId }, select: { slackChannelId: true } });
+      return row?.slackChannelId ?? null;
+    },
+
+    purchaseOrderChannel: async (teamId: string, purchaseOrderId: string) => {
+      const ctx = await contexts.forTeam(teamId);
+      const row = await ctx?.db.purchaseOrder.findUnique({
+        where: { id: purchaseOrderId },
+        select: { negotiation: { select: { quotation: { select: { slackChannelId: true } } } } },
+      });
+      return row?.negotiation.quotation.slackChannelId ?? null;
+    },
+  };
+}
+export type Screens = ReturnType<typeof createScreens>;
+
+const QUOTATION_STAGE: Record<string, string> = {
+  received: 'Reading the file',
+  parsing: 'Reading the file',
+  review: 'Waiting for review',
+  ready: 'Ready to negotiate',
+  negotiating: 'Negotiating',
+  completed: 'Decided',
+  failed: 'Could not be read',
+};
+
+/** A link that opens a thread in Slack (Slack redirects it to the workspace). */
+export function threadLink(channelId: string, ts: string | null): string | null {
+  return ts ? `https://slack.com/archives/${channelId}/p${ts.replace('.', '')}` : null;
+}
+
+function poViewer(
+  po: { status: string; approvals: { approverSlackUserId: string }[] },
+  userId: string,
+  settings: WorkspaceSettings,
+) {
+  if (!mayApprove(userId, settings)) return { canApprove: false, reason: 'Only the configured approvers can approve.' };
+  if (po.approvals.some((a) => a.approverSlackUserId === userId)) {
+    return { canApprove: false, reason: 'You already approved this purchase order.' };
+  }
+  if (po.status !== 'draft') return { canApprove: false, reason: `This purchase order is ${po.status}.` };
+  return { canApprove: true };
+}
+
+/** The App Home's lists for one person. */
+async function homeModel(ctx: ServiceContext, userId: string) {
+  const isApprover = mayApprove(userId, ctx.workspace.settings);
+  const negotiations = await ctx.db.negotiation.findMany({
+    where: {
+      status: { in: ['negotiating', 'paused', 'curveball', 'deciding'] },
+      ...(isApprover ? {} : { quotation: { uploadedBySlackUserId: userId } }),
+    },
+    orderBy: { updatedAt: 'desc' },
+    take: 30,
+    include: { quotation: { select: { fileName: true, slackChannelId: true, slackThreadTs: true } } },
+  });
+  const questions = await ctx.db.pendingQuestion.findMany({
+    where: { status: 'open', negotiation: { quotation: { uploadedBySlackUserId: userId } } },
+    orderBy: { askedAt: 'asc' },
+    take: 30,
+    include: {
+      negotiation: { select: { quotation: { select: { fileName: true, slackChannelId: true, slackThreadTs: true } } } },
+    },
+  });
+  const pos = isApprover
+    ? await ctx.db.purchaseOrder.findMany({
+        where: { status: 'draft', approvals: { none: { approverSlackUserId: userId } } },
+        orderBy: { createdAt: 'asc' },
+        take: 30,
+        include: {
+          negotiation: {
+            select: { quotation: { select: { fileName: true, slackChannelId: true, slackThreadTs: true } } },
+          },
+          allocations: { select: { supplier: { select: { name: true } } } },
+          _count: { select: { approvals: true } },
+        },
+      })
+    : [];
+  const required = (po: (typeof pos)[number]) =>
+    approvalsRequired(
+      { currency: po.currency, effectiveLandedCost: Number(po.effectiveLandedCost) },
+      ctx.workspace.settings.dualApprovalAboveUsd,
+    );
+  return {
+    userId,
+    negotiations: negotiations.map((n) => ({
+      title: n.quotation.fileName,
+      stage:
+        n.status === 'paused'
+          ? `Waiting for an answer · round ${n.currentRound} of ${n.maxRounds}`
+          : `Negotiating · round ${n.currentRound} of ${n.maxRounds}`,
+      permalink: threadLink(n.quotation.slackChannelId, n.quotation.slackThreadTs),
+    })),
+    questions: questions.map((q) => ({
+      askedBy: q.negotiation.quotation.fileName,
+      question: q.question,
+      permalink: threadLink(q.negotiation.quotation.slackChannelId, q.negotiation.quotation.slackThreadTs),
+    })),
+    purchaseOrders: pos.map((po) => ({
+      number: po.number,
+      supplierNames: po.allocations.map((a) => a.supplier.name),
+      total: Number(po.effectiveLandedCost),
+      currency: po.currency,
+      approvals: `${po._count.approvals} of ${required(po)} approvals`,
+      permalink: threadLink(po.negotiation.quotation.slackChannelId, po.negotiation.quotation.slackThreadTs),
+    })),
+  };
+}

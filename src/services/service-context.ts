@@ -1,0 +1,61 @@
+// What every service gets: the workspace it acts in (its scoped database, its brand and settings), Claude when a key
+// is set, the file-reading limits and a clock. Built once per request by the Slack layer (or a job) from the team id.
+import type { Env } from '../config/env.js';
+import type { PrismaClient } from '../db/client.js';
+import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
+import type { Llm } from '../llm/llm.js';
+import type { ReadLimits } from '../quotation/errors.js';
+import { readLimitsFrom } from '../quotation/xlsx-reader.js';
+import { resolveSettings, type WorkspaceSettings } from './workspace-settings.js';
+
+export interface ServiceContext {
+  db: WorkspaceDb;
+  workspace: { id: string; slackTeamId: string; brandName: string; settings: WorkspaceSettings };
+  llm: Llm | null;
+  limits: ReadLimits;
+  now: () => Date;
+}
+
+export type ContextEnv = Pick<
+  Env,
+  'APPROVER_SLACK_IDS' | 'PO_DUAL_APPROVAL_ABOVE_USD' | 'MAX_UPLOAD_MB' | 'MAX_SHEET_ROWS' | 'MAX_WORKBOOK_CELLS'
+>;
+
+export interface ContextFactoryOptions {
+  prisma: PrismaClient;
+  env: ContextEnv;
+  llm: Llm | null;
+  now?: () => Date;
+}
+
+/** Resolves Slack team ids to service contexts; an unknown team gets null (Parley is not installed there). */
+export function createContextFactory(options: ContextFactoryOptions) {
+  const now = options.now ?? (() => new Date());
+  const limits = readLimitsFrom(options.env);
+  return {
+    async forTeam(slackTeamId: string): Promise<ServiceContext | null> {
+      const workspace = await options.prisma.workspace.findUnique({ where: { slackTeamId } });
+      return workspace ? build(workspace) : null;
+    },
+    async forWorkspace(workspaceId: string): Promise<ServiceContext | null> {
+      const workspace = await options.prisma.workspace.findUnique({ where: { id: workspaceId } });
+      return workspace ? build(workspace) : null;
+    },
+  };
+
+  function build(workspace: { id: string; slackTeamId: string; brandName: string; settings: unknown }) {
+    return {
+      db: scopeToWorkspace(options.prisma, workspace.id),
+      workspace: {
+        id: workspace.id,
+        slackTeamId: workspace.slackTeamId,
+        brandName: workspace.brandName,
+        settings: resolveSettings(workspace.settings, options.env),
+      },
+      llm: options.llm,
+      limits,
+      now,
+    };
+  }
+}
+export type ContextFactory = ReturnType<typeof createContextFactory>;

@@ -1,0 +1,82 @@
+// The Bolt app: Socket Mode when an app-level token is set (no public URL needed), else the HTTP receiver on PORT —
+// with OAuth and the installation store in the database when client credentials are set, or a single workspace's bot
+// token. Request signatures are always verified (Bolt's default, kept on). The listeners are registered per kind.
+import { App, HTTPReceiver, type InstallationStore, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { log } from '../log.js';
+import type { SlackDeps } from './deps.js';
+import { register as registerActions } from './listeners/actions/index.js';
+import { register as registerCommands } from './listeners/commands/index.js';
+import { register as registerEvents } from './listeners/events/index.js';
+import { register as registerShortcuts } from './listeners/shortcuts/index.js';
+import { register as registerViews } from './listeners/views/index.js';
+
+/** Every bot scope the code needs (manifest.yml lists the same; a test checks it). */
+export const BOT_SCOPES = [
+  'chat:write',
+  'chat:write.customize',
+  'commands',
+  'files:read',
+  'files:write',
+  'reactions:write',
+  'channels:history',
+  'groups:history',
+  'users:read',
+] as const;
+
+export type SlackConnection =
+  | { kind: 'socket'; appToken: string; botToken: string; signingSecret?: string }
+  | { kind: 'http'; signingSecret: string; port: number; botToken: string }
+  | {
+      kind: 'oauth';
+      signingSecret: string;
+      port: number;
+      clientId: string;
+      clientSecret: string;
+      stateSecret: string;
+      installationStore: InstallationStore;
+    };
+
+export interface SlackAppOptions {
+  connection: SlackConnection;
+  slackApiUrl: string;
+  deps: SlackDeps;
+}
+
+export function createSlackApp(options: SlackAppOptions): { app: App; receiver: HTTPReceiver | SocketModeReceiver } {
+  const { connection, slackApiUrl } = options;
+  const clientOptions = { slackApiUrl };
+  let app: App;
+  let receiver: HTTPReceiver | SocketModeReceiver;
+  if (connection.kind === 'socket') {
+    receiver = new SocketModeReceiver({ appToken: connection.appToken });
+    app = new App({ token: connection.botToken, receiver, clientOptions, logLevel: LogLevel.WARN });
+  } else if (connection.kind === 'http') {
+    receiver = new HTTPReceiver({ signingSecret: connection.signingSecret, port: connection.port });
+    app = new App({ token: connection.botToken, receiver, clientOptions, logLevel: LogLevel.WARN });
+  } else {
+    receiver = new HTTPReceiver({
+      signingSecret: connection.signingSecret,
+      port: connection.port,
+      clientId: connection.clientId,
+      clientSecret: connection.clientSecret,
+      stateSecret: connection.stateSecret,
+      scopes: [...BOT_SCOPES],
+      installationStore: connection.installationStore,
+      installerOptions: { directInstall: true },
+    });
+    app = new App({ receiver, clientOptions, logLevel: LogLevel.WARN });
+  }
+
+  registerEvents(app, options.deps);
+  registerActions(app, options.deps);
+  registerViews(app, options.deps);
+  registerCommands(app, options.deps);
+  registerShortcuts(app, options.deps);
+
+  // The backstop: unexpected errors are logged whole; the person already got an ack (and a short message where a
+  // listener could give one).
+  app.error(async (error) => {
+    log.error('slack listener failed', { error });
+  });
+  return { app, receiver };
+}

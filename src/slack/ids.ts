@@ -1,0 +1,206 @@
+// Every action_id, callback_id and block_id Parley uses, and the codecs for what buttons, options and modals carry.
+// Values are small opaque ids (the state lives in the database), encoded as compact JSON and decoded with zod: a
+// value Slack sends back that does not parse is treated as a stale or forged click, never trusted.
+import { z } from 'zod';
+
+/** `action_id`s. Unique within their block; the value (or the block) tells which item a click is about. */
+export const ACTION = {
+  // Review of unsure catalog matches
+  reviewSelectCandidate: 'review_select_candidate',
+  reviewConfirm: 'review_confirm',
+  reviewNotInCatalog: 'review_not_in_catalog',
+  reviewConfirmAll: 'review_confirm_all',
+  reviewPagePrev: 'review_page_prev',
+  reviewPageNext: 'review_page_next',
+  reviewPageJump: 'review_page_jump',
+  reviewSupplierUseExisting: 'review_supplier_use_existing',
+  reviewSupplierCreate: 'review_supplier_create',
+  reviewStartNegotiation: 'review_start_negotiation',
+  // Questions in the thread
+  questionAnswer: 'question_answer',
+  earlyTerminationFinish: 'early_termination_finish',
+  earlyTerminationContinue: 'early_termination_continue',
+  // Curveball
+  curveballChoose: 'curveball_choose',
+  // Decision and PO
+  decisionOpenPo: 'decision_open_po',
+  poReject: 'po_reject',
+  // Links (url buttons still send an action, which the app must ack)
+  openThread: 'open_thread',
+  // Inputs inside modals (read from view.state.values[block][action])
+  startMode: 'start_mode',
+  startRounds: 'start_rounds',
+  startQuestionBudget: 'start_question_budget',
+  startTargetTotal: 'start_target_total',
+  startWalkAwayTotal: 'start_walk_away_total',
+  startNotes: 'start_notes',
+  rejectReason: 'reject_reason',
+  settingsApprovers: 'settings_approvers',
+  settingsDualApproval: 'settings_dual_approval',
+  settingsDefaultMode: 'settings_default_mode',
+  settingsDefaultRounds: 'settings_default_rounds',
+  settingsDefaultQuestionBudget: 'settings_default_question_budget',
+} as const;
+export type ActionId = (typeof ACTION)[keyof typeof ACTION];
+
+/**
+ * Buttons of one kind that share an actions block (suggested answers, curveball strategies) need distinct action ids:
+ * `question_answer:0`, `question_answer:1`, … A listener registers the pattern; the value says what was clicked.
+ */
+export function indexedActionId(base: ActionId, index: number): string {
+  return `${base}:${index}`;
+}
+
+export function actionIdPattern(base: ActionId): RegExp {
+  return new RegExp(`^${base}(:\\d+)?$`);
+}
+
+/** Modal `callback_id`s, the message shortcut's and the slash command. */
+export const CALLBACK = {
+  startModal: 'parley_start_negotiation',
+  poModal: 'parley_purchase_order',
+  rejectModal: 'parley_reject_po',
+  settingsModal: 'parley_settings',
+  /** Must match manifest.yml. */
+  negotiateShortcut: 'negotiate_quote',
+} as const;
+export const SLASH_COMMAND = '/parley';
+
+/**
+ * `block_id`s. Fixed ones for modal inputs (errors are keyed by them); per-item ones are built by the functions below
+ * so they stay unique within a message.
+ */
+export const BLOCK = {
+  startMode: 'start_mode',
+  startRounds: 'start_rounds',
+  startQuestionBudget: 'start_question_budget',
+  startTargetTotal: 'start_target_total',
+  startWalkAwayTotal: 'start_walk_away_total',
+  startNotes: 'start_notes',
+  rejectReason: 'reject_reason',
+  settingsApprovers: 'settings_approvers',
+  settingsDualApproval: 'settings_dual_approval',
+  settingsDefaultMode: 'settings_default_mode',
+  settingsDefaultRounds: 'settings_default_rounds',
+  settingsDefaultQuestionBudget: 'settings_default_question_budget',
+  reviewConfirmAll: 'review_confirm_all',
+  reviewPager: 'review_pager',
+  reviewSupplier: 'review_supplier',
+  reviewStart: 'review_start',
+  questionAnswers: 'question_answers',
+  earlyTermination: 'early_termination',
+  curveballStrategies: 'curveball_strategies',
+  decisionActions: 'decision_actions',
+  poActions: 'po_actions',
+} as const;
+
+const REVIEW_LINE_PREFIX = 'review_line:';
+const REVIEW_PAGE_JUMP_PREFIX = 'review_page_jump:';
+
+function idFromBlockId(prefix: string, blockId: string): string | null {
+  if (!blockId.startsWith(prefix)) return null;
+  const id = blockId.slice(prefix.length);
+  return idSchema.safeParse(id).success ? id : null;
+}
+
+/** The actions block of one review line: its select and its buttons; the listener reads the select's state here. */
+export function reviewLineBlockId(itemId: string): string {
+  return `${REVIEW_LINE_PREFIX}${itemId}`;
+}
+
+export function itemIdFromReviewLineBlockId(blockId: string): string | null {
+  return idFromBlockId(REVIEW_LINE_PREFIX, blockId);
+}
+
+/** The page-number input of a review message: an input's action carries no value of ours, so the block names it. */
+export function reviewPageJumpBlockId(quotationId: string): string {
+  return `${REVIEW_PAGE_JUMP_PREFIX}${quotationId}`;
+}
+
+export function quotationIdFromPageJumpBlockId(blockId: string): string | null {
+  return idFromBlockId(REVIEW_PAGE_JUMP_PREFIX, blockId);
+}
+
+// ───────────────────────────── Value codecs ─────────────────────────────
+
+/** Database ids (cuids) and other short tokens: nothing that could carry markup or grow large. */
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(40)
+  .regex(/^[A-Za-z0-9_-]+$/);
+
+/** Option values: 150 chars per Slack's current docs, 75 in older type docs; Parley stays within 75. */
+export const OPTION_VALUE_MAX = 75;
+export const BUTTON_VALUE_MAX = 2000;
+export const PRIVATE_METADATA_MAX = 3000;
+
+export interface ValueCodec<T> {
+  /** Compact JSON; throws when the result would exceed the codec's limit (a programming error, not user input). */
+  encode(value: T): string;
+  /** The value, or null when `raw` is missing, not JSON or not the expected shape. */
+  decode(raw: string | null | undefined): T | null;
+  readonly maxLength: number;
+}
+
+export function valueCodec<S extends z.ZodType>(schema: S, maxLength: number): ValueCodec<z.infer<S>> {
+  return {
+    maxLength,
+    encode(value) {
+      const parsed = schema.parse(value);
+      const text = JSON.stringify(parsed);
+      if (text.length > maxLength) throw new RangeError(`encoded value is ${text.length} chars, limit ${maxLength}`);
+      return text;
+    },
+    decode(raw) {
+      if (typeof raw !== 'string' || raw.length === 0 || raw.length > maxLength) return null;
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        return null;
+      }
+      const result = schema.safeParse(json);
+      return result.success ? result.data : null;
+    },
+  };
+}
+
+const pageSchema = z.number().int().min(1).max(10_000);
+
+/** A quotation: the Start negotiation… button and the start modal's private_metadata. */
+export const quotationRefCodec = valueCodec(z.strictObject({ qt: idSchema }), BUTTON_VALUE_MAX);
+/** A review page: Prev / Next buttons and the page input's block (the quotation and the page to show). */
+export const reviewPageCodec = valueCodec(z.strictObject({ qt: idSchema, pg: pageSchema }), BUTTON_VALUE_MAX);
+/** Confirm on one line: the item and the suggested product (confirmed unless the select says otherwise). */
+export const reviewConfirmCodec = valueCodec(z.strictObject({ i: idSchema, p: idSchema.nullable() }), BUTTON_VALUE_MAX);
+/** Not in catalog on one line. */
+export const reviewItemCodec = valueCodec(z.strictObject({ i: idSchema }), BUTTON_VALUE_MAX);
+/** One candidate option in a line's select: the item and the product. */
+export const candidateOptionCodec = valueCodec(z.strictObject({ i: idSchema, p: idSchema }), OPTION_VALUE_MAX);
+/** Confirm all suggestions of a quotation. */
+export const confirmAllCodec = quotationRefCodec;
+/** Use an existing supplier (`s`) or create a new one from the name as read (`s` absent). */
+export const supplierChoiceCodec = valueCodec(
+  z.strictObject({ qt: idSchema, s: idSchema.optional() }),
+  BUTTON_VALUE_MAX,
+);
+/** A suggested answer to an open question: the question and the answer's index. */
+export const answerCodec = valueCodec(
+  z.strictObject({ q: idSchema, a: z.number().int().min(0).max(9) }),
+  BUTTON_VALUE_MAX,
+);
+/** Finish now / Keep negotiating on an early-termination question. */
+export const questionRefCodec = valueCodec(z.strictObject({ q: idSchema }), BUTTON_VALUE_MAX);
+/** One curveball strategy of a negotiation. */
+export const curveballChoiceCodec = valueCodec(z.strictObject({ n: idSchema, s: idSchema }), BUTTON_VALUE_MAX);
+/** A purchase order: the decision's Review & approve button (the modal loads the PO as it is when clicked). */
+export const poIdCodec = valueCodec(z.strictObject({ po: idSchema }), BUTTON_VALUE_MAX);
+/**
+ * A purchase order at the version the person saw: the Review & approve button, the PO modal, Reject… and the reject
+ * modal. The version makes a stale modal's Approve a conflict instead of approving something that changed.
+ */
+export const poRefCodec = valueCodec(
+  z.strictObject({ po: idSchema, v: z.number().int().nonnegative() }),
+  PRIVATE_METADATA_MAX,
+);

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION_TYPES } from '../../negotiation/types.js';
+import { ACTION_LABEL, type AgentTurnModel, buildAgentTurn } from './agent-turn.js';
+import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+
+const offer = {
+  total: 50440,
+  previousTotal: 52000,
+  leadTimeDays: 25,
+  paymentTerms: '40/60',
+  concessions: ['free samples', 'expedited QC'],
+};
+
+const supplierTurn: AgentTurnModel = {
+  role: 'supplier',
+  brandName: 'Valden Outdoor',
+  supplierName: 'Alpine Premium',
+  text: 'We can meet you at $50,440 if you confirm this week.',
+  action: 'COUNTER_OFFER',
+  round: 2,
+  maxRounds: 4,
+  currency: 'USD',
+  offer,
+};
+
+const brandTurn: AgentTurnModel = {
+  role: 'brand',
+  brandName: 'Valden Outdoor',
+  supplierName: 'Alpine Premium',
+  text: 'RapidGear quotes 15 days. Can you match $48,000?',
+  action: 'COUNTER_OFFER',
+  round: 2,
+  maxRounds: 4,
+  currency: 'USD',
+  pillars: {
+    negotiator: 'Anchor on the RapidGear offer.',
+    riskAnalyst: 'Alpine has the best defect rate; do not lose them.',
+    productCost: 'Landed cost gap is 4%.',
+  },
+};
+
+describe('buildAgentTurn', () => {
+  it('posts a supplier turn under the supplier name with its offer', () => {
+    const m = buildAgentTurn(supplierTurn);
+    expectNoViolations(m, 'message');
+    expect(m.username).toBe('Alpine Premium');
+    expect(m.icon_emoji).toBe(':factory:');
+    const text = visibleText(m);
+    expect(text).toContain('We can meet you at $50,440');
+    expect(text).toContain('*Counter-offer* · Round 2 of 4');
+    expect(text).toContain('$50,440.00');
+    expect(text).toContain('−3.0% vs their last offer');
+    expect(text).toContain('25 days');
+    expect(text).toContain('40/60');
+    expect(text).toContain('free samples; expedited QC');
+    expect(m.text).toContain('Alpine Premium (Counter-offer, round 2)');
+  });
+
+  it('a first offer shows no change', () => {
+    const m = buildAgentTurn({ ...supplierTurn, offer: { ...offer, previousTotal: null } });
+    expect(visibleText(m)).not.toContain('vs their last offer');
+  });
+
+  it('posts a brand turn as "Alex · Brand" with the three pillar briefs in one context block', () => {
+    const m = buildAgentTurn(brandTurn);
+    expectNoViolations(m, 'message');
+    expect(m.username).toBe('Alex · Valden Outdoor');
+    expect(m.icon_emoji).toBe(':handshake:');
+    const text = visibleText(m);
+    expect(text).toContain('to Alpine Premium');
+    const pillarBlocks = m.blocks.filter((b) => b.type === 'context' && JSON.stringify(b).includes('Negotiator'));
+    expect(pillarBlocks).toHaveLength(1);
+    for (const s of ['*Negotiator:* Anchor', '*Risk analyst:* Alpine', '*Product &amp; cost:* Landed']) {
+      expect(text).toContain(s);
+    }
+    expect(text).not.toContain(':moneybag:');
+  });
+
+  it('labels every action type', () => {
+    for (const action of ACTION_TYPES) {
+      expect(ACTION_LABEL[action].length).toBeGreaterThan(0);
+      expectNoViolations(buildAgentTurn({ ...brandTurn, action }), 'message');
+    }
+  });
+
+  it('escapes and truncates hostile LLM output and names', () => {
+    const long = HOSTILE.repeat(400);
+    for (const base of [supplierTurn, brandTurn]) {
+      const m = buildAgentTurn({
+        ...base,
+        text: long,
+        supplierName: long,
+        brandName: long,
+        offer: { total: 1, previousTotal: 2, leadTimeDays: 1, paymentTerms: long, concessions: Array(20).fill(long) },
+        pillars: { negotiator: long, riskAnalyst: long, productCost: long },
+      });
+      expectNoViolations(m, 'message');
+      expectNoInjection({ text: m.text, blocks: m.blocks });
+      expect(m.username.length).toBeLessThanOrEqual(80);
+    }
+  });
+});

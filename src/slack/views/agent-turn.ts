@@ -1,0 +1,116 @@
+// One agent turn in the thread, posted under the agent's persona (chat.postMessage `username` / `icon_emoji`, which
+// needs the chat:write.customize scope). The agent's words are LLM output: escaped like any untrusted text.
+import type { ActionType } from '../../negotiation/types.js';
+import { type SlackMessage, context, days, money, section, signedPercent, terms } from './blocks.js';
+import { escapeTruncate, inline, oneLine, truncate } from './escape.js';
+
+export interface AgentTurnOffer {
+  total: number;
+  /** The same supplier's previous offer total, for the change; null on its first offer. */
+  previousTotal: number | null;
+  leadTimeDays: number;
+  paymentTerms: string;
+  concessions: string[];
+}
+
+export interface AgentTurnPillars {
+  negotiator: string;
+  riskAnalyst: string;
+  productCost: string;
+}
+
+export interface AgentTurnModel {
+  role: 'brand' | 'supplier';
+  brandName: string;
+  /** The supplier speaking, or the one the brand agent addresses. */
+  supplierName: string;
+  text: string;
+  action: ActionType;
+  round: number;
+  maxRounds: number;
+  currency: string;
+  /** Supplier turns: the offer code extracted and checked. */
+  offer?: AgentTurnOffer | null;
+  /** Brand turns: what the three pillars advised before Alex wrote. */
+  pillars?: AgentTurnPillars | null;
+  /** Overrides the default persona emoji (e.g. one per supplier). */
+  iconEmoji?: string;
+}
+
+export interface AgentTurnMessage extends SlackMessage {
+  username: string;
+  icon_emoji: string;
+}
+
+export const BRAND_AGENT_NAME = 'Alex';
+/** Slack shows at most 80 characters of a custom username. */
+const USERNAME_MAX = 80;
+const PILLAR_MAX = 600;
+
+export const ACTION_LABEL: Readonly<Record<ActionType, string>> = {
+  ASK_INFO: 'Question',
+  PROPOSE_OFFER: 'Offer',
+  COUNTER_OFFER: 'Counter-offer',
+  ACCEPT: 'Accepts',
+  REJECT: 'Rejects',
+  CONCEDE: 'Concession',
+  TRADE: 'Trade-off',
+  PROPOSE_PACKAGE: 'Package deal',
+  REQUEST_CRITERIA: 'Asks for criteria',
+  SUMMARIZE_VALIDATE: 'Summary',
+  DEFER_AND_SCHEDULE: 'Defers',
+  ESCALATE_TO_DECIDER: 'Escalates',
+  WALK_AWAY: 'Walks away',
+  TIMEOUT_END: 'Time out',
+};
+
+/** Persona names are shown as sender names, not parsed as mrkdwn, so they are only flattened and cut. */
+export function personaName(model: Pick<AgentTurnModel, 'role' | 'brandName' | 'supplierName'>): string {
+  const name =
+    model.role === 'brand' ? `${BRAND_AGENT_NAME} · ${oneLine(model.brandName)}` : oneLine(model.supplierName);
+  return truncate(name, USERNAME_MAX) || (model.role === 'brand' ? BRAND_AGENT_NAME : 'Supplier');
+}
+
+function offerContext(offer: AgentTurnOffer, currency: string): string[] {
+  const change =
+    offer.previousTotal !== null && offer.previousTotal > 0
+      ? ` (${signedPercent((offer.total - offer.previousTotal) / offer.previousTotal)} vs their last offer)`
+      : '';
+  const parts = [
+    `:moneybag: *${money(offer.total, currency)}*${change}`,
+    `:truck: ${days(offer.leadTimeDays)}`,
+    `:credit_card: ${terms(offer.paymentTerms)}`,
+  ];
+  const concessions = offer.concessions
+    .map((c) => oneLine(c))
+    .filter((c) => c !== '')
+    .slice(0, 5);
+  if (concessions.length > 0) {
+    parts.push(`:gift: ${concessions.map((c) => escapeTruncate(c, 120)).join('; ')}`);
+  }
+  return parts;
+}
+
+function pillarContext(p: AgentTurnPillars): string[] {
+  return [
+    `*Negotiator:* ${inline(p.negotiator, PILLAR_MAX)}`,
+    `*Risk analyst:* ${inline(p.riskAnalyst, PILLAR_MAX)}`,
+    `*Product &amp; cost:* ${inline(p.productCost, PILLAR_MAX)}`,
+  ];
+}
+
+export function buildAgentTurn(model: AgentTurnModel): AgentTurnMessage {
+  const username = personaName(model);
+  const tag = ACTION_LABEL[model.action];
+  const toWhom = model.role === 'brand' ? ` · to ${inline(model.supplierName, 60)}` : '';
+  const body = escapeTruncate(model.text.trim(), 2900) || '_(no words)_';
+  const blocks = [section(body), context([`*${tag}* · Round ${model.round} of ${model.maxRounds}${toWhom}`])];
+  if (model.role === 'supplier' && model.offer) blocks.push(context(offerContext(model.offer, model.currency)));
+  if (model.role === 'brand' && model.pillars) blocks.push(context(pillarContext(model.pillars)));
+  return {
+    username,
+    icon_emoji: model.iconEmoji ?? (model.role === 'brand' ? ':handshake:' : ':factory:'),
+    text: `${escapeTruncate(username, USERNAME_MAX)} (${tag}, round ${model.round}): ${inline(model.text, 300)}`,
+    blocks,
+  };
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION, BLOCK, CALLBACK } from '../ids.js';
+import {
+  APPROVERS_MAX,
+  CHANNEL_STATUS_MAX,
+  buildChannelStatus,
+  buildHelp,
+  buildSettingsModal,
+  parseSettingsModal,
+} from './command.js';
+import { HOSTILE, buttons, elements, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+
+const LINK = 'https://acme.slack.com/archives/C0123/p1700000000000100';
+
+describe('buildHelp', () => {
+  it('lists the four commands', () => {
+    const m = buildHelp();
+    expectNoViolations(m, 'message');
+    const text = visibleText(m);
+    for (const c of ['`/parley help`', '`/parley status`', '`/parley negotiate`', '`/parley settings`']) {
+      expect(text).toContain(c);
+    }
+    expect(text).toContain('Negotiate this quote');
+    expect(m.text).toContain('/parley settings');
+  });
+});
+
+describe('buildChannelStatus', () => {
+  it("lists the channel's negotiations with stage and jump link", () => {
+    const m = buildChannelStatus({
+      negotiations: [
+        { title: 'quote-march.xlsx', stage: 'Negotiating · round 2 of 4', permalink: LINK },
+        { title: 'quote-feb.xlsx', stage: 'PO approved', permalink: null },
+      ],
+    });
+    expectNoViolations(m, 'message');
+    const text = visibleText(m);
+    expect(text).toContain('Negotiations in this channel (2)');
+    expect(text).toContain('*quote-march.xlsx*\nNegotiating · round 2 of 4');
+    expect(text).toContain('*quote-feb.xlsx*\nPO approved');
+    expect(buttons(m).map((b) => [b.url, b.actionId])).toEqual([[LINK, ACTION.openThread]]);
+    expect(m.text).toBe('2 negotiations in this channel');
+  });
+
+  it('has an empty state, caps long lists and escapes', () => {
+    expect(visibleText(buildChannelStatus({ negotiations: [] }))).toContain('None yet');
+    const m = buildChannelStatus({
+      negotiations: Array.from({ length: 60 }, () => ({ title: HOSTILE.repeat(20), stage: HOSTILE, permalink: LINK })),
+    });
+    expectNoViolations(m, 'message');
+    expectNoInjection(m);
+    expect(visibleText(m)).toContain(`…and ${60 - CHANNEL_STATUS_MAX} older ones.`);
+  });
+});
+
+const settings = {
+  approvers: ['U0APPROV1', 'U0APPROV2'],
+  dualApprovalAboveUsd: 50000,
+  defaultMode: 'cost' as const,
+  defaultRounds: 3,
+  defaultQuestionBudget: 2,
+};
+
+function values(v: {
+  users?: string[] | null;
+  amount?: string | null;
+  mode?: string | null;
+  rounds?: string | null;
+  budget?: string | null;
+}) {
+  return {
+    [BLOCK.settingsApprovers]: {
+      [ACTION.settingsApprovers]: { type: 'multi_users_select', selected_users: v.users ?? [] },
+    },
+    [BLOCK.settingsDualApproval]: { [ACTION.settingsDualApproval]: { type: 'number_input', value: v.amount ?? null } },
+    [BLOCK.settingsDefaultMode]: {
+      [ACTION.settingsDefaultMode]: { type: 'static_select', selected_option: v.mode ? { value: v.mode } : null },
+    },
+    [BLOCK.settingsDefaultRounds]: {
+      [ACTION.settingsDefaultRounds]: { type: 'static_select', selected_option: v.rounds ? { value: v.rounds } : null },
+    },
+    [BLOCK.settingsDefaultQuestionBudget]: {
+      [ACTION.settingsDefaultQuestionBudget]: { type: 'number_input', value: v.budget ?? null },
+    },
+  };
+}
+
+describe('buildSettingsModal', () => {
+  it('shows the current settings as initial values', () => {
+    const view = buildSettingsModal(settings);
+    expectNoViolations(view, 'modal');
+    expect(view.callback_id).toBe(CALLBACK.settingsModal);
+    expect(view.submit?.text).toBe('Save');
+    const found = elements(view);
+    expect(found.find((e) => e.actionId === ACTION.settingsApprovers)?.raw).toMatchObject({
+      type: 'multi_users_select',
+      initial_users: ['U0APPROV1', 'U0APPROV2'],
+    });
+    expect(found.find((e) => e.actionId === ACTION.settingsDualApproval)?.raw.initial_value).toBe('50000');
+    expect(
+      (found.find((e) => e.actionId === ACTION.settingsDefaultMode)?.raw.initial_option as { value: string }).value,
+    ).toBe('cost');
+    expect(
+      (found.find((e) => e.actionId === ACTION.settingsDefaultRounds)?.raw.initial_option as { value: string }).value,
+    ).toBe('3');
+    expect(found.find((e) => e.actionId === ACTION.settingsDefaultQuestionBudget)?.raw.initial_value).toBe('2');
+    expect(visibleText(view)).toContain('Now $50,000.00');
+  });
+
+  it('drops non-ids from the initial approvers and leaves the list empty when there are none', () => {
+    const view = buildSettingsModal({ ...settings, approvers: ['<!channel>', 'U0APPROV1'] });
+    expectNoViolations(view, 'modal');
+    expect(elements(view).find((e) => e.actionId === ACTION.settingsApprovers)?.raw.initial_users).toEqual([
+      'U0APPROV1',
+    ]);
+    const none = buildSettingsModal({ ...settings, approvers: [] });
+    expectNoViolations(none, 'modal');
+    expect(elements(none).find((e) => e.actionId === ACTION.settingsApprovers)?.raw.initial_users).toBeUndefined();
+  });
+});
+
+describe('parseSettingsModal', () => {
+  it('reads valid settings (deduplicating approvers)', () => {
+    expect(
+      parseSettingsModal(
+        values({
+          users: ['U0APPROV1', 'U0APPROV2', 'U0APPROV1'],
+          amount: '75000',
+          mode: 'speed',
+          rounds: '5',
+          budget: '0',
+        }),
+      ),
+    ).toEqual({
+      ok: true,
+      value: {
+        approvers: ['U0APPROV1', 'U0APPROV2'],
+        dualApprovalAboveUsd: 75000,
+        defaultMode: 'speed',
+        defaultRounds: 5,
+        defaultQuestionBudget: 0,
+      },
+    });
+  });
+
+  it('wants approvers, a positive amount, a preset mode and numbers in range', () => {
+    const result = parseSettingsModal(values({ users: [], amount: '-1', mode: 'custom', rounds: '7', budget: '11' }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual(
+      [
+        BLOCK.settingsApprovers,
+        BLOCK.settingsDualApproval,
+        BLOCK.settingsDefaultMode,
+        BLOCK.settingsDefaultRounds,
+        BLOCK.settingsDefaultQuestionBudget,
+      ].sort(),
+    );
+    expect(
+      parseSettingsModal(values({ users: ['not-a-user'], amount: '1', mode: 'cost', rounds: '1', budget: '1' })).ok,
+    ).toBe(false);
+    const tooMany = Array.from({ length: APPROVERS_MAX + 1 }, (_, i) => `U0APPROV${i}`);
+    expect(parseSettingsModal(values({ users: tooMany, amount: '1', mode: 'cost', rounds: '1', budget: '1' })).ok).toBe(
+      false,
+    );
+    expect(parseSettingsModal('garbage').ok).toBe(false);
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION, poIdCodec } from '../ids.js';
+import { type DecisionModel, buildDecision } from './decision.js';
+import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+
+const PO = 'clpurchaseorder0000000001';
+
+const alpineScore = {
+  supplierName: 'Alpine Premium',
+  rank: 1,
+  score: 82.1,
+  price: 55,
+  quality: 100,
+  leadTime: 90,
+  terms: 70,
+  reliability: 95,
+};
+const alpineOffer = {
+  supplierName: 'Alpine Premium',
+  total: 50440,
+  cashFlowCost: 114.2,
+  effectiveLandedCost: 50554.2,
+  leadTimeDays: 25,
+  paymentTerms: '40/60',
+};
+
+const model: DecisionModel = {
+  currency: 'USD',
+  modeLabel: 'Balanced',
+  recommendation: {
+    shares: [
+      { supplierName: 'Alpine Premium', share: 0.6 },
+      { supplierName: 'RapidGear Co', share: 0.4 },
+    ],
+    isSplit: true,
+    forcedSplit: true,
+    leadTimeDays: 25,
+    awardedTotal: 46800,
+    awardedLandedCost: 49350.25,
+  },
+  summary: 'Split 60/40 between Alpine Premium and RapidGear Co for $46,800.00 FOB.',
+  tradeOffs: 'Two suppliers to coordinate; 5% split overhead.',
+  cheapestNotChosenReason: 'Valden Textiles is cheapest but takes 50 days and scores lowest on quality.',
+  scores: [
+    {
+      supplierName: 'RapidGear Co',
+      rank: 2,
+      score: 78.4,
+      price: 70,
+      quality: 60,
+      leadTime: 100,
+      terms: 50,
+      reliability: 80,
+    },
+    alpineScore,
+    {
+      supplierName: 'Valden Textiles',
+      rank: 3,
+      score: 65,
+      price: 100,
+      quality: 40,
+      leadTime: 20,
+      terms: 85,
+      reliability: 60,
+    },
+  ],
+  offers: [
+    alpineOffer,
+    {
+      supplierName: 'RapidGear Co',
+      total: 46000,
+      cashFlowCost: 152,
+      effectiveLandedCost: 46152,
+      leadTimeDays: 15,
+      paymentTerms: '100',
+    },
+    {
+      supplierName: 'Valden Textiles',
+      total: 41650,
+      cashFlowCost: 229,
+      effectiveLandedCost: 41879,
+      leadTimeDays: 50,
+      paymentTerms: '33/33/33',
+    },
+  ],
+  savings: {
+    baselineTotal: 52000,
+    identified: { amount: 10350, share: 0.199, bestOfferName: 'Valden Textiles' },
+    awarded: { amount: 5200, share: 0.1 },
+  },
+  excluded: [{ supplierName: 'Old Supplier', reason: 'walked away' }],
+  purchaseOrder: { id: PO, number: 'PO-2026-0001' },
+};
+
+describe('buildDecision', () => {
+  it('shows the recommendation, prose, score and cost tables, savings and the PO button', () => {
+    const m = buildDecision(model);
+    expectNoViolations(m, 'message');
+    const text = visibleText(m);
+    expect(text).toContain('Split the order: *Alpine Premium* 60% · *RapidGear Co* 40%');
+    expect(text).toContain('no single supplier can fill the whole order');
+    expect(text).toContain('$46,800.00 FOB · $49,350.25 landed · complete in 25 days · Balanced mode');
+    expect(text).toContain('Split 60/40 between Alpine Premium');
+    expect(text).toMatch(/Alpine Premium\s+82\s+55\s+100\s+90\s+70\s+95/);
+    // Best rank first.
+    expect(text.indexOf('Alpine Premium     ')).toBeLessThan(text.indexOf('RapidGear Co       '));
+    expect(text).toMatch(/Valden Textiles\s+\$41,650\.00\s+\$229\.00\s+\$41,879\.00\s+50d\s+33\/33\/33/);
+    expect(text).toContain('Savings vs the quoted $52,000.00');
+    expect(text).toContain('Identified: $10,350.00 (19.9%), best offer from Valden Textiles');
+    expect(text).toContain('Awarded: $5,200.00 (10.0%)');
+    expect(text).toContain('*Why not the cheapest?*\nValden Textiles is cheapest');
+    expect(text).toContain('*Trade-offs*\nTwo suppliers');
+    expect(text).toContain('Left out: Old Supplier (walked away)');
+    const b = buttons(m);
+    expect(b).toHaveLength(1);
+    expect(b[0]?.actionId).toBe(ACTION.decisionOpenPo);
+    expect(b[0]?.style).toBe('primary');
+    expect(poIdCodec.decode(b[0]?.value)).toEqual({ po: PO });
+    expect(m.text).toBe(
+      'Recommendation: split between Alpine Premium, RapidGear Co, $46,800.00 (saves $5,200.00 vs quoted).',
+    );
+  });
+
+  it('single supplier, no cheapest section, no PO yet', () => {
+    const m = buildDecision({
+      ...model,
+      recommendation: {
+        ...model.recommendation,
+        shares: [{ supplierName: 'Valden Textiles', share: 1 }],
+        isSplit: false,
+        forcedSplit: false,
+      },
+      cheapestNotChosenReason: null,
+      purchaseOrder: null,
+    });
+    expectNoViolations(m, 'message');
+    const text = visibleText(m);
+    expect(text).toContain('Buy from *Valden Textiles*');
+    expect(text).not.toContain('Why not the cheapest');
+    expect(text).toContain('being drafted');
+    expect(buttons(m)).toHaveLength(0);
+  });
+
+  it('escapes hostile writer prose and names and stays within limits', () => {
+    const long = HOSTILE.repeat(300);
+    const rows = Array.from({ length: 40 }, (_, i) => ({ ...alpineScore, supplierName: long, rank: i + 1 }));
+    const offers = Array.from({ length: 40 }, () => ({ ...alpineOffer, supplierName: long, paymentTerms: long }));
+    const m = buildDecision({
+      ...model,
+      modeLabel: long,
+      summary: long,
+      tradeOffs: long,
+      cheapestNotChosenReason: long,
+      scores: rows,
+      offers,
+      recommendation: {
+        ...model.recommendation,
+        shares: Array.from({ length: 10 }, () => ({ supplierName: long, share: 0.1 })),
+      },
+      savings: { ...model.savings, identified: { ...model.savings.identified, bestOfferName: long } },
+      excluded: Array.from({ length: 10 }, () => ({ supplierName: long, reason: long })),
+      currency: 'EUR',
+    });
+    expectNoViolations(m, 'message');
+    expectNoInjection(m);
+    expect(visibleText(m)).toContain('EUR 46,800.00');
+  });
+});

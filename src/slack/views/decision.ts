@@ -1,0 +1,184 @@
+// The recommendation: who to buy what from, in numbers code decided (scores, totals, landed cost, savings) and words
+// the writer produced (summary, trade-offs, why not the cheapest), with the button that opens the PO for approval.
+// The price chart is uploaded as its own file, so there is no image here.
+import type { KnownBlock } from '@slack/types';
+import { formatMoney } from '../../negotiation/format.js';
+import { ACTION, BLOCK, poIdCodec } from '../ids.js';
+import {
+  type SlackMessage,
+  actions,
+  button,
+  context,
+  days,
+  divider,
+  header,
+  money,
+  percent,
+  section,
+} from './blocks.js';
+import { clip, escapeTruncate, inline, preformatted } from './escape.js';
+
+export interface DecisionScoreRow {
+  supplierName: string;
+  rank: number;
+  /** 0–100 each. */
+  score: number;
+  price: number;
+  quality: number;
+  leadTime: number;
+  terms: number;
+  reliability: number;
+}
+
+export interface DecisionOfferRow {
+  supplierName: string;
+  total: number;
+  cashFlowCost: number;
+  effectiveLandedCost: number;
+  leadTimeDays: number;
+  paymentTerms: string;
+}
+
+export interface DecisionModel {
+  currency: string;
+  /** The mode's name as the buyer chose it ("Balanced"). */
+  modeLabel: string;
+  recommendation: {
+    shares: { supplierName: string; share: number }[];
+    isSplit: boolean;
+    forcedSplit: boolean;
+    leadTimeDays: number;
+    /** The award's FOB and landed cost. */
+    awardedTotal: number;
+    awardedLandedCost: number;
+  };
+  /** Writer's prose. */
+  summary: string;
+  tradeOffs: string;
+  cheapestNotChosenReason: string | null;
+  scores: DecisionScoreRow[];
+  offers: DecisionOfferRow[];
+  savings: {
+    baselineTotal: number;
+    identified: { amount: number; share: number; bestOfferName: string };
+    awarded: { amount: number; share: number };
+  };
+  excluded?: { supplierName: string; reason: string }[];
+  /** The draft PO the button opens; null while it is being drafted. */
+  purchaseOrder: { id: string; number: string } | null;
+}
+
+const NAME_COL = 18;
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s.slice(0, n) : s + ' '.repeat(n - s.length);
+}
+
+function padLeft(s: string, n: number): string {
+  return s.length >= n ? s : ' '.repeat(n - s.length) + s;
+}
+
+function col(name: string): string {
+  return pad(clip(name, NAME_COL), NAME_COL);
+}
+
+function scoreTable(rows: readonly DecisionScoreRow[]): string[] {
+  const n = (x: number) => padLeft(Number.isFinite(x) ? x.toFixed(0) : '—', 5);
+  return [
+    `${pad('Supplier', NAME_COL)} Score Price  Qual  Lead Terms  Rel.`,
+    ...[...rows]
+      .sort((a, b) => a.rank - b.rank)
+      .map(
+        (r) =>
+          `${col(r.supplierName)} ${n(r.score)} ${n(r.price)} ${n(r.quality)} ${n(r.leadTime)} ${n(r.terms)} ${n(r.reliability)}`,
+      ),
+  ];
+}
+
+function costTable(rows: readonly DecisionOfferRow[], currency: string): string[] {
+  const m = (x: number) => padLeft(Number.isFinite(x) ? formatPlain(x, currency) : '—', 13);
+  return [
+    `${pad('Supplier', NAME_COL)}         Total    Cash flow       Landed  Lead  Terms`,
+    ...rows.map(
+      (r) =>
+        `${col(r.supplierName)} ${m(r.total)} ${m(r.cashFlowCost)} ${m(r.effectiveLandedCost)} ` +
+        `${padLeft(`${r.leadTimeDays}d`, 5)}  ${clip(r.paymentTerms, 12)}`,
+    ),
+  ];
+}
+
+/** Money as raw text for the preformatted tables, which escape as a whole. */
+function formatPlain(amount: number, currency: string): string {
+  return formatMoney(amount, currency.slice(0, 8));
+}
+
+export function buildDecision(model: DecisionModel): SlackMessage {
+  const cur = model.currency;
+  const rec = model.recommendation;
+  const names = rec.shares.map((s) => inline(s.supplierName, 60));
+  const headline = rec.isSplit
+    ? `Split the order: ${rec.shares.map((s, i) => `*${names[i]}* ${percent(s.share)}`).join(' · ')}`
+    : `Buy from *${names[0] ?? '—'}*`;
+  const forced = rec.forcedSplit ? ' _(no single supplier can fill the whole order)_' : '';
+
+  const blocks: KnownBlock[] = [
+    header('Recommendation'),
+    section(
+      `:trophy: ${headline}${forced}\n` +
+        `${money(rec.awardedTotal, cur)} FOB · ${money(rec.awardedLandedCost, cur)} landed · complete in ${days(rec.leadTimeDays)}` +
+        ` · ${inline(model.modeLabel, 30)} mode`,
+    ),
+    section(escapeTruncate(model.summary.trim(), 2800) || '—'),
+  ];
+
+  const scores = preformatted(scoreTable(model.scores.slice(0, 12)), 3000);
+  if (scores.text) blocks.push(section(`*Scores* (0–100)\n${scores.text}`));
+  const costs = preformatted(costTable(model.offers.slice(0, 12), cur), 2900);
+  if (costs.text) blocks.push(section(`*Totals and landed cost*\n${costs.text}`));
+
+  const s = model.savings;
+  blocks.push(
+    section(
+      `*Savings vs the quoted ${money(s.baselineTotal, cur)}*\n` +
+        `• Identified: ${money(s.identified.amount, cur)} (${percent(s.identified.share, 1)}), best offer from ` +
+        `${inline(s.identified.bestOfferName, 60)}\n` +
+        `• Awarded: ${money(s.awarded.amount, cur)} (${percent(s.awarded.share, 1)})`,
+    ),
+  );
+
+  if (model.cheapestNotChosenReason && model.cheapestNotChosenReason.trim()) {
+    blocks.push(section(`*Why not the cheapest?*\n${escapeTruncate(model.cheapestNotChosenReason.trim(), 2500)}`));
+  }
+  if (model.tradeOffs.trim()) blocks.push(section(`*Trade-offs*\n${escapeTruncate(model.tradeOffs.trim(), 2500)}`));
+  const excluded = (model.excluded ?? []).slice(0, 5);
+  if (excluded.length > 0) {
+    blocks.push(
+      context([
+        `Left out: ${excluded.map((e) => `${inline(e.supplierName, 60)} (${inline(e.reason, 150)})`).join('; ')}`,
+      ]),
+    );
+  }
+
+  blocks.push(divider());
+  if (model.purchaseOrder) {
+    blocks.push(
+      actions(BLOCK.decisionActions, [
+        button({
+          text: 'Review and approve PO',
+          actionId: ACTION.decisionOpenPo,
+          style: 'primary',
+          value: poIdCodec.encode({ po: model.purchaseOrder.id }),
+        }),
+      ]),
+      context([`Draft ${inline(model.purchaseOrder.number, 40)} · nothing is ordered until an approver approves it.`]),
+    );
+  } else {
+    blocks.push(context(['The purchase order is being drafted…']));
+  }
+
+  const award = rec.isSplit ? `split between ${names.join(', ')}` : `buy from ${names[0] ?? '—'}`;
+  return {
+    text: `Recommendation: ${award}, ${money(rec.awardedTotal, cur)} (saves ${money(s.awarded.amount, cur)} vs quoted).`,
+    blocks,
+  };
+}

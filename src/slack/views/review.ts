@@ -1,0 +1,359 @@
+// The review message: what Parley read from the quotation, and every line whose catalog match a person must check
+// (confidence below the auto-accept threshold, or flagged). One message, paged and edited in place: each page keeps
+// well under Slack's 50 blocks, whatever the number of lines.
+import type { ActionsBlockElement, KnownBlock, PlainTextOption, StaticSelect } from '@slack/types';
+import {
+  ACTION,
+  BLOCK,
+  candidateOptionCodec,
+  confirmAllCodec,
+  quotationRefCodec,
+  reviewConfirmCodec,
+  reviewItemCodec,
+  reviewLineBlockId,
+  reviewPageCodec,
+  reviewPageJumpBlockId,
+  supplierChoiceCodec,
+} from '../ids.js';
+import {
+  type SlackMessage,
+  actions,
+  button,
+  context,
+  days,
+  divider,
+  fieldsSection,
+  header,
+  money,
+  percent,
+  plural,
+  quantity,
+  section,
+  terms,
+  who,
+} from './blocks.js';
+import { escapeTruncate, inline, oneLine, plain } from './escape.js';
+
+export interface ReviewProduct {
+  productId: string;
+  sku: string;
+  name: string;
+  /** 0–1. */
+  confidence: number;
+}
+
+export type ReviewDecision =
+  { kind: 'confirmed'; sku: string; name: string; by: string } | { kind: 'not_in_catalog'; by: string };
+
+export interface ReviewLine {
+  itemId: string;
+  sheet: string;
+  /** 1-based row in the sheet. */
+  row: number;
+  rawSku: string | null;
+  rawDescription: string | null;
+  quantity: number | null;
+  unitPrice: number | null;
+  /** The matcher's best guess; null when nothing matched. */
+  suggestion: ReviewProduct | null;
+  /** Up to 5, best first (the suggestion usually among them). */
+  candidates: ReviewProduct[];
+  /** Validation flags in words ("quantity is not a whole number"). */
+  flags?: string[];
+  decision: ReviewDecision | null;
+}
+
+/** Who the supplier is: matched for sure, a guess the buyer must settle, or already settled by a person. */
+export type ReviewSupplier =
+  | { kind: 'certain'; name: string }
+  | { kind: 'uncertain'; existing: { supplierId: string; name: string } | null }
+  | { kind: 'decided'; name: string; created: boolean; by: string };
+
+export interface ReviewModel {
+  quotationId: string;
+  fileName: string;
+  summary: {
+    /** The supplier as the sheet names it. */
+    supplierNameAsRead: string | null;
+    sheets: string[];
+    lineCount: number;
+    quotedTotal: number | null;
+    currency: string;
+    paymentTerms: string | null;
+    leadTimeDays: number | null;
+    incoterm: string | null;
+  };
+  supplier: ReviewSupplier;
+  /** Lines accepted without a person: counted, not listed. */
+  autoAccepted: number;
+  /** Every line that needed a person, decided or not, in sheet order. */
+  lines: ReviewLine[];
+  /** 1-based; clamped to the pages there are. */
+  page: number;
+}
+
+/**
+ * Lines per page. Each undecided line takes 2 blocks; the rest of the message at most 12 — 15 lines keep a page at
+ * 42 of Slack's 50 blocks.
+ */
+export const REVIEW_PAGE_SIZE = 15;
+
+const RAW_SKU_MAX = 60;
+const RAW_DESCRIPTION_MAX = 200;
+const PRODUCT_NAME_MAX = 80;
+
+export function reviewPageCount(lineCount: number): number {
+  return Math.max(1, Math.ceil(lineCount / REVIEW_PAGE_SIZE));
+}
+
+function productText(p: { sku: string; name: string }): string {
+  return `${inline(p.sku, 40)} — ${inline(p.name, PRODUCT_NAME_MAX)}`;
+}
+
+/** `SKU — name (87%)` within Slack's 75 chars for an option; the value names the item and the product. */
+function candidateOption(itemId: string, p: ReviewProduct): PlainTextOption {
+  const conf = ` (${percent(p.confidence)})`;
+  const text = plain(`${oneLine(p.sku)} — ${oneLine(p.name)}`, 75 - conf.length).text + conf;
+  return {
+    text: { type: 'plain_text', text, emoji: true },
+    value: candidateOptionCodec.encode({ i: itemId, p: p.productId }),
+  };
+}
+
+function lineHeadline(line: ReviewLine, currency: string): string {
+  const where = `${inline(line.sheet, 40)} · row ${line.row}`;
+  const sku = line.rawSku ? `\`${inline(line.rawSku.replace(/`/g, 'ˋ'), RAW_SKU_MAX)}\`` : '_no SKU_';
+  const desc = line.rawDescription ? inline(line.rawDescription, RAW_DESCRIPTION_MAX) : '_no description_';
+  const qty = `${quantity(line.quantity)} × ${money(line.unitPrice, currency)}`;
+  return `*${where}* — ${sku} ${desc}\n${qty}`;
+}
+
+function lineBlocks(line: ReviewLine, currency: string): KnownBlock[] {
+  const head = lineHeadline(line, currency);
+  const d = line.decision;
+  if (d) {
+    const outcome =
+      d.kind === 'confirmed'
+        ? `:white_check_mark: Confirmed as ${productText(d)} by ${who(d.by)}`
+        : `:x: Not in catalog — marked by ${who(d.by)}`;
+    return [section(`${head}\n${outcome}`)];
+  }
+  const flags = (line.flags ?? []).slice(0, 3).map((f) => `:warning: ${inline(f, 150)}`);
+  const suggestion = line.suggestion
+    ? `Suggested: *${productText(line.suggestion)}* · ${percent(line.suggestion.confidence)} sure`
+    : '_No catalog match found._';
+  const elements: ActionsBlockElement[] = [];
+  const candidates = dedupe(line.suggestion ? [line.suggestion, ...line.candidates] : line.candidates).slice(0, 5);
+  if (candidates.length > 0) {
+    const options = candidates.map((c) => candidateOption(line.itemId, c));
+    const select: StaticSelect = {
+      type: 'static_select',
+      action_id: ACTION.reviewSelectCandidate,
+      placeholder: plain('Pick the right product', 150),
+      options,
+    };
+    const initialIndex = line.suggestion ? candidates.findIndex((c) => c.productId === line.suggestion?.productId) : -1;
+    const initial = options[initialIndex];
+    if (initial) select.initial_option = initial;
+    elements.push(select);
+  }
+  if (candidates.length > 0) {
+    // The select's state wins; without a suggestion `p` is null and the listener needs a pick from the select.
+    elements.push(
+      button({
+        text: 'Confirm',
+        actionId: ACTION.reviewConfirm,
+        style: 'primary',
+        value: reviewConfirmCodec.encode({ i: line.itemId, p: line.suggestion?.productId ?? null }),
+      }),
+    );
+  }
+  elements.push(
+    button({
+      text: 'Not in catalog',
+      actionId: ACTION.reviewNotInCatalog,
+      value: reviewItemCodec.encode({ i: line.itemId }),
+    }),
+  );
+  return [section([head, suggestion, ...flags].join('\n')), actions(reviewLineBlockId(line.itemId), elements)];
+}
+
+function dedupe(products: readonly ReviewProduct[]): ReviewProduct[] {
+  const seen = new Set<string>();
+  return products.filter((p) => (seen.has(p.productId) ? false : (seen.add(p.productId), true)));
+}
+
+function summaryFields(model: ReviewModel): string[] {
+  const s = model.summary;
+  const supplierName =
+    model.supplier.kind === 'certain' || model.supplier.kind === 'decided'
+      ? inline(model.supplier.name, 80)
+      : model.supplier.existing
+        ? `${inline(model.supplier.existing.name, 80)}?`
+        : '_new supplier?_';
+  const asRead = s.supplierNameAsRead ? inline(s.supplierNameAsRead, 80) : '_not stated_';
+  const sheets =
+    s.sheets.length === 0
+      ? '—'
+      : s.sheets
+          .slice(0, 5)
+          .map((n) => inline(n, 30))
+          .join(', ');
+  const moreSheets = s.sheets.length > 5 ? ` +${s.sheets.length - 5}` : '';
+  return [
+    `*Supplier (as read)*\n${asRead}`,
+    `*Matched supplier*\n${supplierName}`,
+    `*Sheets*\n${sheets}${moreSheets}`,
+    `*Lines*\n${quantity(s.lineCount)}`,
+    `*Quoted total*\n${money(s.quotedTotal, s.currency)}`,
+    `*Currency*\n${inline(s.currency, 10) || '—'}`,
+    `*Payment terms*\n${terms(s.paymentTerms)}`,
+    `*Lead time*\n${days(s.leadTimeDays)}`,
+    `*Incoterm*\n${s.incoterm ? inline(s.incoterm, 30) : '—'}`,
+  ];
+}
+
+function supplierBlocks(model: ReviewModel): KnownBlock[] {
+  const sup = model.supplier;
+  const asRead = model.summary.supplierNameAsRead ? oneLine(model.summary.supplierNameAsRead) : null;
+  if (sup.kind === 'decided') {
+    const what = sup.created ? 'Created new supplier' : 'Using supplier';
+    return [context([`:busts_in_silhouette: ${what} *${inline(sup.name, 80)}* — ${who(sup.by)}`])];
+  }
+  if (sup.kind === 'certain') return [];
+  const asked = sup.existing
+    ? `:busts_in_silhouette: *Which supplier is this?* The sheet says *${asRead ? escapeTruncate(asRead, 80) : 'nothing'}*; it looks like *${inline(sup.existing.name, 80)}*.`
+    : `:busts_in_silhouette: *Which supplier is this?* The sheet says *${asRead ? escapeTruncate(asRead, 80) : 'nothing'}*, which matches no supplier yet.`;
+  const elements: ActionsBlockElement[] = [];
+  if (sup.existing) {
+    elements.push(
+      button({
+        text: `Use ${oneLine(sup.existing.name)}`,
+        actionId: ACTION.reviewSupplierUseExisting,
+        style: 'primary',
+        value: supplierChoiceCodec.encode({ qt: model.quotationId, s: sup.existing.supplierId }),
+      }),
+    );
+  }
+  elements.push(
+    button({
+      text: `Create new supplier ${asRead ?? 'from this quotation'}`,
+      actionId: ACTION.reviewSupplierCreate,
+      value: supplierChoiceCodec.encode({ qt: model.quotationId }),
+    }),
+  );
+  return [section(asked), actions(BLOCK.reviewSupplier, elements)];
+}
+
+export function buildReviewMessage(model: ReviewModel): SlackMessage {
+  const lines = model.lines;
+  const pages = reviewPageCount(lines.length);
+  const page = Math.min(Math.max(1, Math.floor(model.page) || 1), pages);
+  const pending = lines.filter((l) => l.decision === null);
+  const confirmable = pending.filter((l) => l.suggestion !== null);
+  const supplierSettled = model.supplier.kind !== 'uncertain';
+  const file = inline(model.fileName, 100);
+
+  const blocks: KnownBlock[] = [
+    header(`Review: ${oneLine(model.fileName)}`),
+    fieldsSection(summaryFields(model)),
+    context([
+      `:white_check_mark: ${plural(model.autoAccepted, 'line')} matched on their own` +
+        ` · :mag: ${plural(lines.length, 'line')} needed a look · ${quantity(pending.length)} still open`,
+    ]),
+    ...supplierBlocks(model),
+  ];
+
+  if (lines.length > 0) {
+    blocks.push(divider());
+    const start = (page - 1) * REVIEW_PAGE_SIZE;
+    for (const line of lines.slice(start, start + REVIEW_PAGE_SIZE))
+      blocks.push(...lineBlocks(line, model.summary.currency));
+    blocks.push(divider());
+  }
+
+  if (confirmable.length > 0) {
+    blocks.push(
+      actions(BLOCK.reviewConfirmAll, [
+        button({
+          text: `Confirm all suggestions (${confirmable.length})`,
+          actionId: ACTION.reviewConfirmAll,
+          value: confirmAllCodec.encode({ qt: model.quotationId }),
+          confirm: {
+            title: 'Confirm all suggestions?',
+            text: `${plural(confirmable.length, 'open line')} will be matched to the suggested product, on every page.`,
+            confirm: 'Confirm all',
+            deny: 'Cancel',
+          },
+        }),
+      ]),
+    );
+  }
+
+  if (pages > 1) {
+    const pager: ActionsBlockElement[] = [];
+    if (page > 1) {
+      pager.push(
+        button({
+          text: '◀ Prev',
+          actionId: ACTION.reviewPagePrev,
+          value: reviewPageCodec.encode({ qt: model.quotationId, pg: page - 1 }),
+        }),
+      );
+    }
+    if (page < pages) {
+      pager.push(
+        button({
+          text: 'Next ▶',
+          actionId: ACTION.reviewPageNext,
+          value: reviewPageCodec.encode({ qt: model.quotationId, pg: page + 1 }),
+        }),
+      );
+    }
+    blocks.push(context([`Page ${page} of ${pages}`]));
+    blocks.push(actions(BLOCK.reviewPager, pager));
+    blocks.push({
+      type: 'input',
+      block_id: reviewPageJumpBlockId(model.quotationId),
+      dispatch_action: true,
+      optional: true,
+      label: plain('Go to page', 2000),
+      element: {
+        type: 'number_input',
+        action_id: ACTION.reviewPageJump,
+        is_decimal_allowed: false,
+        min_value: '1',
+        max_value: String(pages),
+        placeholder: plain(`1–${pages}, then Enter`, 150),
+      },
+    });
+  }
+
+  if (pending.length === 0 && supplierSettled) {
+    blocks.push(
+      section(':white_check_mark: Every line is decided.'),
+      actions(BLOCK.reviewStart, [
+        button({
+          text: 'Start negotiation…',
+          actionId: ACTION.reviewStartNegotiation,
+          style: 'primary',
+          value: quotationRefCodec.encode({ qt: model.quotationId }),
+        }),
+      ]),
+    );
+  } else if (pending.length === 0) {
+    blocks.push(context(['Every line is decided. Settle the supplier above to start the negotiation.']));
+  }
+
+  const status =
+    pending.length > 0
+      ? `${plural(pending.length, 'line needs', 'lines need')} a look`
+      : supplierSettled
+        ? 'every line is decided'
+        : 'the supplier needs confirming';
+  const pageNote = pages > 1 ? ` (page ${page} of ${pages})` : '';
+  return {
+    text: `Review of ${file}: ${status}, ${plural(model.autoAccepted, 'line')} auto-accepted${pageNote}`,
+    blocks,
+  };
+}

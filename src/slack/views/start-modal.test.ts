@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { ACTION, BLOCK, CALLBACK, quotationRefCodec } from '../ids.js';
+import { NOTES_MAX, buildStartModal, parseStartModal } from './start-modal.js';
+import { HOSTILE, elements, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+
+const QT = 'clquotation00000000000001';
+
+const model = {
+  quotationId: QT,
+  defaults: { mode: 'balanced' as const, rounds: 4, questionBudget: 3 },
+  fileName: 'quote-march.xlsx',
+  supplierName: 'Valden Textiles',
+  lineCount: 54,
+  quotedTotal: 41650,
+  currency: 'USD',
+};
+
+/** A view.state.values as Slack sends it for this modal. */
+function values(v: {
+  mode?: string;
+  rounds?: string;
+  budget?: string | null;
+  target?: string | null;
+  walkAway?: string | null;
+  notes?: string | null;
+}) {
+  return {
+    [BLOCK.startMode]: {
+      [ACTION.startMode]: { type: 'static_select', selected_option: v.mode ? { value: v.mode } : null },
+    },
+    [BLOCK.startRounds]: {
+      [ACTION.startRounds]: { type: 'static_select', selected_option: v.rounds ? { value: v.rounds } : null },
+    },
+    [BLOCK.startQuestionBudget]: { [ACTION.startQuestionBudget]: { type: 'number_input', value: v.budget ?? '3' } },
+    [BLOCK.startTargetTotal]: { [ACTION.startTargetTotal]: { type: 'number_input', value: v.target ?? null } },
+    [BLOCK.startWalkAwayTotal]: { [ACTION.startWalkAwayTotal]: { type: 'number_input', value: v.walkAway ?? null } },
+    [BLOCK.startNotes]: { [ACTION.startNotes]: { type: 'plain_text_input', value: v.notes ?? null } },
+  };
+}
+
+describe('buildStartModal', () => {
+  it('builds the modal with its inputs and defaults', () => {
+    const view = buildStartModal(model);
+    expectNoViolations(view, 'modal');
+    expect(view.callback_id).toBe(CALLBACK.startModal);
+    expect(quotationRefCodec.decode(view.private_metadata)).toEqual({ qt: QT });
+    expect(view.title.text).toBe('Start negotiation');
+    expect(view.submit?.text).toBe('Start');
+
+    const found = elements(view);
+    const mode = found.find((e) => e.actionId === ACTION.startMode);
+    const modeOptions = mode?.raw.options as { value: string; description: { text: string } }[];
+    expect(modeOptions.map((o) => o.value)).toEqual(['balanced', 'cost', 'quality', 'speed', 'cashflow']);
+    expect(modeOptions.find((o) => o.value === 'cost')?.description.text).toBe(
+      'Price 40 · Quality 15 · Lead 15 · Terms 20 · Reliab. 10',
+    );
+    expect((mode?.raw.initial_option as { value: string }).value).toBe('balanced');
+    const rounds = found.find((e) => e.actionId === ACTION.startRounds);
+    expect((rounds?.raw.options as { value: string }[]).map((o) => o.value)).toEqual(['1', '2', '3', '4', '5']);
+    expect((rounds?.raw.initial_option as { value: string }).value).toBe('4');
+    const budget = found.find((e) => e.actionId === ACTION.startQuestionBudget);
+    expect(budget?.raw).toMatchObject({ type: 'number_input', initial_value: '3', min_value: '0', max_value: '10' });
+    expect(found.find((e) => e.actionId === ACTION.startTargetTotal)?.raw.is_decimal_allowed).toBe(true);
+    expect(found.find((e) => e.actionId === ACTION.startNotes)?.raw).toMatchObject({
+      multiline: true,
+      max_length: 1000,
+    });
+    const text = visibleText(view);
+    expect(text).toContain('quote-march.xlsx');
+    expect(text).toContain('$41,650.00');
+    expect(text).toContain('Target total (USD)');
+  });
+
+  it('uses the workspace defaults and falls back on odd ones', () => {
+    const view = buildStartModal({ ...model, defaults: { mode: 'speed', rounds: 2, questionBudget: 0 } });
+    const found = elements(view);
+    expect((found.find((e) => e.actionId === ACTION.startMode)?.raw.initial_option as { value: string }).value).toBe(
+      'speed',
+    );
+    expect((found.find((e) => e.actionId === ACTION.startRounds)?.raw.initial_option as { value: string }).value).toBe(
+      '2',
+    );
+    expect(found.find((e) => e.actionId === ACTION.startQuestionBudget)?.raw.initial_value).toBe('0');
+    const odd = elements(buildStartModal({ ...model, defaults: { mode: 'balanced', rounds: 9, questionBudget: 50 } }));
+    expect((odd.find((e) => e.actionId === ACTION.startRounds)?.raw.initial_option as { value: string }).value).toBe(
+      '4',
+    );
+    expect(odd.find((e) => e.actionId === ACTION.startQuestionBudget)?.raw.initial_value).toBe('10');
+  });
+
+  it('escapes a hostile file and supplier name', () => {
+    const view = buildStartModal({
+      ...model,
+      fileName: HOSTILE.repeat(100),
+      supplierName: HOSTILE.repeat(100),
+      currency: HOSTILE,
+    });
+    expectNoViolations(view, 'modal');
+    expectNoInjection(view);
+  });
+});
+
+describe('parseStartModal', () => {
+  it('reads a full, valid submission', () => {
+    expect(
+      parseStartModal(
+        values({ mode: 'cost', rounds: '3', budget: '5', target: '40000', walkAway: '45,000.50', notes: ' hurry ' }),
+      ),
+    ).toEqual({
+      ok: true,
+      value: {
+        mode: 'cost',
+        maxRounds: 3,
+        questionBudget: 5,
+        targetTotal: 40000,
+        walkAwayTotal: 45000.5,
+        notes: 'hurry',
+      },
+    });
+  });
+
+  it('leaves optional fields null', () => {
+    const result = parseStartModal(values({ mode: 'balanced', rounds: '4' }));
+    expect(result).toEqual({
+      ok: true,
+      value: { mode: 'balanced', maxRounds: 4, questionBudget: 3, targetTotal: null, walkAwayTotal: null, notes: null },
+    });
+  });
+
+  it('wants the walk-away at least the target', () => {
+    expect(parseStartModal(values({ mode: 'cost', rounds: '3', target: '50000', walkAway: '40000' }))).toEqual({
+      ok: false,
+      errors: { [BLOCK.startWalkAwayTotal]: 'The walk-away total must be at least the target total.' },
+    });
+    expect(parseStartModal(values({ mode: 'cost', rounds: '3', target: '50000', walkAway: '50000' })).ok).toBe(true);
+  });
+
+  it('rejects non-positive, malformed and over-precise numbers and out-of-range choices', () => {
+    const result = parseStartModal(
+      values({
+        mode: 'custom',
+        rounds: '9',
+        budget: '11',
+        target: '0',
+        walkAway: '12.345',
+        notes: 'x'.repeat(NOTES_MAX + 1),
+      }),
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual(
+      [
+        BLOCK.startMode,
+        BLOCK.startRounds,
+        BLOCK.startQuestionBudget,
+        BLOCK.startTargetTotal,
+        BLOCK.startWalkAwayTotal,
+        BLOCK.startNotes,
+      ].sort(),
+    );
+    expect(result.errors[BLOCK.startTargetTotal]).toBe('Enter an amount above zero.');
+    expect(parseStartModal(values({ mode: 'cost', rounds: '3', target: '-5' })).ok).toBe(false);
+    expect(parseStartModal(values({ mode: 'cost', rounds: '3', budget: '2.5' })).ok).toBe(false);
+  });
+
+  it('treats a garbage payload as missing answers, not a crash', () => {
+    const result = parseStartModal({ nonsense: 1 });
+    expect(result.ok).toBe(false);
+    expect(parseStartModal(null).ok).toBe(false);
+  });
+});

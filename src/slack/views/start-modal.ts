@@ -1,0 +1,210 @@
+// The start modal: how to negotiate a reviewed quotation (mode, rounds, question budget, the buyer's mandate, notes).
+// Opened by the review's Start negotiation… button; the quotation travels in private_metadata.
+import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { type PresetMode, QUESTION_BUDGET_DEFAULT, ROUNDS, SCORING_WEIGHTS } from '../../config/business-rules.js';
+import { ACTION, BLOCK, CALLBACK, quotationRefCodec } from '../ids.js';
+import { context, money, quantity, section } from './blocks.js';
+import { inline, label, plain } from './escape.js';
+import { ModalState, type ParseResult, parseAmount, parseWhole } from './modal-state.js';
+
+export const START_MODES: readonly PresetMode[] = ['balanced', 'cost', 'quality', 'speed', 'cashflow'];
+export const MODE_LABEL: Readonly<Record<PresetMode, string>> = {
+  balanced: 'Balanced',
+  cost: 'Cost',
+  quality: 'Quality',
+  speed: 'Speed',
+  cashflow: 'Cash flow',
+};
+export const NOTES_MAX = 1000;
+export const QUESTION_BUDGET_MAX = 10;
+
+export interface StartModalModel {
+  quotationId: string;
+  defaults: { mode: PresetMode; rounds: number; questionBudget: number };
+  /** Shown at the top so the buyer knows which quotation this starts. */
+  fileName: string;
+  supplierName: string | null;
+  lineCount: number;
+  quotedTotal: number | null;
+  currency: string;
+}
+
+export interface StartOptions {
+  mode: PresetMode;
+  maxRounds: number;
+  questionBudget: number;
+  targetTotal: number | null;
+  walkAwayTotal: number | null;
+  notes: string | null;
+}
+
+function weightsDescription(mode: PresetMode): string {
+  const w = SCORING_WEIGHTS[mode];
+  const pct = (x: number) => Math.round(x * 100);
+  const parts = [
+    `Price ${pct(w.price)}`,
+    `Quality ${pct(w.quality)}`,
+    `Lead ${pct(w.leadTime)}`,
+    `Terms ${pct(w.terms)}`,
+  ];
+  if (w.reliability > 0) parts.push(`Reliab. ${pct(w.reliability)}`);
+  return parts.join(' · ');
+}
+
+function modeOption(mode: PresetMode): PlainTextOption {
+  return { text: label(MODE_LABEL[mode]), value: mode, description: label(weightsDescription(mode)) };
+}
+
+function roundOption(n: number): PlainTextOption {
+  return { text: label(n === 1 ? '1 round' : `${n} rounds`), value: String(n) };
+}
+
+function amountInput(blockId: string, actionId: string, text: string, hint: string): InputBlock {
+  return {
+    type: 'input',
+    block_id: blockId,
+    optional: true,
+    label: label(text, 2000),
+    hint: label(hint, 2000),
+    element: { type: 'number_input', action_id: actionId, is_decimal_allowed: true, min_value: '0.01' },
+  };
+}
+
+export function buildStartModal(model: StartModalModel): ModalView {
+  const defaultMode = START_MODES.includes(model.defaults.mode) ? model.defaults.mode : 'balanced';
+  const rounds = Array.from({ length: ROUNDS.max - ROUNDS.min + 1 }, (_, i) => ROUNDS.min + i);
+  const defaultRounds = rounds.includes(model.defaults.rounds) ? model.defaults.rounds : ROUNDS.default;
+  const budget = Number.isInteger(model.defaults.questionBudget)
+    ? Math.min(Math.max(model.defaults.questionBudget, 0), QUESTION_BUDGET_MAX)
+    : QUESTION_BUDGET_DEFAULT;
+  const cur = inline(model.currency, 10);
+
+  const blocks: KnownBlock[] = [
+    section(
+      `:page_facing_up: *${inline(model.fileName, 100)}*` +
+        (model.supplierName ? ` from *${inline(model.supplierName, 80)}*` : '') +
+        `\n${quantity(model.lineCount)} lines · quoted ${money(model.quotedTotal, model.currency)}`,
+    ),
+    {
+      type: 'input',
+      block_id: BLOCK.startMode,
+      label: label('What matters most', 2000),
+      element: {
+        type: 'static_select',
+        action_id: ACTION.startMode,
+        options: START_MODES.map(modeOption),
+        initial_option: modeOption(defaultMode),
+      },
+    },
+    {
+      type: 'input',
+      block_id: BLOCK.startRounds,
+      label: label('Rounds', 2000),
+      hint: label('Each round: every supplier makes an offer and hears back.', 2000),
+      element: {
+        type: 'static_select',
+        action_id: ACTION.startRounds,
+        options: rounds.map(roundOption),
+        initial_option: roundOption(defaultRounds),
+      },
+    },
+    {
+      type: 'input',
+      block_id: BLOCK.startQuestionBudget,
+      label: label('Questions Parley may ask you', 2000),
+      hint: label(`0 to ${QUESTION_BUDGET_MAX}: clarification questions the agents may ask you in the thread.`, 2000),
+      element: {
+        type: 'number_input',
+        action_id: ACTION.startQuestionBudget,
+        is_decimal_allowed: false,
+        min_value: '0',
+        max_value: String(QUESTION_BUDGET_MAX),
+        initial_value: String(budget),
+      },
+    },
+    amountInput(
+      BLOCK.startTargetTotal,
+      ACTION.startTargetTotal,
+      `Target total (${cur || 'order currency'})`,
+      'The order total you hope for. Optional.',
+    ),
+    amountInput(
+      BLOCK.startWalkAwayTotal,
+      ACTION.startWalkAwayTotal,
+      `Walk-away total (${cur || 'order currency'})`,
+      'The most you would pay for the whole order. Optional; at least the target.',
+    ),
+    {
+      type: 'input',
+      block_id: BLOCK.startNotes,
+      optional: true,
+      label: label('Notes for the negotiators', 2000),
+      hint: label("Context for Parley's negotiators. Optional.", 2000),
+      element: {
+        type: 'plain_text_input',
+        action_id: ACTION.startNotes,
+        multiline: true,
+        max_length: NOTES_MAX,
+        placeholder: plain('e.g. delivery before 1 September matters more than the last 2%', 150),
+      },
+    },
+    context(['Nothing is bought without a person approving the purchase order.']),
+  ];
+
+  return {
+    type: 'modal',
+    callback_id: CALLBACK.startModal,
+    private_metadata: quotationRefCodec.encode({ qt: model.quotationId }),
+    title: label('Start negotiation', 24),
+    submit: label('Start', 24),
+    close: label('Cancel', 24),
+    blocks,
+  };
+}
+
+/** The start modal's answers, or field errors keyed by block id. `stateValues` is `view.state.values`. */
+export function parseStartModal(stateValues: unknown): ParseResult<StartOptions> {
+  const state = new ModalState(stateValues);
+  const errors: Record<string, string> = {};
+
+  const modeRaw = state.selected(BLOCK.startMode, ACTION.startMode);
+  const mode = START_MODES.find((m) => m === modeRaw);
+  if (!mode) errors[BLOCK.startMode] = 'Choose what matters most.';
+
+  const rounds = parseWhole(state.selected(BLOCK.startRounds, ACTION.startRounds), ROUNDS.min, ROUNDS.max);
+  if (!rounds.ok) errors[BLOCK.startRounds] = rounds.error;
+  else if (rounds.value === null) errors[BLOCK.startRounds] = 'Choose the number of rounds.';
+
+  const budgetRaw = state.text(BLOCK.startQuestionBudget, ACTION.startQuestionBudget);
+  const budget = parseWhole(budgetRaw, 0, QUESTION_BUDGET_MAX);
+  if (!budget.ok) errors[BLOCK.startQuestionBudget] = budget.error;
+
+  const target = parseAmount(state.text(BLOCK.startTargetTotal, ACTION.startTargetTotal));
+  if (!target.ok) errors[BLOCK.startTargetTotal] = target.error;
+  const walkAway = parseAmount(state.text(BLOCK.startWalkAwayTotal, ACTION.startWalkAwayTotal));
+  if (!walkAway.ok) errors[BLOCK.startWalkAwayTotal] = walkAway.error;
+  if (target.ok && walkAway.ok && target.value !== null && walkAway.value !== null && walkAway.value < target.value) {
+    errors[BLOCK.startWalkAwayTotal] = 'The walk-away total must be at least the target total.';
+  }
+
+  const notes = state.text(BLOCK.startNotes, ACTION.startNotes);
+  if (notes !== null && notes.length > NOTES_MAX) {
+    errors[BLOCK.startNotes] = `Keep the notes under ${NOTES_MAX} characters.`;
+  }
+
+  if (Object.keys(errors).length > 0 || !mode || !rounds.ok || rounds.value === null || !budget.ok) {
+    return { ok: false, errors };
+  }
+  if (!target.ok || !walkAway.ok) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      mode,
+      maxRounds: rounds.value,
+      questionBudget: budget.value ?? QUESTION_BUDGET_DEFAULT,
+      targetTotal: target.value,
+      walkAwayTotal: walkAway.value,
+      notes,
+    },
+  };
+}
