@@ -43,14 +43,21 @@ export async function readQuotation(ctx: ServiceContext, options: ReadQuotationO
     if (!known) log.error('reading a quotation failed', { error, quotationId: options.quotationId });
     await failQuotation(ctx, options.quotationId, {
       code: known ? error.code : 'internal',
-      message: known
-        ? error.userMessage
-        : 'Parley could not read this file because of an internal error; it has been logged. Try sharing it again.',
+      message: known ? error.userMessage : INTERNAL_ERROR,
     });
     return 'failed';
   }
-  return recordParsedQuotation(ctx, options.quotationId, parsed);
+  try {
+    return await recordParsedQuotation(ctx, options.quotationId, parsed);
+  } catch (error) {
+    log.error('recording a read quotation failed', { error, quotationId: options.quotationId });
+    await failQuotation(ctx, options.quotationId, { code: 'internal', message: INTERNAL_ERROR });
+    return 'failed';
+  }
 }
+
+const INTERNAL_ERROR =
+  'Parley could not read this file because of an internal error; it has been logged. Try sharing it again.';
 
 async function failQuotation(ctx: ServiceContext, quotationId: string, error: { code: string; message: string }) {
   await ctx.db.$transaction(async (tx) => {

@@ -45,9 +45,11 @@ describe('value codecs', () => {
   it('round-trips and stays short', () => {
     const v = answerCodec.encode({ q: CUID, a: 2 });
     expect(answerCodec.decode(v)).toEqual({ q: CUID, a: 2 });
-    const option = candidateOptionCodec.encode({ i: CUID, p: CUID });
+    // Product ids may be uuids (the seed's): still within the limit.
+    const uuid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const option = candidateOptionCodec.encode({ p: uuid });
     expect(option.length).toBeLessThanOrEqual(OPTION_VALUE_MAX);
-    expect(candidateOptionCodec.decode(option)).toEqual({ i: CUID, p: CUID });
+    expect(candidateOptionCodec.decode(option)).toEqual({ p: uuid });
     const po = poRefCodec.encode({ po: CUID, v: 3 });
     expect(poRefCodec.decode(po)).toEqual({ po: CUID, v: 3 });
     expect(supplierChoiceCodec.decode(supplierChoiceCodec.encode({ qt: CUID }))).toEqual({ qt: CUID });

@@ -176,8 +176,8 @@ export const reviewPageCodec = valueCodec(z.strictObject({ qt: idSchema, pg: pag
 export const reviewConfirmCodec = valueCodec(z.strictObject({ i: idSchema, p: idSchema.nullable() }), BUTTON_VALUE_MAX);
 /** Not in catalog on one line. */
 export const reviewItemCodec = valueCodec(z.strictObject({ i: idSchema }), BUTTON_VALUE_MAX);
-/** One candidate option in a line's select: the item and the product. */
-export const candidateOptionCodec = valueCodec(z.strictObject({ i: idSchema, p: idSchema }), OPTION_VALUE_MAX);
+/** One candidate option in a line's select: the product (the select's block names the item). */
+export const candidateOptionCodec = valueCodec(z.strictObject({ p: idSchema }), OPTION_VALUE_MAX);
 /** Confirm all suggestions of a quotation. */
 export const confirmAllCodec = quotationRefCodec;
 /** Use an existing supplier (`s`) or create a new one from the name as read (`s` absent). */

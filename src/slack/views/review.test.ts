@@ -113,8 +113,8 @@ describe('buildReviewMessage', () => {
     const options = select?.raw.options as { value: string; text: { text: string } }[];
     expect(options).toHaveLength(2);
     expect(options.map((o) => candidateOptionCodec.decode(o.value))).toEqual([
-      { i: l.itemId, p: l.candidates[0]?.productId },
-      { i: l.itemId, p: l.candidates[1]?.productId },
+      { p: l.candidates[0]?.productId },
+      { p: l.candidates[1]?.productId },
     ]);
     expect(options[0]?.text.text).toBe('MB013-0BS-1 — Insulated Winter Jacket (72%)');
     expect(select?.raw.initial_option).toEqual(options[0]);

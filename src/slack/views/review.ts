@@ -116,7 +116,7 @@ function candidateOption(itemId: string, p: ReviewProduct): PlainTextOption {
   const text = plain(`${oneLine(p.sku)} — ${oneLine(p.name)}`, 75 - conf.length).text + conf;
   return {
     text: { type: 'plain_text', text, emoji: true },
-    value: candidateOptionCodec.encode({ i: itemId, p: p.productId }),
+    value: candidateOptionCodec.encode({ p: p.productId }),
   };
 }
 

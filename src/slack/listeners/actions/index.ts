@@ -85,7 +85,7 @@ export function register(app: App, deps: SlackDeps): void {
     if (!value) return null;
     const selected = body.state?.values?.[reviewLineBlockId(value.i)]?.[ACTION.reviewSelectCandidate];
     const option = candidateOptionCodec.decode(selected?.selected_option?.value);
-    const productId = option && option.i === value.i ? option.p : value.p;
+    const productId = option?.p ?? value.p;
     return parley.reviewItem(at.teamId, {
       itemId: value.i,
       by: at.userId,
