@@ -792,6 +792,10 @@ function initialEntry(type: string, element: Json): Json {
       return { type, selected_options: Array.isArray(element.initial_options) ? element.initial_options : [] };
     case 'datepicker':
       return { type, selected_date: typeof element.initial_date === 'string' ? element.initial_date : null };
+    case 'users_select':
+      return { type, selected_user: typeof element.initial_user === 'string' ? element.initial_user : null };
+    case 'multi_users_select':
+      return { type, selected_users: Array.isArray(element.initial_users) ? element.initial_users : [] };
     default:
       return { type, value: typeof element.initial_value === 'string' ? element.initial_value : null };
   }

@@ -10,7 +10,11 @@ import { register as registerEvents } from './listeners/events/index.js';
 import { register as registerShortcuts } from './listeners/shortcuts/index.js';
 import { register as registerViews } from './listeners/views/index.js';
 
-/** Every bot scope the code needs (manifest.yml lists the same; a test checks it). */
+/**
+ * Every bot scope the code needs, and why (manifest.yml lists the same; a test checks it): posting and editing the
+ * thread, under agent personas; /parley and the shortcut; reading shared files and uploading the chart and PO; 👀;
+ * thread replies as answers, and finding a message the outbox may have posted before a crash.
+ */
 export const BOT_SCOPES = [
   'chat:write',
   'chat:write.customize',
@@ -20,7 +24,6 @@ export const BOT_SCOPES = [
   'reactions:write',
   'channels:history',
   'groups:history',
-  'users:read',
 ] as const;
 
 export type SlackConnection =

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { z } from 'zod';
+import { BOT_SCOPES } from './app.js';
+import { CALLBACK, SLASH_COMMAND } from './ids.js';
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
 
@@ -29,5 +32,19 @@ describe('manifest.yml', () => {
       },
       settings: { event_subscriptions: { bot_events: expect.arrayContaining(['file_shared', 'message.channels']) } },
     });
+  });
+
+  it('asks for exactly the scopes the code uses, and names the ids the listeners register', () => {
+    const shape = z.object({
+      features: z.object({
+        shortcuts: z.array(z.object({ callback_id: z.string() })),
+        slash_commands: z.array(z.object({ command: z.string() })),
+      }),
+      oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }) }),
+    });
+    const parsed = shape.parse(manifest);
+    expect([...parsed.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
+    expect(parsed.features.shortcuts.map((s) => s.callback_id)).toEqual([CALLBACK.negotiateShortcut]);
+    expect(parsed.features.slash_commands.map((c) => c.command)).toEqual([SLASH_COMMAND]);
   });
 });
