@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { env } from '../config/env.js';
 import { openAppDatabase } from '../db/app-database.js';
 import { playStory } from '../sandbox/play-story.js';
-import { CHANNEL, startSandboxedParley } from '../sandbox/sandboxed-parley.js';
+import { CHANNEL, PEOPLE, startSandboxedParley } from '../sandbox/sandboxed-parley.js';
 
 const DEFAULT_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
 
@@ -23,6 +23,8 @@ const { values } = parseArgs({
 });
 const seed = Number(values.seed);
 if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number, not ${values.seed}`);
+
+const nameOf = (userId: string) => Object.values(PEOPLE).find((p) => p.id === userId)?.name ?? userId;
 
 const started = performance.now();
 const filePath = values.xlsx ?? DEFAULT_SAMPLE.pathname;
@@ -48,7 +50,7 @@ try {
   const summary =
     `${basename(filePath)} → ${quotation.negotiation?.status ?? quotation.status} negotiation with 3 suppliers, ` +
     (po
-      ? `${po.number} approved by ${po.approvals.map((a) => a.approverSlackUserId).join(' and ')} ` +
+      ? `${po.number} approved by ${po.approvals.map((a) => nameOf(a.approverSlackUserId)).join(' and ')} ` +
         `(${po.currency} ${Number(po.effectiveLandedCost).toLocaleString('en-US', { minimumFractionDigits: 2 })} landed)`
       : 'no PO approved') +
     ` · ${calls.length} Web API calls, ${failed} failed · ${seconds} s`;

@@ -161,7 +161,13 @@ export async function playStory(parley: SandboxedParley, options: StoryOptions):
     actions.push(`${approver.name} clicks [Approve] in the PO modal`);
     await driver.submitView(approver.id, po.id, {});
     await parley.settle();
-    if ((await parley.db.prisma.purchaseOrder.count({ where: { status: 'approved' } })) > 0) break;
+    const approved = await parley.db.prisma.purchaseOrder.count({
+      where: {
+        status: 'approved',
+        negotiation: { quotation: { slackChannelId: CHANNEL.id, slackThreadTs: threadTs } },
+      },
+    });
+    if (approved > 0) break;
   }
   return { threadTs, actions };
 }
