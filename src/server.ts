@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Env } from './config/env.js';
 import type { Database } from './db/client.js';
 import { seedWorkspace } from './db/seed.js';
+import { recoverOnStart } from './jobs/recover-on-start.js';
+import { jobsConfigFromEnv, startJobs } from './jobs/schedule-jobs.js';
 import { llmFromEnv } from './llm/llm.js';
 import { log } from './log.js';
 import { createNegotiationAgents } from './negotiation/agents/create-agents.js';
@@ -75,6 +77,7 @@ const repliesSchema = z.object({
 
 export async function startParley(options: StartParleyOptions) {
   const { env, db } = options;
+  const startedAt = new Date(); // jobs: outbox locks older than this start are a previous process's (recoverOnStart)
   const owner = options.instanceId ?? env.INSTANCE_ID ?? `parley-${randomUUID().slice(0, 8)}`;
   await seedWorkspace(db.prisma, { slackTeamId: env.SEED_SLACK_TEAM_ID, brandName: env.SEED_BRAND_NAME });
 
@@ -98,7 +101,8 @@ export async function startParley(options: StartParleyOptions) {
     prisma: db.prisma,
     clientFor: (workspaceId: string) => clients.forPoster(workspaceId),
     owner,
-    postIntervalMs: options.postIntervalMs ?? 1000,
+    postIntervalMs: options.postIntervalMs ?? env.SLACK_POST_INTERVAL_MS,
+    lockMs: env.OUTBOX_LOCK_MS,
   });
   const contexts = createContextFactory({ prisma: db.prisma, env, llm });
   const work = createWorkQueue();
@@ -107,7 +111,7 @@ export async function startParley(options: StartParleyOptions) {
     work,
     agents: createNegotiationAgents(llm),
     owner,
-    negotiationSeed: options.negotiationSeed,
+    negotiationSeed: options.negotiationSeed ?? env.NEGOTIATION_SEED,
     kickOutbox: () => poster.kick(),
     files: {
       async info(workspaceId, fileId) {
@@ -126,18 +130,50 @@ export async function startParley(options: StartParleyOptions) {
     },
   });
   const screens = createScreens({ contexts, prisma: db.prisma });
-  const { app } = createSlackApp({ connection, slackApiUrl: env.SLACK_API_URL, deps: { parley, screens } });
+  const { app } = createSlackApp({
+    connection,
+    slackApiUrl: env.SLACK_API_URL,
+    deps: { parley, screens },
+    health: async () => {
+      const [outboxUnsent, negotiating, reading] = await Promise.all([
+        db.prisma.slackOutbox.count({ where: { status: { in: ['pending', 'sending'] } } }),
+        db.prisma.negotiation.count({ where: { status: 'negotiating' } }),
+        db.prisma.quotation.count({ where: { status: { in: ['received', 'parsing'] } } }),
+      ]);
+      // `idle`: nothing running here and nothing left anywhere that an instance would pick up.
+      const busy = work.size;
+      return {
+        ok: true,
+        instance: owner,
+        busy,
+        outboxUnsent,
+        negotiating,
+        reading,
+        idle: busy + outboxUnsent + negotiating + reading === 0,
+      };
+    },
+  });
 
   poster.start();
   if (connection.kind === 'socket') await app.start();
   else await app.start(connection.port);
   log.info('parley started', { owner, connection: connection.kind, db: db.kind });
 
+  // jobs: reminders, expiry and the recovery sweep on their schedules; then, once, what a dead process left behind.
+  const jobs = env.JOBS_ENABLED
+    ? startJobs({ db, contexts, parley, owner, config: jobsConfigFromEnv(env), kickOutbox: () => poster.kick() })
+    : null;
+  const recovery = { prisma: db.prisma, contexts, parley, owner, startedAt, outboxLockMs: env.OUTBOX_LOCK_MS };
+  await recoverOnStart({ ...recovery, now: new Date() }).catch((error: unknown) =>
+    log.error('recovery on start failed', { error, owner }),
+  );
+
   return {
     app,
     parley,
     poster,
     owner,
+    jobs,
     /** Waits until no background work runs and the outbox has nothing due (tests, the demo). */
     async settle(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
@@ -149,6 +185,7 @@ export async function startParley(options: StartParleyOptions) {
       }
     },
     async stop() {
+      await jobs?.stop(); // jobs
       await app.stop();
       await parley.idle();
       await poster.stop();

@@ -7,8 +7,13 @@ import { CatalogIndex, toCatalogEntries } from '../catalog/catalog-index.js';
 import { type MatchQuery, measureMatcher } from '../catalog/matcher.js';
 import { readCatalogCsv } from '../catalog/products-csv.js';
 import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
-import { estimateTokens, startFakeClaude } from '../llm/fake-messages-api.js';
+import { decide, decisionInputFromState } from '../decision/decide.js';
+import { writeDecision } from '../decision/write-decision.js';
+import { priceFor } from '../llm/cost.js';
+import { estimateTokens, type FakeResponder, startFakeClaude } from '../llm/fake-messages-api.js';
 import type { LlmUsage } from '../llm/llm.js';
+import { minCacheableTokens } from '../llm/prompt-cache.js';
+import { summarizeUsage } from '../llm/usage.js';
 import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
 import { healthyNegotiationReplies } from '../negotiation/agents/fake-replies.js';
 import { baselineFromQuotation } from '../negotiation/baseline.js';
@@ -115,8 +120,10 @@ async function ingest(): Promise<void> {
 /**
  * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
  * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process.
- * Then one negotiation on the Claude path against the fake Messages API, which records every prompt and returns the
- * usage the cost is computed from: prompt tokens are characters ÷ 4 of what the real SDK sends.
+ * Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
+ * API, which records every prompt and returns the usage the cost is computed from: prompt tokens are characters ÷ 4 of
+ * what the real SDK sends (tool definitions included), with Anthropic's prompt caching emulated (minimum prefix per
+ * model, 5-minute lifetime, writes 1.25×, reads 0.1×), and outputs at plausible lengths.
  */
 async function negotiation(): Promise<void> {
   const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
@@ -165,10 +172,22 @@ async function negotiation(): Promise<void> {
 
   const usage: LlmUsage[] = [];
   const fallbacks: string[] = [];
-  const { api, llm } = await startFakeClaude(healthyNegotiationReplies, { onUsage: (entry) => usage.push(entry) });
+  const { api, llm } = await startFakeClaude(withDecisionMemo(healthyNegotiationReplies), {
+    fastModel: env.ANTHROPIC_FAST_MODEL,
+    reasoningModel: env.ANTHROPIC_REASONING_MODEL,
+    onUsage: (entry) => usage.push(entry),
+  });
   try {
     // The whole negotiation, all rounds: the buyer declines an early finish so the cost is not understated.
-    await run(1, createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }), 'continue');
+    const { state } = await run(
+      1,
+      createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }),
+      'continue',
+    );
+    const decided = decide(decisionInputFromState(state));
+    if (!decided.ok) throw new Error(`the benchmark negotiation has no decision: ${decided.message}`);
+    // The memo's call is billed whether or not its figures pass the check; a rejected memo is not a Claude failure.
+    await writeDecision(decided.numbers, { llm });
   } finally {
     await api.close();
   }
@@ -184,6 +203,11 @@ async function negotiation(): Promise<void> {
     }
   }
   const claudeCost = usage.reduce((sum, entry) => sum + entry.costUsd, 0);
+  const cachedTokens = usage.reduce((sum, entry) => sum + entry.cacheReadInputTokens, 0);
+  const promptTokens = usage.reduce(
+    (sum, entry) => sum + entry.inputTokens + entry.cacheCreationInputTokens + entry.cacheReadInputTokens,
+    0,
+  );
 
   const sorted = [...durations].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -201,10 +225,31 @@ async function negotiation(): Promise<void> {
       ],
     ],
   );
+  console.log('\nClaude path, where the money goes (tokens; USD at the prices of business-rules):');
+  const usageRow = (row: ReturnType<typeof summarizeUsage>[number]) => [
+    row.purpose,
+    row.model,
+    String(row.calls),
+    String(row.inputTokens),
+    String(row.cacheCreationInputTokens),
+    String(row.cacheReadInputTokens),
+    String(row.outputTokens),
+    row.costUsd.toFixed(4),
+    `${((row.costUsd / Math.max(claudeCost, Number.EPSILON)) * 100).toFixed(0)}%`,
+  ];
+  printTable(
+    ['purpose', 'model', 'calls', 'input', 'cache write', 'cache read', 'output', 'USD', 'share'],
+    [...summarizeUsage(usage).map(usageRow), ...summarizeUsage(usage, 'model').map(usageRow)],
+  );
+  const models = [...new Set(usage.map((entry) => entry.model))].map((model) => {
+    const price = priceFor(model);
+    return `${model} $${price.input}/$${price.output} per MTok, caches prefixes ≥ ${minCacheableTokens(model)} tokens`;
+  });
   console.log(
     `\nClaude path (fake Messages API, ${baseline.lines.length} lines): ${api.requests.length} calls, brand turns of ` +
       `${Math.min(...brandTurns)}–${Math.max(...brandTurns)} prompt tokens (mean ${Math.round(mean(brandTurns))}), ` +
-      `$${claudeCost.toFixed(4)} at the seed's prices, ${fallbacks.length} fallbacks to the offline twin`,
+      `${((cachedTokens / Math.max(promptTokens, 1)) * 100).toFixed(0)}% of prompt tokens read from the cache, ` +
+      `$${claudeCost.toFixed(4)} in all, ${fallbacks.length} fallbacks to the offline twin\n${models.join('\n')}`,
   );
   console.log(
     JSON.stringify({
@@ -216,6 +261,30 @@ async function negotiation(): Promise<void> {
       estCostUsdPerNegotiation: round(claudeCost, 4),
     }),
   );
+}
+
+/**
+ * The healthy fake Claude, plus a recommendation memo of plausible length for the decision's call (reasoning tier):
+ * a summary, five key points and the trade-offs, ~350 words.
+ */
+function withDecisionMemo(respond: FakeResponder): FakeResponder {
+  const sentence =
+    'Ningbo Everbright Garments offers the lowest landed cost on the full order, while Alpine Premium is capped at ' +
+    'sixty percent after its capacity shock and RapidGear Co trades a higher price for the shortest lead time.';
+  const memo = {
+    summary: `${sentence} The recommendation keeps the award with the supplier whose offer scores best overall.`,
+    keyPoints: {
+      price: `${sentence} Price carries the largest weight in the balanced mode.`,
+      quality: 'Alpine Premium has the best quality record and the lowest defect rate; the others are close enough.',
+      leadTime: 'RapidGear Co delivers soonest; the awarded supplier still meets the buyer’s delivery window.',
+      cashFlow: 'Paying more of the order later lowers the cash-flow cost; the scores include it for every offer.',
+      risk: 'A single supplier is simpler to manage; a split would hedge capacity risk at the cost of the overhead.',
+    },
+    tradeOffs: `${sentence} Choosing speed or quality instead would cost more than the difference is worth here.`,
+    cheapestNotChosenReason: null,
+  };
+  return (request, index) =>
+    request.tool_choice?.name === 'write_decision' ? { kind: 'tool', input: memo } : respond(request, index);
 }
 
 function printTable(header: string[], rows: string[][]): void {

@@ -109,6 +109,8 @@ await runQuotationCli(values.json, async ({ catalog, suppliers }) => {
         explanations,
       })),
       savings: numbers.savings,
+      // Outside cost mode: the award's score, what a point is worth, the premium over the cheapest award and its limit.
+      scoredAward: numbers.allocation.scored,
       cheapestNotChosen: numbers.cheapestNotChosen,
       ...text,
     };

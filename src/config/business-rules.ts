@@ -64,9 +64,36 @@ export const SCORING_SCALES = {
   priceZeroAboveLowest: 0.5,
   /** A lead time this long (days) scores 0, unless twice the fastest offer is longer. */
   leadTimeZeroDays: 90,
-  /** Outside cost mode, each score point below 100 weighs a supplier's landed cost up by this fraction. */
-  scorePenaltyPerPoint: 0.002,
 } as const;
+
+/**
+ * How the buyer's mode decides the award (decision/allocation.ts). `cost` mode awards the lowest effective landed
+ * cost. Every other mode awards the allocation with the best score in that mode — the award scored as one offer,
+ * price included — so the mode's own weights set how much a better score may cost: the price sub-score loses
+ * 100 / (100 × priceZeroAboveLowest) = 2 points per 1% above the lowest offer, so with price weight w one point of
+ * score is worth 1 / (2w) % of the lowest offer (quality and speed, w = 15%: 3.3%; cashflow, 20%: 2.5%; balanced,
+ * 30%: 1.7%). A finance person can redo that from the weights table above.
+ */
+export const SCORED_AWARD = {
+  /**
+   * The rate is computed with at least this price weight: custom weights that give price 0 would otherwise make a
+   * point worth any money. At 5% a point is worth at most 10% of the lowest offer.
+   */
+  minPriceWeight: 0.05,
+  /**
+   * The most an award may cost above the cheapest feasible award (effective landed cost), however much better it
+   * scores: when the best-scoring award costs more, the award is the best-scoring one that fits. Policy, not derived
+   * — tune here. Quality: the premium supplier's price range starts 15% above the quotation while the cheapest
+   * supplier's ends at it, so 25% lets a quality buyer reach a premium supplier's negotiated price but not the top of
+   * its range. Speed: 20%, a step below quality. Cashflow: paying later is worth at most ~2% of the order at 8%/yr
+   * (all paid 90 days early), so 10% already buys liquidity at a steep rate. Balanced and custom: 15%, between the
+   * focused modes. Cost mode never pays a premium.
+   */
+  maxPremium: { quality: 0.25, speed: 0.2, cashflow: 0.1, balanced: 0.15, custom: 0.15 },
+} as const satisfies {
+  minPriceWeight: number;
+  maxPremium: Readonly<Record<Exclude<NegotiationMode, 'cost'>, number>>;
+};
 
 /** Cash-flow cost: annual cost of capital applied to money paid before delivery. */
 export const COST_OF_CAPITAL_ANNUAL = 0.08;
@@ -178,8 +205,19 @@ export const SIMULATED_SUPPLIERS: readonly SupplierProfile[] = [
   },
 ];
 
-/** USD per million tokens (seed 002 §6.8). */
+/**
+ * USD per million tokens, by model family (an id's dated suffix is ignored). The seed's Haiku 4.5 and Sonnet 4.5
+ * (seed 002 §6.8) stay listed so runs on them are priced; Sonnet 4.6, the default reasoning model since the SDK marks
+ * Sonnet 4.5 deprecated, costs the same per Anthropic's pricing page.
+ */
 export const LLM_PRICES_PER_MTOK: Readonly<Record<string, { input: number; output: number }>> = {
   'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-sonnet-4-5': { input: 3, output: 15 },
+  'claude-sonnet-4-6': { input: 3, output: 15 },
 };
+
+/**
+ * Prompt caching, as a multiple of a model's input price: writing a prefix to the 5-minute cache costs 1.25×,
+ * reading it back 0.1× (Anthropic's pricing page; the 1-hour cache, 2×, is not used).
+ */
+export const LLM_CACHE_PRICE_FACTORS = { write: 1.25, read: 0.1 } as const;

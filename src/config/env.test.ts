@@ -8,7 +8,7 @@ describe('loadEnv', () => {
     expect(env.PGLITE_DATA_DIR).toBe('data/pglite');
     expect(env.ANTHROPIC_API_KEY).toBeUndefined();
     expect(env.ANTHROPIC_FAST_MODEL).toBe('claude-haiku-4-5-20251001');
-    expect(env.ANTHROPIC_REASONING_MODEL).toBe('claude-sonnet-4-5-20250929');
+    expect(env.ANTHROPIC_REASONING_MODEL).toBe('claude-sonnet-4-6');
     expect(env.MAX_UPLOAD_MB).toBe(15);
     expect(env.APPROVER_SLACK_IDS).toEqual([]);
   });

@@ -1,10 +1,13 @@
 // The only reader of process.env. Parsed once, at import, so a bad variable stops the process at start-up with a
 // message naming it, rather than failing an hour later in the middle of a negotiation.
+import { validate as validateCron } from 'node-cron';
 import { z } from 'zod';
 
 const optionalString = z.string().min(1).optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const positiveNumber = (fallback: number) => z.coerce.number().positive().default(fallback);
+const cronExpression = (fallback: string) =>
+  z.string().refine(validateCron, 'must be a cron expression, e.g. */15 * * * *').default(fallback);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -27,11 +30,17 @@ const envSchema = z.object({
   PORT: positiveInt(3000),
   /** The local Slack stand-in (demo, tests) appends every Web API call it receives to this JSONL file. */
   SLACK_CALL_LOG: optionalString,
+  /** Least time between two posts in one channel; Slack allows about one message per second per channel. */
+  SLACK_POST_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+  /** How long an outbox row stays claimed by a sender; a dead sender's rows are taken over after it. */
+  OUTBOX_LOCK_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Seeds every negotiation's offline agents (replays, benchmarks); unset = each quotation's own seed. */
+  NEGOTIATION_SEED: z.coerce.number().int().min(0).optional(),
 
   ANTHROPIC_API_KEY: optionalString,
   ANTHROPIC_BASE_URL: z.url().optional(),
   ANTHROPIC_FAST_MODEL: z.string().min(1).default('claude-haiku-4-5-20251001'),
-  ANTHROPIC_REASONING_MODEL: z.string().min(1).default('claude-sonnet-4-5-20250929'),
+  ANTHROPIC_REASONING_MODEL: z.string().min(1).default('claude-sonnet-4-6'),
   LLM_TIMEOUT_MS: positiveInt(60_000),
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   LLM_FAST_CONCURRENCY: positiveInt(3),
@@ -52,6 +61,12 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/, 'must be a comma-separated list of Slack user ids'))),
   PO_DUAL_APPROVAL_ABOVE_USD: positiveNumber(50_000),
+
+  JOBS_ENABLED: z.stringbool().default(true),
+  JOB_REMINDERS_CRON: cronExpression('*/15 * * * *'),
+  JOB_SWEEP_CRON: cronExpression('* * * * *'),
+  QUESTION_REMINDER_AFTER_HOURS: positiveNumber(4),
+  EXPIRE_PAUSED_AFTER_DAYS: positiveNumber(7),
 
   SEED_SLACK_TEAM_ID: z
     .string()

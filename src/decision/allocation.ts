@@ -5,16 +5,27 @@
 // effective landed cost is FOB × (1 + rate). An order with more than one supplier carries SPLIT_ORDER_OVERHEAD on its
 // whole FOB value; the plan's effective landed cost is Σ FOB + Σ cash-flow cost + that overhead.
 //
-// Objective per mode. In `cost` mode the allocation minimises effective landed cost: the money. In every other mode a
-// buyer has said money is not all that counts, so each supplier's landed cost is weighed up by its score in that mode
-// (scoring.ts): adjusted = landed × (1 + SCORE_PENALTY_PER_POINT × (100 − score)), i.e. +0.2% per point below 100. A
-// supplier scoring 60 must be 8% cheaper than one scoring 100 to win a line. The split overhead is added unweighted.
-// The plan always reports real money; `objective` is what was minimised.
+// Objective per mode (SCORED_AWARD in business-rules.ts says why).
+// - `cost`: the lowest effective landed cost.
+// - every other mode: the best score in that mode, with the award scored the way scoring.ts scores an offer. Its
+//   price sub-score is 100 − 2 points per 1% its FOB plus any split overhead lies above the price reference (the
+//   lowest offer total); its quality, lead-time, terms and reliability sub-scores are its suppliers', averaged over
+//   its lines by each line's lowest offered value. A one-supplier award therefore scores what its supplier scores.
+//   Maximising that score is minimising, in money, FOB + overhead + P × the points the award loses below 100 on the
+//   factors other than price (the weighted shortfall), where P, what a point is worth, is
+//   priceZeroAboveLowest / (100 × price weight) of the price reference: 3.3% in quality mode. That is how the searches
+//   below see it, since it makes each line's cost independent of the others'. (Custom weights that give price less
+//   than SCORED_AWARD.minPriceWeight are traded at that weight, so there the objective, not the score, decides.)
+// - the premium limit: a scored award may cost at most SCORED_AWARD.maxPremium[mode] more (effective landed cost) than
+//   the cheapest feasible award (the `cost` mode one). When the best-scoring award costs more, the award is the
+//   best-scoring one among those that fit (the cheapest always does). The plan reports the cheapest award, the
+//   premium and the best-scoring award over the limit, so a finance person can check both sides.
 //
 // Constraints. A line goes wholly to one supplier that quotes its SKU and whose MOQ (minimum units per SKU line) it
 // meets. A supplier's capacityShare caps its FOB at that share of the order's FOB as allocated (after the curveball,
-// SUP-002 ≤ 60%). A split is recommended only when it beats the best single supplier after the overhead; when no single
-// supplier can take the whole order, the split is forced and the reason says why.
+// SUP-002 ≤ 60%). A split is recommended only when it beats the best single supplier on the objective, with the
+// overhead counted (as money in `cost` mode, as a lower price sub-score otherwise); when no single supplier can take
+// the whole order, the split is forced and the reason says why.
 //
 // Algorithm. Singles are evaluated exactly. The best split is the cheapest assignment using at least two suppliers;
 // finding it is NP-hard in general (two suppliers capped at 50% with equal prices is PARTITION), so:
@@ -30,20 +41,30 @@
 //   supplier, so on orders of many lines the integer optimum sits just above it. The plan reports the certified lower
 //   bound and the gap, so "near-optimal" is a number: on 3,000-line test orders $15 on $18M with the 60% cap binding,
 //   $4 with two caps binding, in about half a second.
+// - the premium limit is one more constraint: the exact search prunes any branch whose least possible landed cost is
+//   over it; the bounded search relaxes it too (each line costs objective + μ × landed cost, μ found by doubling and
+//   bisection until the best assignment fits, then single-line moves spend what is left of the budget), and its
+//   bound is the best of those relaxations'. On a 3,000-line order with a 1% limit binding: within 0.01% of optimal.
 import {
   COST_OF_CAPITAL_ANNUAL,
   type NegotiationMode,
-  SCORING_SCALES,
+  SCORED_AWARD,
+  SCORING_FACTORS,
+  type ScoringFactor,
+  type ScoringWeights,
   SPLIT_ORDER_OVERHEAD,
 } from '../config/business-rules.js';
 import type { Offer, OfferLine } from '../negotiation/types.js';
 import { tierPriceAt } from '../quotation/size-matrix.js';
 import { cashFlowCostRate } from './cash-flow.js';
 import { CENT_EPSILON, formatMoney, formatPercent, fromCents } from './money.js';
+import { FACTOR_LABELS, PRICE_ZERO_ABOVE_LOWEST } from './scoring.js';
 
 /** Up to this many lines the best split is found by exhaustive branch and bound. */
 export const EXACT_LINE_LIMIT = 12;
-export const SCORE_PENALTY_PER_POINT = SCORING_SCALES.scorePenaltyPerPoint;
+/** On large orders, how far the premium limit's multiplier is doubled, then halved, to find an award that fits. */
+const BUDGET_DOUBLINGS = 20;
+const BUDGET_BISECTIONS = 8;
 
 const MAX_SCORE = 100;
 const DUAL_ITERATIONS = 300;
@@ -59,6 +80,8 @@ const DUAL_STEP_END = DUAL_STEP_START / 2 ** 8;
 const DUAL_TARGET_MARGIN = 0.05;
 const LOCAL_SEARCH_PASSES = 50;
 const SKUS_NAMED_IN_REASONS = 3;
+/** Factor differences smaller than this (in weighted points) are not named in a reason. */
+const NAMED_POINTS = 0.05;
 
 /** One line of the order: what the buyer wants, as in the baseline quotation. */
 export interface OrderLine {
@@ -66,7 +89,9 @@ export interface OrderLine {
   quantity: number;
 }
 
-/** A supplier that can be given lines: its offer's prices and terms, its capacity and, in scored modes, its score. */
+export type FactorScores = Readonly<Record<ScoringFactor, number>>;
+
+/** A supplier that can be given lines: its offer's prices and terms, its capacity and, in scored modes, its scores. */
 export interface SupplierOption {
   supplierCode: string;
   /** Its quoted lines; an SKU it does not quote cannot go to it. The first line of an SKU counts. */
@@ -77,8 +102,11 @@ export interface SupplierOption {
   capacityShare: number;
   /** Minimum units per SKU line; a smaller line cannot go to it. */
   moq?: number | null;
-  /** Its total score (0–100) in the allocation's mode; required in every mode except `cost`. */
-  score?: number;
+  /**
+   * Its sub-scores (0–100) from scoring.ts; required in every mode except `cost`. The price sub-score is not used: the
+   * award's own price is scored instead.
+   */
+  factors?: FactorScores;
 }
 
 export interface AllocateOrderOptions {
@@ -86,6 +114,15 @@ export interface AllocateOrderOptions {
   suppliers: readonly SupplierOption[];
   /** Default `cost`: minimise effective landed cost. */
   mode?: NegotiationMode;
+  /** The mode's scoring weights (scoring.ts weightsFor); required in every mode except `cost`. */
+  weights?: ScoringWeights;
+  /**
+   * The price the award's price sub-score is measured from, in currency units: the lowest offer total, as in
+   * scoring.ts. Default: the order at each line's lowest offered price.
+   */
+  priceReference?: number;
+  /** The premium limit over the cheapest award (a fraction); default SCORED_AWARD.maxPremium[mode]. */
+  maxPremium?: number;
   annualRate?: number;
   splitOverhead?: number;
   /** For explanations. */
@@ -117,6 +154,45 @@ export type Optimality =
   /** Lower bound on the objective of any feasible allocation, and how far above it this one is. */
   | { method: 'bounded'; lowerBound: number; gap: number };
 
+/** An award's score in a scored mode, factor by factor, so the total can be redone by hand. */
+export interface AwardScore {
+  /** 0–100 (the price sub-score can leave that range: it keeps falling above +50% and rises below the reference). */
+  score: number;
+  /** Sub-scores, rounded to 0.1: price from the award's FOB + overhead; the others averaged over its lines. */
+  factors: Record<ScoringFactor, number>;
+  /** weight × sub-score: they add up to `score`. */
+  points: Record<ScoringFactor, number>;
+}
+
+export interface AwardSummary extends AwardScore {
+  supplierCodes: string[];
+  effectiveLandedCost: number;
+}
+
+/** How a scored mode chose: the award's score, what a point was worth, and the premium over the cheapest award. */
+export interface ScoredAward {
+  weights: ScoringWeights;
+  award: AwardScore;
+  /** The lowest offer total the price sub-score is measured from. */
+  priceReference: number;
+  /**
+   * What a score point is worth, as a share of the price reference: priceZeroAboveLowest / (100 × price weight), with
+   * the weight at least SCORED_AWARD.minPriceWeight.
+   */
+  pointValueShare: number;
+  /** pointValueShare × priceReference, in currency units. */
+  pointValue: number;
+  /** The most the award may cost above the cheapest award, as a share of the cheapest's effective landed cost. */
+  maxPremiumShare: number;
+  /** The cheapest feasible award: what cost mode would award. */
+  cheapest: AwardSummary;
+  /** Effective landed cost above the cheapest award's (0 when the award is the cheapest). */
+  premium: number;
+  premiumShare: number;
+  /** The best-scoring award regardless of cost, when it costs more than the limit allows; null otherwise. */
+  overLimit: (AwardSummary & { premiumShare: number }) | null;
+}
+
 export interface AllocationPlan {
   mode: NegotiationMode;
   /** Suppliers that get lines, by supplier code. */
@@ -131,13 +207,19 @@ export interface AllocationPlan {
   /** No single supplier could take the whole order. */
   forcedSplit: boolean;
   reason: string;
-  bestSingle: { supplierCode: string; effectiveLandedCost: number } | null;
-  bestSplit: { supplierCodes: string[]; effectiveLandedCost: number } | null;
+  /** The best single supplier and the best split under the objective; `score` in scored modes only. */
+  bestSingle: { supplierCode: string; effectiveLandedCost: number; score?: number } | null;
+  bestSplit: { supplierCodes: string[]; effectiveLandedCost: number; score?: number } | null;
   /** Why each supplier that cannot take the whole order alone cannot. */
   excluded: { supplierCode: string; reason: string }[];
-  /** What was minimised, in currency units: effective landed cost in `cost` mode, score-adjusted otherwise. */
+  /**
+   * What was minimised, in currency units: effective landed cost in `cost` mode; otherwise FOB + split overhead +
+   * the point value × the award's weighted shortfall below 100 on the factors other than price.
+   */
   objective: number;
   optimality: Optimality;
+  /** How a scored mode chose; null in `cost` mode. */
+  scored: ScoredAward | null;
 }
 
 export type AllocationError =
@@ -171,7 +253,7 @@ export function describeAllocationError(error: AllocationError): string {
 /** The allocation input for a supplier's offer. */
 export function supplierOptionFromOffer(
   offer: Offer,
-  extra: { moq?: number | null; score?: number } = {},
+  extra: { moq?: number | null; factors?: FactorScores } = {},
 ): SupplierOption {
   return {
     supplierCode: offer.supplierCode,
@@ -195,6 +277,11 @@ export function unitPriceFor(line: OfferLine, quantity: number): number {
   if (quoted === null || wanted === null) return line.unitPrice;
   // Rounded to a hundredth of a cent, so that quantity × the unit price shown gives the line total to the cent.
   return Math.round(((line.unitPrice * wanted.unitPrice) / quoted.unitPrice) * 10_000) / 10_000;
+}
+
+/** What a score point is worth in `weights`' mode, as a share of the price reference (see SCORED_AWARD). */
+export function modePointValueShare(weights: ScoringWeights): number {
+  return PRICE_ZERO_ABOVE_LOWEST / (MAX_SCORE * Math.max(weights.price, SCORED_AWARD.minPriceWeight));
 }
 
 // --- The model the searches work on ------------------------------------------------------------------------------
@@ -225,56 +312,50 @@ interface Evaluation {
   objective: number;
 }
 
-function buildModel(options: AllocateOrderOptions, suppliers: readonly SupplierOption[], mode: NegotiationMode): Model {
+/** The order's values and constraints, costed at effective landed cost (the `cost` mode objective). */
+function buildModel(options: AllocateOrderOptions, suppliers: readonly SupplierOption[]): Model {
   const annualRate = options.annualRate ?? COST_OF_CAPITAL_ANNUAL;
   const overhead = options.splitOverhead ?? SPLIT_ORDER_OVERHEAD;
   const cashRate = suppliers.map((s) => cashFlowCostRate(s.paymentTerms, s.leadTimeDays, annualRate));
-  const multiplier = suppliers.map((s, i) => (1 + (cashRate[i] ?? 0)) * scoreWeight(s, mode));
   const quoted = suppliers.map((s) => firstLineBySku(s.lines));
 
   const unitPrice: number[][] = [];
   const value: number[][] = [];
-  const cost: number[][] = [];
-  const splitCost: number[][] = [];
-  const allowed: number[][] = [];
   for (const line of options.lines) {
     const prices = suppliers.map((s, i) => {
       const offered = quoted[i]?.get(line.sku);
       if (offered === undefined || line.quantity < (s.moq ?? 0) || s.capacityShare <= 0) return NaN;
       return unitPriceFor(offered, line.quantity);
     });
-    const values = prices.map((p) => (Number.isNaN(p) ? NaN : Math.round(line.quantity * p * 100)));
-    const costs = values.map((v, i) => v * (multiplier[i] ?? 1));
-    const splitCosts = costs.map((c, i) => c + overhead * (values[i] ?? NaN));
     unitPrice.push(prices);
-    value.push(values);
-    cost.push(costs);
-    splitCost.push(splitCosts);
-    allowed.push(
-      suppliers
-        .map((_, i) => i)
-        .filter((i) => !Number.isNaN(values[i] ?? NaN))
-        .sort((a, b) => at(splitCosts, a) - at(splitCosts, b) || a - b),
-    );
+    value.push(prices.map((p) => (Number.isNaN(p) ? NaN : Math.round(line.quantity * p * 100))));
   }
-  return {
+  const base = {
     lineCount: options.lines.length,
     supplierCount: suppliers.length,
     value,
     unitPrice,
-    cost,
-    splitCost,
-    allowed,
     cap: suppliers.map((s) => Math.min(1, Math.max(0, s.capacityShare))),
     cashRate,
     overhead,
   };
+  return costed(base, (_line, s, v) => v * (1 + at(cashRate, s)));
 }
 
-function scoreWeight(supplier: SupplierOption, mode: NegotiationMode): number {
-  if (mode === 'cost') return 1;
-  if (supplier.score === undefined) throw new Error(`${mode} mode needs the score of ${supplier.supplierCode}`);
-  return 1 + SCORE_PENALTY_PER_POINT * (MAX_SCORE - supplier.score);
+/** The model with each (line, supplier) costed by `cost` (given the line's FOB in cents), and `allowed` re-sorted. */
+function costed(
+  base: Omit<Model, 'cost' | 'splitCost' | 'allowed'>,
+  cost: (line: number, supplier: number, value: number) => number,
+): Model {
+  const costs = base.value.map((values, l) => values.map((v, s) => (Number.isNaN(v) ? NaN : cost(l, s, v))));
+  const splitCost = costs.map((c, l) => c.map((x, s) => x + base.overhead * at(row(base.value, l), s)));
+  const allowed = splitCost.map((c) =>
+    c
+      .map((_, s) => s)
+      .filter((s) => !Number.isNaN(at(c, s)))
+      .sort((a, b) => at(c, a) - at(c, b) || a - b),
+  );
+  return { ...base, cost: costs, splitCost, allowed };
 }
 
 function firstLineBySku(lines: readonly OfferLine[]): Map<string, OfferLine> {
@@ -328,8 +409,17 @@ interface SplitSearch {
   lowerBound: number | null;
 }
 
-/** Depth-first branch and bound over every assignment that uses at least two suppliers. */
-function exactSplit(model: Model): SplitSearch {
+/**
+ * A cap on effective landed cost (cents): `landed[line][supplier]` is a line's landed cost there, before the split
+ * overhead, which counts on top at the model's rate.
+ */
+interface Budget {
+  landed: number[][];
+  limit: number;
+}
+
+/** Depth-first branch and bound over every assignment that uses at least two suppliers (and fits the budget). */
+function exactSplit(model: Model, budget?: Budget): SplitSearch {
   const n = model.lineCount;
   const order = Array.from({ length: n }, (_, l) => l).sort((a, b) => maxValue(model, b) - maxValue(model, a) || a - b);
   const suffix = (pick: (l: number) => number): number[] => {
@@ -340,6 +430,8 @@ function exactSplit(model: Model): SplitSearch {
   const restCost = suffix((l) => Math.min(...row(model.allowed, l).map((s) => at(row(model.cost, l), s))));
   const restMinValue = suffix((l) => Math.min(...row(model.allowed, l).map((s) => at(row(model.value, l), s))));
   const restMaxValue = suffix((l) => maxValue(model, l));
+  const restLanded =
+    budget && suffix((l) => Math.min(...row(model.allowed, l).map((s) => at(row(budget.landed, l), s))));
 
   const assign = new Array<number>(n).fill(-1);
   const fob = new Array<number>(model.supplierCount).fill(0);
@@ -347,10 +439,11 @@ function exactSplit(model: Model): SplitSearch {
   let best: number[] | null = null;
   let bestObjective = Infinity;
 
-  const visit = (depth: number, cost: number, total: number): void => {
+  const visit = (depth: number, cost: number, total: number, landed: number): void => {
     const used = linesAt.filter((c) => c > 0).length;
     if (depth === n) {
       if (used < 2 || !withinCapacity(model, fob, total)) return;
+      if (budget && landed + model.overhead * total > budget.limit + CENT_EPSILON) return;
       const objective = cost + model.overhead * total;
       if (objective < bestObjective - CENT_EPSILON) {
         bestObjective = objective;
@@ -363,6 +456,10 @@ function exactSplit(model: Model): SplitSearch {
     // A supplier already over its share of the largest order still possible can only get further over.
     const largest = total + at(restMaxValue, depth);
     if (fob.some((v, s) => v > at(model.cap, s) * largest + CENT_EPSILON)) return;
+    if (budget && restLanded) {
+      const least = landed + at(restLanded, depth) + model.overhead * (total + at(restMinValue, depth));
+      if (least > budget.limit + CENT_EPSILON) return;
+    }
 
     const line = at(order, depth);
     for (const s of row(model.allowed, line)) {
@@ -370,13 +467,14 @@ function exactSplit(model: Model): SplitSearch {
       assign[line] = s;
       fob[s] = at(fob, s) + value;
       linesAt[s] = at(linesAt, s) + 1;
-      visit(depth + 1, cost + at(row(model.cost, line), s), total + value);
+      const extra = budget ? at(row(budget.landed, line), s) : 0;
+      visit(depth + 1, cost + at(row(model.cost, line), s), total + value, landed + extra);
       fob[s] = at(fob, s) - value;
       linesAt[s] = at(linesAt, s) - 1;
     }
     assign[line] = -1;
   };
-  visit(0, 0, 0);
+  visit(0, 0, 0, 0);
   return { assign: best, lowerBound: null };
 }
 
@@ -648,13 +746,230 @@ function improveWithSwaps(model: Model, start: readonly number[]): number[] {
 
 // --- Putting it together -----------------------------------------------------------------------------------------
 
+type ScoredMode = Exclude<NegotiationMode, 'cost'>;
+
+/** The best single supplier, the best split, and which of the two wins, under one model's objective. */
+interface Solution {
+  assign: number[];
+  evaluation: Evaluation;
+  isSplit: boolean;
+  single: { supplier: number; evaluation: Evaluation } | null;
+  split: { assign: number[]; evaluation: Evaluation } | null;
+  /** Lower bound (cents) on the objective of every feasible assignment, when the split search was not exhaustive. */
+  lowerBound: number | null;
+}
+
+/** The best of the single suppliers `alone` (whole order each) and of `split`, under `model`'s objective. */
+function choose(
+  model: Model,
+  alone: readonly number[],
+  split: number[] | null,
+  lowerBound: number | null,
+): Solution | null {
+  // Equal objectives go to the lower effective landed cost (they can tie in a scored mode), then the lower code.
+  const singles = alone
+    .map((s) => ({ supplier: s, evaluation: evaluate(model, fillWith(model, s)) }))
+    .sort(
+      (a, b) =>
+        a.evaluation.objective - b.evaluation.objective ||
+        a.evaluation.total * (1 + at(model.cashRate, a.supplier)) -
+          b.evaluation.total * (1 + at(model.cashRate, b.supplier)) ||
+        a.supplier - b.supplier,
+    );
+  const single = singles[0] ?? null;
+  const splitEvaluation = split === null ? null : evaluate(model, split);
+  const best =
+    split !== null && splitEvaluation !== null && splitEvaluation.used > 1
+      ? { assign: split, evaluation: splitEvaluation }
+      : null;
+  if (best !== null && (single === null || best.evaluation.objective < single.evaluation.objective - CENT_EPSILON)) {
+    return { assign: best.assign, evaluation: best.evaluation, isSplit: true, single, split: best, lowerBound };
+  }
+  if (single === null) return null;
+  const assign = fillWith(model, single.supplier);
+  return { assign, evaluation: single.evaluation, isSplit: false, single, split: best, lowerBound };
+}
+
+function solve(model: Model, alone: readonly number[], exhaustive: boolean): Solution | null {
+  const search = exhaustive ? exactSplit(model) : boundedSplit(model);
+  return choose(model, alone, search.assign, search.lowerBound);
+}
+
+/**
+ * The best assignment under `model`'s objective among those whose effective landed cost (`landed`'s objective) fits
+ * `limit`. Exhaustive: branch and bound with the budget. Bounded: the budget is relaxed with a multiplier μ — each line
+ * costs objective + μ × landed cost — and μ is raised (doubling, then bisection) until the best assignment found fits;
+ * the bound at that μ, less μ × the limit, is a lower bound on every assignment that fits.
+ */
+function solveWithin(
+  model: Model,
+  landed: Model,
+  alone: readonly number[],
+  exhaustive: boolean,
+  limit: number,
+): Solution | null {
+  const fits = (assign: readonly number[]) => evaluate(landed, assign).objective <= limit + CENT_EPSILON;
+  const within = alone.filter((s) => fits(fillWith(model, s)));
+  if (exhaustive) return choose(model, within, exactSplit(model, { landed: landed.cost, limit }).assign, null);
+
+  // Every multiplier gives a valid bound, and every assignment that fits is a candidate: keep the best of each.
+  let bound = -Infinity;
+  const kept: { best: { assign: number[]; objective: number } | null } = { best: null };
+  const relaxed = (mu: number): boolean => {
+    const priced = costed({ ...model, overhead: model.overhead * (1 + mu) }, (l, s) => {
+      return at(row(model.cost, l), s) + mu * at(row(landed.cost, l), s);
+    });
+    const search = boundedSplit(priced);
+    const singles = alone.map((s) => evaluate(priced, fillWith(model, s)).objective);
+    bound = Math.max(bound, Math.min(...singles, search.lowerBound ?? -Infinity) - mu * limit);
+    if (search.assign === null || !fits(search.assign)) return false;
+    const objective = evaluate(model, search.assign).objective;
+    if (kept.best === null || objective < kept.best.objective - CENT_EPSILON) {
+      kept.best = { assign: search.assign, objective };
+    }
+    return true;
+  };
+  let high = 1;
+  for (let i = 0; i < BUDGET_DOUBLINGS && !relaxed(high); i++) high *= 2;
+  // The last doubling that did not fit, if any, is where the bisection starts.
+  let low = high > 1 ? high / 2 : 0;
+  for (let i = 0; i < BUDGET_BISECTIONS; i++) {
+    const middle = (low + high) / 2;
+    if (relaxed(middle)) high = middle;
+    else low = middle;
+  }
+  const found = kept.best === null ? null : spendSlack(model, landed, kept.best.assign, limit);
+  return choose(model, within, found, Number.isFinite(bound) ? bound : null);
+}
+
+/**
+ * Single-line moves that lower the objective and keep capacity and the budget, best gain per cent of budget first,
+ * until none is left: the multiplier's bisection stops a little short of the budget, and this spends what is left.
+ */
+function spendSlack(model: Model, landed: Model, start: readonly number[], limit: number): number[] {
+  const assign = [...start];
+  const t = tally(model, assign);
+  let spent = assign.reduce((sum, s, l) => sum + at(row(landed.splitCost, l), s), 0);
+  for (let pass = 0; pass < LOCAL_SEARCH_PASSES; pass++) {
+    const moves: { line: number; from: number; to: number; gain: number; extra: number }[] = [];
+    assign.forEach((from, line) => {
+      for (const to of row(model.allowed, line)) {
+        const gain = at(row(model.splitCost, line), from) - at(row(model.splitCost, line), to);
+        if (to === from || gain <= CENT_EPSILON) continue;
+        const extra = at(row(landed.splitCost, line), to) - at(row(landed.splitCost, line), from);
+        moves.push({ line, from, to, gain, extra });
+      }
+    });
+    // Moves that also save money first (biggest gain first), then the most gain per cent spent.
+    const rank = (m: { gain: number; extra: number }) => (m.extra <= 0 ? Infinity : m.gain / m.extra);
+    moves.sort((a, b) => rank(b) - rank(a) || b.gain - a.gain || a.line - b.line || a.to - b.to);
+    let moved = false;
+    for (const { line, from, to, extra } of moves) {
+      if (assign[line] !== from || spent + extra > limit + CENT_EPSILON) continue;
+      if (!tryMoves(model, t, [[line, from, to]])) continue;
+      assign[line] = to;
+      spent += extra;
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  return assign;
+}
+
+/** The same solution, with every objective re-read in another model (same order, other costs). */
+function reEvaluate(model: Model, solution: Solution): Solution {
+  return {
+    ...solution,
+    evaluation: evaluate(model, solution.assign),
+    single:
+      solution.single === null
+        ? null
+        : { ...solution.single, evaluation: evaluate(model, fillWith(model, solution.single.supplier)) },
+    split: solution.split === null ? null : { ...solution.split, evaluation: evaluate(model, solution.split.assign) },
+    lowerBound: null,
+  };
+}
+
+/** What a scored mode needs beyond the order: its weights, each supplier's shortfall, each line's weight. */
+interface Scoring {
+  mode: ScoredMode;
+  weights: ScoringWeights;
+  factors: FactorScores[];
+  /** Per supplier: Σ over the factors other than price of weight × (100 − sub-score). */
+  shortfall: number[];
+  /** Per line: its lowest offered value over the order's at those prices (they sum to 1). */
+  lineShare: number[];
+  /** Cents. */
+  reference: number;
+  /** What a point is worth, as a share of the reference. */
+  pointShare: number;
+  maxPremium: number;
+}
+
+function scoringOf(
+  options: AllocateOrderOptions,
+  model: Model,
+  suppliers: readonly SupplierOption[],
+  mode: ScoredMode,
+): Scoring {
+  const weights = options.weights;
+  if (weights === undefined) throw new Error(`${mode} mode needs the scoring weights`);
+  const factors = suppliers.map((s) => {
+    if (s.factors === undefined) throw new Error(`${mode} mode needs the scores of ${s.supplierCode}`);
+    return s.factors;
+  });
+  const shortfall = factors.map((f) =>
+    SCORING_FACTORS.filter((k) => k !== 'price').reduce((sum, k) => sum + weights[k] * (MAX_SCORE - f[k]), 0),
+  );
+  // Every line is covered by now (uncovered orders fail first), so each has a lowest offered value.
+  const lowest = model.value.map((values) => Math.min(...values.filter((v) => !Number.isNaN(v))));
+  const sum = lowest.reduce((a, b) => a + b, 0);
+  const lineShare = lowest.map((v) => (sum > 0 ? v / sum : 1 / model.lineCount));
+  const reference = options.priceReference === undefined ? sum : Math.round(options.priceReference * 100);
+  return {
+    mode,
+    weights,
+    factors,
+    shortfall,
+    lineShare,
+    // A zero reference (a free order) would divide by zero; a cent scores it the same way in practice.
+    reference: Math.max(1, reference),
+    pointShare: modePointValueShare(weights),
+    maxPremium: options.maxPremium ?? SCORED_AWARD.maxPremium[mode],
+  };
+}
+
+/** The order costed for a scored mode: FOB + the point value × shortfall (the overhead adds to FOB in a split). */
+function scoredModel(model: Model, scoring: Scoring): Model {
+  const perPoint = scoring.pointShare * scoring.reference;
+  return costed(model, (l, s, v) => v + perPoint * at(scoring.lineShare, l) * at(scoring.shortfall, s));
+}
+
+/** The award's score, factor by factor, rounded the way scoring.ts rounds an offer's (sub-scores to 0.1). */
+function awardScore(model: Model, scoring: Scoring, assign: readonly number[]): AwardScore {
+  const { total, used } = evaluate(model, assign);
+  const priced = total + (used > 1 ? model.overhead * total : 0);
+  const pointsPerShare = MAX_SCORE / PRICE_ZERO_ABOVE_LOWEST;
+  const factor = (f: ScoringFactor): number =>
+    f === 'price'
+      ? MAX_SCORE - pointsPerShare * (priced / scoring.reference - 1)
+      : assign.reduce((sum, s, l) => sum + at(scoring.lineShare, l) * (scoring.factors[s]?.[f] ?? 0), 0);
+  const factors = mapFactors((f) => round(factor(f), 1));
+  const points = mapFactors((f) => round(scoring.weights[f] * factors[f], 2));
+  const score = round(
+    SCORING_FACTORS.reduce((sum, f) => sum + scoring.weights[f] * factors[f], 0),
+    1,
+  );
+  return { score, factors, points };
+}
+
 /** Allocates every line of the order to one supplier, as described at the top of this file. */
 export function allocateOrder(options: AllocateOrderOptions): AllocationOutcome {
   const mode = options.mode ?? 'cost';
   const currency = options.currency ?? 'USD';
-  validate(options);
+  validate(options, mode);
   const suppliers = [...options.suppliers].sort((a, b) => compareText(a.supplierCode, b.supplierCode));
-  const model = buildModel(options, suppliers, mode);
+  const model = buildModel(options, suppliers);
   const fail = (error: AllocationError): AllocationOutcome => ({
     ok: false,
     error,
@@ -671,78 +986,153 @@ export function allocateOrder(options: AllocateOrderOptions): AllocationOutcome 
     const reason = whyNotAlone(model, options.lines, supplier, s);
     return reason === null ? [] : [{ supplierCode: supplier.supplierCode, reason }];
   });
-  const singles = suppliers
+  const alone = suppliers
     .map((_, s) => s)
-    .filter((s) => !excluded.some((e) => e.supplierCode === suppliers[s]?.supplierCode))
-    .map((s) => ({ supplier: s, evaluation: evaluate(model, new Array<number>(model.lineCount).fill(s)) }))
-    .sort((a, b) => a.evaluation.objective - b.evaluation.objective || a.supplier - b.supplier);
-  const single = singles[0] ?? null;
-
-  const limit = options.exactLineLimit ?? EXACT_LINE_LIMIT;
-  const exhaustive = model.lineCount <= limit;
-  const search = exhaustive ? exactSplit(model) : boundedSplit(model);
-  const splitEvaluation = search.assign === null ? null : evaluate(model, search.assign);
-  const split =
-    search.assign !== null && splitEvaluation !== null && splitEvaluation.used > 1
-      ? { assign: search.assign, evaluation: splitEvaluation }
-      : null;
-
-  const chooseSplit =
-    split !== null && (single === null || split.evaluation.objective < single.evaluation.objective - CENT_EPSILON);
-  const chosen = chooseSplit ? split : single === null ? null : { ...single, assign: fillWith(model, single.supplier) };
-  if (chosen === null) return fail({ code: 'NO_FEASIBLE_ALLOCATION', proven: exhaustive });
-
-  const build = (assign: readonly number[]) => describePlan(model, options.lines, suppliers, assign);
-  const plan = build(chosen.assign);
-  const singlePlan = single === null ? null : build(fillWith(model, single.supplier));
-  const splitPlan = split === null ? null : build(split.assign);
-
-  const lowerBound = Math.min(single?.evaluation.objective ?? Infinity, search.lowerBound ?? Infinity);
-  const optimality: Optimality = exhaustive
-    ? { method: 'exact' }
-    : {
-        method: 'bounded',
-        lowerBound: fromCents(lowerBound),
-        gap: fromCents(Math.max(0, chosen.evaluation.objective - lowerBound)),
-      };
+    .filter((s) => !excluded.some((e) => e.supplierCode === suppliers[s]?.supplierCode));
+  const exhaustive = model.lineCount <= (options.exactLineLimit ?? EXACT_LINE_LIMIT);
+  const cheapest = solve(model, alone, exhaustive);
+  if (cheapest === null) return fail({ code: 'NO_FEASIBLE_ALLOCATION', proven: exhaustive });
 
   const money = (cents: number) => formatMoney(fromCents(cents), currency);
+  const build = (assign: readonly number[]) => describePlan(model, options.lines, suppliers, assign);
   const context: ReasonContext = { mode, money, overhead: model.overhead, exhaustive };
-  const reason = explain(context, {
-    chosen: { plan, objective: chosen.evaluation.objective },
-    single:
-      singlePlan === null || single === null ? null : { plan: singlePlan, objective: single.evaluation.objective },
-    split: splitPlan === null || split === null ? null : { plan: splitPlan, objective: split.evaluation.objective },
-    excluded,
-  });
+  if (mode === 'cost') {
+    const candidates = candidatesOf(cheapest, build, () => undefined);
+    const reason = explain(context, { ...candidates, excluded });
+    return { ok: true, plan: finishPlan(mode, cheapest, candidates, { excluded, reason, exhaustive, scored: null }) };
+  }
 
+  const scoring = scoringOf(options, model, suppliers, mode);
+  const cheapestPlan = build(cheapest.assign);
+  // The limit is on the landed cost as the objective counts it (before rounding each part to the cent).
+  const limit = cheapest.evaluation.objective * (1 + scoring.maxPremium);
+  const scoredOrder = scoredModel(model, scoring);
+  const fits = (assign: readonly number[]) => evaluate(model, assign).objective <= limit + CENT_EPSILON;
+  const best = solve(scoredOrder, alone, exhaustive);
+  const overLimit = best !== null && !fits(best.assign) ? best : null;
+  // The cheapest award always fits, so there is always an award; it stands if the search finds nothing better.
+  const chosen =
+    best !== null && overLimit === null
+      ? best
+      : (solveWithin(scoredOrder, model, alone, exhaustive, limit) ?? reEvaluate(scoredOrder, cheapest));
+
+  const scoreOf = (assign: readonly number[]) => awardScore(model, scoring, assign);
+  const premiumOf = (plan: PlanMoney) => plan.elc - cheapestPlan.elc;
+  const summary = (assign: readonly number[]): AwardSummary => {
+    const plan = build(assign);
+    return {
+      supplierCodes: plan.allocations.map((a) => a.supplierCode),
+      effectiveLandedCost: fromCents(plan.elc),
+      ...scoreOf(assign),
+    };
+  };
+  const candidates = candidatesOf(chosen, build, (assign) => scoreOf(assign).score);
+  const premium = premiumOf(candidates.chosen.plan);
+  const scored: ScoredAward = {
+    weights: scoring.weights,
+    award: scoreOf(chosen.assign),
+    priceReference: fromCents(scoring.reference),
+    pointValueShare: scoring.pointShare,
+    pointValue: fromCents(scoring.pointShare * scoring.reference),
+    maxPremiumShare: scoring.maxPremium,
+    cheapest: summary(cheapest.assign),
+    premium: fromCents(premium),
+    premiumShare: ratio(premium, cheapestPlan.elc),
+    overLimit:
+      overLimit === null
+        ? null
+        : {
+            ...summary(overLimit.assign),
+            premiumShare: ratio(premiumOf(build(overLimit.assign)), cheapestPlan.elc),
+          },
+  };
+  const reason = explainScored(context, { ...candidates, excluded, scored, sameAsCheapest: premium === 0 });
   return {
     ok: true,
-    plan: {
-      mode,
-      ...moneyOf(plan),
-      isSplit: chooseSplit,
-      forcedSplit: chooseSplit && single === null,
-      reason,
-      bestSingle:
-        singlePlan === null
-          ? null
-          : { supplierCode: at0(singlePlan.allocations).supplierCode, effectiveLandedCost: fromCents(singlePlan.elc) },
-      bestSplit:
-        splitPlan === null
-          ? null
-          : {
-              supplierCodes: splitPlan.allocations.map((a) => a.supplierCode),
-              effectiveLandedCost: fromCents(splitPlan.elc),
-            },
-      excluded,
-      objective: fromCents(chosen.evaluation.objective),
-      optimality,
-    },
+    plan: finishPlan(mode, chosen, candidates, { excluded, reason, exhaustive, scored }),
   };
 }
 
-function validate(options: AllocateOrderOptions): void {
+interface Candidates {
+  chosen: Candidate;
+  single: Candidate | null;
+  split: Candidate | null;
+}
+
+function candidatesOf(
+  solution: Solution,
+  build: (assign: readonly number[]) => PlanMoney,
+  scoreOf: (assign: readonly number[]) => number | undefined,
+): Candidates {
+  const candidate = (assign: readonly number[], evaluation: Evaluation): Candidate => ({
+    plan: build(assign),
+    objective: evaluation.objective,
+    score: scoreOf(assign),
+  });
+  const { single, split } = solution;
+  return {
+    chosen: candidate(solution.assign, solution.evaluation),
+    single:
+      single === null
+        ? null
+        : candidate(new Array<number>(solution.assign.length).fill(single.supplier), single.evaluation),
+    split: split === null ? null : candidate(split.assign, split.evaluation),
+  };
+}
+
+function finishPlan(
+  mode: NegotiationMode,
+  solution: Solution,
+  candidates: Candidates,
+  extra: {
+    excluded: { supplierCode: string; reason: string }[];
+    reason: string;
+    exhaustive: boolean;
+    scored: ScoredAward | null;
+  },
+): AllocationPlan {
+  const { single, split } = candidates;
+  const objective = solution.evaluation.objective;
+  const lowerBound = Math.min(solution.single?.evaluation.objective ?? Infinity, solution.lowerBound ?? Infinity);
+  const optimality: Optimality = extra.exhaustive
+    ? { method: 'exact' }
+    : { method: 'bounded', lowerBound: fromCents(lowerBound), gap: fromCents(Math.max(0, objective - lowerBound)) };
+  const withScore = <T extends object>(value: T, score: number | undefined) =>
+    score === undefined ? value : { ...value, score };
+  return {
+    mode,
+    ...moneyOf(candidates.chosen.plan),
+    isSplit: solution.isSplit,
+    forcedSplit: solution.isSplit && solution.single === null,
+    reason: extra.reason,
+    bestSingle:
+      single === null
+        ? null
+        : withScore(
+            {
+              supplierCode: at0(single.plan.allocations).supplierCode,
+              effectiveLandedCost: fromCents(single.plan.elc),
+            },
+            single.score,
+          ),
+    bestSplit:
+      split === null
+        ? null
+        : withScore(
+            {
+              supplierCodes: split.plan.allocations.map((a) => a.supplierCode),
+              effectiveLandedCost: fromCents(split.plan.elc),
+            },
+            split.score,
+          ),
+    excluded: extra.excluded,
+    objective: fromCents(objective),
+    optimality,
+    scored: extra.scored,
+  };
+}
+
+function validate(options: AllocateOrderOptions, mode: NegotiationMode): void {
   if (options.lines.length === 0) throw new RangeError('an order needs at least one line');
   for (const line of options.lines) {
     if (!Number.isInteger(line.quantity) || line.quantity <= 0) {
@@ -756,9 +1146,15 @@ function validate(options: AllocateOrderOptions): void {
     if (!(s.capacityShare >= 0 && s.capacityShare <= 1)) {
       throw new RangeError(`${s.supplierCode}: capacity share must be within 0–1, not ${s.capacityShare}`);
     }
-    if (s.score !== undefined && !(s.score >= 0 && s.score <= MAX_SCORE)) {
-      throw new RangeError(`${s.supplierCode}: score must be within 0–100, not ${s.score}`);
+    const outside = SCORING_FACTORS.find(
+      (f) => s.factors !== undefined && !(s.factors[f] >= 0 && s.factors[f] <= MAX_SCORE),
+    );
+    if (outside !== undefined) {
+      throw new RangeError(`${s.supplierCode}: the ${outside} score must be within 0–100, not ${s.factors?.[outside]}`);
     }
+  }
+  if (mode !== 'cost' && options.maxPremium !== undefined && !(options.maxPremium >= 0)) {
+    throw new RangeError(`the premium limit must be 0 or more, not ${options.maxPremium}`);
   }
 }
 
@@ -857,43 +1253,142 @@ interface ReasonContext {
 interface Candidate {
   plan: PlanMoney;
   objective: number;
+  /** The award's score, in scored modes. */
+  score: number | undefined;
 }
 
-function explain(
-  context: ReasonContext,
-  options: { chosen: Candidate; single: Candidate | null; split: Candidate | null; excluded: { reason: string }[] },
-): string {
-  const { money, mode } = context;
-  const scored = mode !== 'cost';
-  const names = (c: Candidate) => c.plan.allocations.map((a) => a.supplierCode).join(' + ');
-  const cost = (c: Candidate) =>
-    `${money(c.plan.elc)} effective landed cost` + (scored ? ` (${money(c.objective)} score-adjusted)` : '');
-  const overhead = (c: Candidate) =>
-    `incl. ${money(c.plan.overhead)} split overhead ` +
-    `(${formatPercent(context.overhead, 0)} of ${money(c.plan.fob)} FOB)`;
-  const note = scored
-    ? ` In ${mode} mode each supplier's landed cost is weighed up by ${formatPercent(SCORE_PENALTY_PER_POINT)} per ` +
-      'score point below 100.'
-    : '';
+const names = (c: Candidate) => c.plan.allocations.map((a) => a.supplierCode).join(' + ');
+
+function overheadOf(context: ReasonContext, c: Candidate): string {
+  return (
+    `incl. ${context.money(c.plan.overhead)} split overhead ` +
+    `(${formatPercent(context.overhead, 0)} of ${context.money(c.plan.fob)} FOB)`
+  );
+}
+
+/** When the split search returns no split: exhaustively, none exists; otherwise none it found beats one supplier. */
+function noSplit(context: ReasonContext): string {
+  return context.exhaustive ? ' No split respects the capacity limits.' : ' No split found beats it.';
+}
+
+function explain(context: ReasonContext, options: Candidates & { excluded: { reason: string }[] }): string {
+  const { money } = context;
+  const cost = (c: Candidate) => `${money(c.plan.elc)} effective landed cost`;
   const { chosen, single, split } = options;
 
   if (chosen.plan.allocations.length === 1) {
     const against =
       split === null
-        ? ` No split ${context.exhaustive ? 'respects' : 'was found that respects'} the capacity limits.`
-        : ` The best split (${names(split)}: ${cost(split)}, ${overhead(split)}) does not beat it, so one supplier.`;
-    return `${names(chosen)} alone: ${cost(chosen)}.${against}${note}`;
+        ? noSplit(context)
+        : ` The best split (${names(split)}: ${cost(split)}, ${overheadOf(context, split)}) does not beat it, so one ` +
+          'supplier.';
+    return `${names(chosen)} alone: ${cost(chosen)}.${against}`;
   }
-  const body = `Split ${names(chosen)}: ${cost(chosen)}, ${overhead(chosen)}`;
+  const body = `Split ${names(chosen)}: ${cost(chosen)}, ${overheadOf(context, chosen)}`;
   if (single === null) {
     const why = options.excluded.map((e) => e.reason).join('; ');
-    return `No single supplier can take the whole order (${why}), so the order must be split. ${body}.${note}`;
+    return `No single supplier can take the whole order (${why}), so the order must be split. ${body}.`;
   }
   const saving = single.objective - chosen.objective;
   return (
-    `${body}: ${money(saving)} less${scored ? ' score-adjusted' : ''} than the best single supplier ` +
-    `(${names(single)}: ${cost(single)}), even after the overhead.${note}`
+    `${body}: ${money(saving)} less than the best single supplier ` +
+    `(${names(single)}: ${cost(single)}), even after the overhead.`
   );
+}
+
+/**
+ * A scored mode's reason: the award and its score, what it costs over the cheapest award and what that buys, factor
+ * by factor, and the rule (what a point is worth, the premium limit) so a finance person can redo it.
+ */
+function explainScored(
+  context: ReasonContext,
+  options: Candidates & { excluded: { reason: string }[]; scored: ScoredAward; sameAsCheapest: boolean },
+): string {
+  const { money, mode } = context;
+  const { chosen, single, split, scored } = options;
+  const cents = (amount: number) => money(Math.round(amount * 100));
+  const scoreText = (c: Candidate) => `score ${showScore(c.score ?? 0)}`;
+  const cost = (c: Candidate) => `${money(c.plan.elc)} effective landed cost`;
+
+  let head: string;
+  if (chosen.plan.allocations.length === 1) {
+    const against =
+      split === null
+        ? noSplit(context)
+        : ` The best split (${names(split)}: ${scoreText(split)}, ${overheadOf(context, split)}) does not beat it.`;
+    head = `${names(chosen)} alone: ${scoreText(chosen)} in ${mode} mode, ${cost(chosen)}.${against}`;
+  } else if (single === null) {
+    const why = options.excluded.map((e) => e.reason).join('; ');
+    head =
+      `No single supplier can take the whole order (${why}), so the order must be split. Split ${names(chosen)}: ` +
+      `${scoreText(chosen)} in ${mode} mode, ${cost(chosen)}, ${overheadOf(context, chosen)}.`;
+  } else {
+    head =
+      `Split ${names(chosen)}: ${scoreText(chosen)} in ${mode} mode, ${cost(chosen)}, ${overheadOf(context, chosen)}; ` +
+      `it beats the best single supplier (${names(single)}: ${scoreText(single)}) even after the overhead.`;
+  }
+
+  const cheap = scored.cheapest;
+  const award = scored.award;
+  let premium: string;
+  if (options.sameAsCheapest) {
+    premium = ' It is also the cheapest feasible award.';
+  } else {
+    const gains = SCORING_FACTORS.map((f) => ({ f, d: round(award.points[f] - cheap.points[f], 1) }))
+      .filter(({ d }) => Math.abs(d) >= NAMED_POINTS)
+      .sort((a, b) => b.d - a.d)
+      .map(({ f, d }) => `${FACTOR_LABELS[f].toLowerCase()} ${d > 0 ? '+' : '−'}${Math.abs(d).toFixed(1)}`);
+    const more = scored.premium >= 0 ? 'more' : 'less';
+    premium =
+      ` It costs ${cents(Math.abs(scored.premium))} (${formatPercent(Math.abs(scored.premiumShare))}) ${more} than the ` +
+      `cheapest feasible award (${cheap.supplierCodes.join(' + ')}: ${cents(cheap.effectiveLandedCost)}, score ` +
+      `${showScore(cheap.score)}) for a score of ${showScore(award.score)} against ${showScore(cheap.score)}` +
+      (gains.length > 0 ? ` (points: ${gains.join(', ')})` : '') +
+      '.';
+  }
+
+  const weight = scored.weights.price;
+  const pointsPerPercent = MAX_SCORE / (PRICE_ZERO_ABOVE_LOWEST * 100);
+  const rule =
+    ` In ${mode} mode a score point is worth ${formatPercent(scored.pointValueShare)} of the lowest offer ` +
+    `(${cents(scored.pointValue)}): the mode weighs price at ${formatPercent(weight, 0)}` +
+    (weight < SCORED_AWARD.minPriceWeight ? ` (counted as ${formatPercent(SCORED_AWARD.minPriceWeight, 0)})` : '') +
+    ` and the price score loses ${pointsPerPercent} points per 1% above the lowest offer.`;
+  const over = scored.overLimit;
+  const limit = formatPercent(scored.maxPremiumShare, 0);
+  const capped =
+    over === null
+      ? scored.premium > 0
+        ? ` The premium is within the mode's ${limit} limit.`
+        : ''
+      : ` The best-scoring award (${over.supplierCodes.join(' + ')}: score ${showScore(over.score)}) would cost ` +
+        `${formatPercent(over.premiumShare)} more than the cheapest, above the mode's ${limit} limit, so the award is ` +
+        'the best-scoring one within it.';
+  return head + premium + rule + capped;
+}
+
+function ratio(amount: number, of: number): number {
+  return of === 0 ? 0 : Math.round((amount / of) * 10_000) / 10_000;
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** "85.4", or "85" for a whole number, as scoring.ts shows scores. */
+function showScore(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+
+function mapFactors<T>(value: (factor: ScoringFactor) => T): Record<ScoringFactor, T> {
+  return {
+    price: value('price'),
+    quality: value('quality'),
+    leadTime: value('leadTime'),
+    terms: value('terms'),
+    reliability: value('reliability'),
+  };
 }
 
 function compareText(a: string, b: string): number {

@@ -108,3 +108,58 @@ export function landedCostInput(): DecisionInput {
     ],
   };
 }
+
+/** A four-line order: unit price and quantity per SKU as quoted, $56,600 in all. */
+const FOUR_LINES: Readonly<Record<string, readonly [number, number]>> = {
+  'MC001-BON-XL': [45, 400],
+  'KT004-EMR-M': [9, 1_500],
+  'PT002-OLV-32': [31, 500],
+  'AC010-CAP-OS': [12, 800],
+};
+
+/** An offer for the four-line order at `level` × the quoted prices, each line nudged by its factor in `nudges`. */
+function fourLineOffer(code: string, level: number, nudges: readonly number[], extra: Partial<Offer>): Offer {
+  const lines = Object.entries(FOUR_LINES).map(([sku, [price, quantity]], i) => ({
+    sku,
+    quantity,
+    unitPrice: Math.round(price * level * (nudges[i] ?? 1) * 100) / 100,
+    tiers: [],
+  }));
+  const cents = lines.reduce((sum, l) => sum + Math.round(l.quantity * l.unitPrice * 100), 0);
+  return { ...offerOf(code, {}, extra), lines, total: cents / 100, ...extra };
+}
+
+/**
+ * The seed's three suppliers with their own terms and lead times, on a four-line order, priced like seed §10's
+ * $42K / $52K / $46K: SUP-001 (Ningbo Everbright: quality 4.0, 33/33/33 over 50 days) $52,603; SUP-002 (Alpine
+ * Premium: 4.7, 40/60 over 25 days) $65,295, 24% more; SUP-003 (RapidGear: 4.0, 100% upfront, 15 days) $57,620, 9.5%
+ * more. `termsConceded`: SUP-002 instead concedes to pay-on-delivery terms and $57,346 (9% more), as its personality
+ * (non-price concessions first) might.
+ */
+export function seedSuppliersInput(
+  mode: DecisionInput['mode'],
+  options: { termsConceded?: boolean; curveball?: boolean } = {},
+): DecisionInput {
+  const baseLines = Object.entries(FOUR_LINES).map(([sku, [unitPrice, quantity]]) => ({
+    sku,
+    description: `Item ${sku}`,
+    quantity,
+    unitPrice,
+    tiers: [],
+    notes: null,
+  }));
+  const baseline = baselineOf({}, { paymentTerms: '33/33/33', leadTimeDays: 50 });
+  return {
+    mode,
+    baseline: { ...baseline, lines: baseLines, total: baseLines.reduce((s, l) => s + l.quantity * l.unitPrice, 0) },
+    profiles: PROFILES,
+    finalOffers: [
+      fourLineOffer('SUP-001', 0.93, [1, 1.02, 0.98, 1], { paymentTerms: '33/33/33', leadTimeDays: 50 }),
+      options.termsConceded
+        ? fourLineOffer('SUP-002', 1.01, [1, 0.99, 1.02, 1], { paymentTerms: '0/100', leadTimeDays: 25 })
+        : fourLineOffer('SUP-002', 1.15, [1, 0.99, 1.02, 1], { paymentTerms: '40/60', leadTimeDays: 25 }),
+      fourLineOffer('SUP-003', 1.02, [1.01, 1, 1, 0.97], { paymentTerms: '100', leadTimeDays: 15 }),
+    ],
+    capacityCaps: options.curveball ? { 'SUP-002': 0.6 } : {},
+  };
+}

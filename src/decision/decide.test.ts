@@ -3,7 +3,18 @@ import { createOfflineBrandAgent } from '../negotiation/agents/offline-brand.js'
 import { createOfflineSupplierAgent } from '../negotiation/agents/offline-supplier.js';
 import { runUnattended } from '../negotiation/run-unattended.js';
 import { decide, decisionInputFromState } from './decide.js';
-import { baselineOf, curveballInput, landedCostInput, numbersOf, offerOf, PROFILES } from './decide-fixtures.js';
+import {
+  baselineOf,
+  curveballInput,
+  landedCostInput,
+  numbersOf,
+  offerOf,
+  PROFILES,
+  seedSuppliersInput,
+} from './decide-fixtures.js';
+import { NEGOTIATION_MODES } from '../config/business-rules.js';
+import { purchaseOrderDocument } from './po-document.js';
+import { writeDeterministic } from './write-decision.js';
 
 describe('decide', () => {
   it('splits when the curveball caps the cheapest supplier, and says why the cheapest is not the whole award', () => {
@@ -108,8 +119,9 @@ describe('decide', () => {
       ),
     ).toBe(true);
     expect(facts).toContain(
-      "the award's effective landed cost of $42,500.00 is $500.00 above Ningbo Everbright's $42,000.00, a premium " +
-        'the quality mode weighs against quality, speed, terms and reliability',
+      "the award's effective landed cost of $42,500.00 is $500.00 above Ningbo Everbright's $42,000.00: quality mode " +
+        'pays for a better score, valuing a point at $1,400.00 (3.3% of the lowest offer), and pays at most 25% more ' +
+        'than the cheapest feasible award',
     );
   });
 
@@ -150,5 +162,106 @@ describe('decide', () => {
     expect(numbers.award.reduce((sum, a) => sum + cents(a.fob), 0)).toBe(cents(numbers.allocation.fob));
     for (const a of numbers.award) if (a.supplierCode === 'SUP-002') expect(a.share).toBeLessThanOrEqual(0.6);
     expect(numbers.savings.awarded.amount).toBe((cents(baseline.total) - cents(numbers.allocation.fob)) / 100);
+  });
+});
+
+describe('decide: the buyer’s mode drives the award (the seed’s suppliers on a four-line order)', () => {
+  const cents = (x: number) => Math.round(x * 100);
+
+  it.each([
+    ['cost', 'SUP-001', 'the lowest effective landed cost'],
+    ['quality', 'SUP-002', 'the highest quality rating (4.7/5), for 23.7% more, within the 25% limit'],
+    ['speed', 'SUP-003', 'the shortest lead time (15 days)'],
+    ['balanced', 'SUP-003', 'the best balanced score'],
+  ] as const)('%s mode awards %s: %s', (mode, code, _why) => {
+    const numbers = numbersOf(decide(seedSuppliersInput(mode)));
+    expect(numbers.recommendation.supplierCodes).toEqual([code]);
+    const offers = numbers.offers;
+    const awarded = offers.find((o) => o.supplierCode === code);
+    if (!awarded) throw new Error('the award is one of the offers');
+    if (mode === 'cost') {
+      expect(awarded.effectiveLandedCost).toBe(Math.min(...offers.map((o) => o.effectiveLandedCost)));
+      expect(numbers.allocation.scored).toBeNull();
+    } else {
+      // Outside cost mode the award is the supplier ranked first in that mode, which pays a premium for it.
+      expect(numbers.scores[0]?.supplierCode).toBe(code);
+      expect(numbers.allocation.scored?.award.score).toBe(numbers.scores[0]?.total);
+      expect(numbers.allocation.scored?.premium).toBeGreaterThan(0);
+    }
+    if (mode === 'quality') {
+      expect(awarded.qualityRating).toBe(Math.max(...offers.map((o) => o.qualityRating)));
+      expect(numbers.allocation.scored).toMatchObject({ premiumShare: 0.2372, maxPremiumShare: 0.25, overLimit: null });
+    }
+    if (mode === 'speed') expect(awarded.leadTimeDays).toBe(Math.min(...offers.map((o) => o.leadTimeDays)));
+  });
+
+  it('cashflow mode awards the best terms when they cost little more, and says what it pays for them', () => {
+    const numbers = numbersOf(decide(seedSuppliersInput('cashflow', { termsConceded: true })));
+    expect(numbers.recommendation.supplierCodes).toEqual(['SUP-002']);
+    const terms = numbers.scores.map((s) => [s.supplierCode, s.factors.terms]);
+    expect(terms).toContainEqual(['SUP-002', 100]);
+    expect(Math.max(...numbers.scores.map((s) => s.factors.terms))).toBe(100);
+    // The same offers in cost mode: the cheapest landed, Ningbo Everbright.
+    expect(numbersOf(decide(seedSuppliersInput('cost', { termsConceded: true }))).recommendation.supplierCodes).toEqual(
+      ['SUP-001'],
+    );
+    // 2.5% of the $52,603 lowest offer per point (price weighs 20%); 15.5 points for $4,454.76, 8.4%, under 10%.
+    expect(writeDeterministic(numbers).summary).toContain(
+      'In cashflow mode we pay $4,454.76 (8.4%) more than the cheapest feasible award (Ningbo Everbright, ' +
+        "$52,891.24) for a score of 93.1 against 77.6, within the mode's 10% limit.",
+    );
+    expect(numbers.recommendation.reason).toContain(
+      '(points: terms +11.1, lead time +5.0, quality +2.1, reliability +0.9, price −3.6). In cashflow mode a score ' +
+        'point is worth 2.5% of the lowest offer ($1,315.08): the mode weighs price at 20% and the price score loses 2 ' +
+        'points per 1% above the lowest offer.',
+    );
+  });
+
+  it('under the curveball, quality mode weighs a split with the capped quality supplier, overhead included', () => {
+    // SUP-002 can fill 60% at most; with SUP-003 for the rest the split scores 84, the 5% overhead taking price
+    // points, below SUP-003 alone at 84.9.
+    const numbers = numbersOf(decide(seedSuppliersInput('quality', { curveball: true })));
+    expect(numbers.recommendation.supplierCodes).toEqual(['SUP-003']);
+    expect(numbers.allocation.bestSplit).toMatchObject({ supplierCodes: ['SUP-002', 'SUP-003'], score: 84 });
+    expect(numbers.allocation.scored?.award.score).toBe(84.9);
+  });
+
+  it('holds the premium limit: the best-scoring award within it, and the one over it named', () => {
+    // Terms conceded and the curveball: SUP-002 + SUP-003 would score 88 for 13.3% more, over cashflow's 10%.
+    const numbers = numbersOf(decide(seedSuppliersInput('cashflow', { termsConceded: true, curveball: true })));
+    const scored = numbers.allocation.scored;
+    expect(scored?.overLimit).toMatchObject({ supplierCodes: ['SUP-002', 'SUP-003'], score: 88, premiumShare: 0.1329 });
+    expect(scored?.premiumShare).toBeLessThanOrEqual(0.1);
+    expect(scored?.award.score).toBeGreaterThan(scored?.cheapest.score ?? Infinity);
+    expect(writeDeterministic(numbers).summary).toContain(
+      'the best-scoring award (Alpine Premium and RapidGear Co, score 88) would cost 13.3% more than the cheapest, ' +
+        "above the mode's 10% limit.",
+    );
+  });
+
+  it('never gives the curveball supplier more than 60%, and the allocations add up to the PO total, in any mode', () => {
+    for (const termsConceded of [false, true]) {
+      for (const mode of NEGOTIATION_MODES) {
+        const input = seedSuppliersInput(mode, { termsConceded, curveball: true });
+        const customWeights = mode === 'custom' ? { price: 10, quality: 50, leadTime: 20, terms: 20 } : undefined;
+        const numbers = numbersOf(decide({ ...input, customWeights }));
+        const what = `${mode}${termsConceded ? ', terms conceded' : ''}`;
+        for (const a of numbers.award) if (a.supplierCode === 'SUP-002') expect(a.share, what).toBeLessThanOrEqual(0.6);
+        const po = purchaseOrderDocument(numbers, {
+          number: 'PO-1',
+          date: '2026-01-01',
+          status: 'draft',
+          buyerName: 'B',
+        });
+        const sum = (values: number[]) => values.reduce((total, v) => total + cents(v), 0);
+        expect(sum(po.allocations.map((a) => a.fobCost)), what).toBe(cents(po.totals.fobCost));
+        expect(sum(po.allocations.flatMap((a) => a.lines.map((l) => l.lineTotal))), what).toBe(
+          cents(po.totals.fobCost),
+        );
+        expect(cents(po.totals.effectiveLandedCost), what).toBe(cents(numbers.allocation.effectiveLandedCost));
+        const ordered = po.allocations.flatMap((a) => a.lines.map((l) => [l.sku, l.quantity])).sort();
+        expect(ordered, what).toEqual(input.baseline.lines.map((l) => [l.sku, l.quantity]).sort());
+      }
+    }
   });
 });

@@ -258,13 +258,16 @@ export function decide(input: DecisionInput): DecideOutcome {
   const options: SupplierOption[] = offers.map((offer) =>
     supplierOptionFromOffer(offer, {
       moq: input.moqs?.[offer.supplierCode] ?? null,
-      score: scoreOf(offer.supplierCode).total,
+      factors: scoreOf(offer.supplierCode).factors,
     }),
   );
   const outcome = allocateOrder({
     lines: input.baseline.lines.map(({ sku, quantity }) => ({ sku, quantity })),
     suppliers: options,
     mode: input.mode,
+    weights,
+    // The price sub-score's own reference, so that a one-supplier award scores exactly what its supplier scores.
+    priceReference: Math.min(...offers.map((o) => o.total)),
     annualRate,
     splitOverhead: splitOverheadRate,
     currency,
@@ -505,14 +508,25 @@ function cheapestNotChosen(context: {
         `ties up capital costing ${money(cheapest.cashFlowCost)})`,
     );
   } else if (landedDifference !== null && landedDifference > 0) {
+    const scored = plan.scored;
     facts.push(
       `the award's effective landed cost of ${money(plan.effectiveLandedCost)} is ${money(landedDifference)} above ` +
-        `${name}'s ${money(cheapest.effectiveLandedCost)}, a premium the ${mode} mode weighs against quality, speed, ` +
-        'terms and reliability',
+        `${name}'s ${money(cheapest.effectiveLandedCost)}` +
+        (scored === null
+          ? ''
+          : `: ${mode} mode pays for a better score, valuing a point at ${money(scored.pointValue)} ` +
+            `(${formatPercent(scored.pointValueShare)} of the lowest offer), and pays at most ` +
+            `${formatPercent(scored.maxPremiumShare, 0)} more than the cheapest feasible award`),
     );
   }
 
-  if (plan.isSplit && plan.bestSingle !== null) {
+  if (plan.isSplit && plan.bestSingle !== null && plan.bestSingle.score !== undefined && plan.scored !== null) {
+    facts.push(
+      `the split still wins after its ${formatPercent(context.splitOverheadRate, 0)} overhead ` +
+        `(${money(plan.splitOverhead)}): it scores ${plan.scored.award.score} against ${plan.bestSingle.score} for the ` +
+        'best single supplier',
+    );
+  } else if (plan.isSplit && plan.bestSingle !== null) {
     facts.push(
       `the split still wins after its ${formatPercent(context.splitOverheadRate, 0)} overhead ` +
         `(${money(plan.splitOverhead)}): ${money(plan.effectiveLandedCost)} against ` +

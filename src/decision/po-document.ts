@@ -47,6 +47,22 @@ export function purchaseOrderDocument(
       effectiveLandedCost: fromCents(fob + cashFlow + overhead),
     },
     approvals: options.approvals ?? [],
-    notes: options.notes ?? [],
+    // Finance checks the award against its rule: the allocation's own reason, with names a reader knows.
+    notes: [
+      `Basis of award (${numbers.mode} mode): ${withNames(numbers.allocation.reason, numbers)}`,
+      ...(options.notes ?? []),
+    ],
   };
+}
+
+/** Supplier codes in a reason replaced by "Name (CODE)" on first mention and the name after it. */
+function withNames(reason: string, numbers: DecisionNumbers): string {
+  let text = reason;
+  for (const offer of numbers.offers) {
+    const parts = text.split(offer.supplierCode);
+    text = parts
+      .map((part, i) => (i === 0 ? part : `${i === 1 ? `${offer.name} (${offer.supplierCode})` : offer.name}${part}`))
+      .join('');
+  }
+  return text;
 }

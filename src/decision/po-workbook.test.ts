@@ -88,6 +88,7 @@ describe('buildPurchaseOrderWorkbook', () => {
       const row = rowOf(ws, allocation.supplier.code);
       expect(ws.getCell(row, 2).value).toBe(allocation.supplier.name);
       expect(ws.getCell(row, 3).value).toBe(allocation.share);
+      expect(ws.getCell(row, 5)).toMatchObject({ value: allocation.leadTimeDays, numFmt: '0 "days"' });
       expect(ws.getCell(row, 6).value).toBe(allocation.fobCost);
       expect(ws.getCell(row, 7).value).toBe(allocation.cashFlowCost);
       expect(ws.getCell(row, 8).value).toBe(allocation.effectiveLandedCost);

@@ -77,6 +77,7 @@ const MONEY_FORMAT = '#,##0.00';
 const UNIT_PRICE_FORMAT = '#,##0.00##';
 const QUANTITY_FORMAT = '#,##0';
 const SHARE_FORMAT = '0.0%';
+const DAYS_FORMAT = '0 "days"';
 const DATE_FORMAT = 'yyyy-mm-dd';
 const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm';
 const TEXT_FORMAT = '@';
@@ -189,7 +190,8 @@ const SUMMARY_COLUMNS: readonly TableColumn[] = [
   { header: 'Supplier', min: 24, max: 40 },
   { header: 'Share', min: 9, max: 10, numeric: true },
   { header: 'Payment terms', min: 16, max: 50 },
-  { header: 'Lead time (days)', min: 10, max: 12, numeric: true },
+  // "12 days" in the cell, as on the supplier sheets: a "(days)" heading would make the column twice its content.
+  { header: 'Lead time', min: 11, max: 12, numeric: true },
   { header: 'FOB', min: 15, max: 18, numeric: true, money: true },
   { header: 'Cash-flow cost', min: 15, max: 18, numeric: true, money: true },
   { header: 'Landed cost', min: 16, max: 18, numeric: true, money: true },
@@ -225,7 +227,7 @@ function writeSummary(sheet: Worksheet, po: PurchaseOrderDocument, date: Date, s
     text(sheet.getCell(r, 2), allocation.supplier.name);
     number(sheet.getCell(r, 3), allocation.share, SHARE_FORMAT);
     text(sheet.getCell(r, 4), describePaymentTerms(allocation.paymentTerms));
-    number(sheet.getCell(r, 5), allocation.leadTimeDays, QUANTITY_FORMAT);
+    number(sheet.getCell(r, 5), allocation.leadTimeDays, DAYS_FORMAT);
     number(sheet.getCell(r, 6), allocation.fobCost, MONEY_FORMAT);
     number(sheet.getCell(r, 7), allocation.cashFlowCost, MONEY_FORMAT);
     number(sheet.getCell(r, 8), allocation.effectiveLandedCost, MONEY_FORMAT);
@@ -338,7 +340,7 @@ function writeAllocation(
   const right: [string, (cell: Cell) => void][] = [
     ['Supplier', (cell) => text(cell, supplier)],
     ['Payment terms', (cell) => text(cell, describePaymentTerms(allocation.paymentTerms))],
-    ['Lead time', (cell) => number(cell, allocation.leadTimeDays, '0 "days"')],
+    ['Lead time', (cell) => number(cell, allocation.leadTimeDays, DAYS_FORMAT)],
     ['Incoterm', (cell) => text(cell, allocation.incoterm ?? po.incoterm ?? '—')],
     ['Share of order', (cell) => number(cell, allocation.share, SHARE_FORMAT)],
   ];

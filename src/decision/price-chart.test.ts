@@ -94,6 +94,44 @@ describe('priceTrajectorySpec', () => {
     expect(label?.encoding).toMatchObject({ text: { field: 'label' } });
   });
 
+  it('names each supplier with its latest offer in the legend, never cut short, one row only when it fits', () => {
+    const legendOf = (spec: Record<string, unknown>) => {
+      const [series] = layers(spec);
+      const encoding = series?.encoding as Record<string, Record<string, unknown>>;
+      return encoding.color?.legend as Record<string, unknown>;
+    };
+    const long = {
+      ...input,
+      suppliers: [{ code: 'SUP-001', name: 'Ningbo Everbright Garments Co., Ltd.' }, ...suppliers.slice(1)],
+    };
+    const legend = legendOf(json(priceTrajectorySpec(long)));
+    expect(legend).toMatchObject({ labelLimit: 0, columns: 1 });
+    // The label expression is vega's; evaluate it as the legend would, for each entry.
+    const label = (name: string) =>
+      new Function('datum', `return ${String(legend.labelExpr)};`)({ label: name }) as string;
+    expect(label('Ningbo Everbright Garments Co., Ltd.')).toBe('Ningbo Everbright Garments Co., Ltd.: $44,350');
+    expect(label('Orion Textiles')).toBe('Orion Textiles: $50,650');
+    // A supplier whose last offer is older than the last round says when it was made.
+    const stopped = { ...input, points: input.points.filter((p) => !(p.supplierCode === 'SUP-003' && p.round > 1)) };
+    const stoppedLegend = legendOf(json(priceTrajectorySpec(stopped)));
+    const stoppedLabel = new Function('datum', `return ${String(stoppedLegend.labelExpr)};`)({
+      label: 'Pacific Stitch Co.',
+    }) as string;
+    expect(stoppedLabel).toBe('Pacific Stitch Co.: $42,800 (round 1)');
+    // Short names fit on one row.
+    const short = { ...input, suppliers: suppliers.map((s, i) => ({ ...s, name: 'ABC'[i] ?? s.name })) };
+    expect(legendOf(json(priceTrajectorySpec(short)))).toMatchObject({ columns: 3 });
+    // A quote mark in a name stays data inside the expression.
+    const quoted = { ...input, suppliers: [{ code: 'SUP-001', name: 'O"Brien \\ Sons' }, ...suppliers.slice(1)] };
+    const quotedLegend = legendOf(json(priceTrajectorySpec(quoted)));
+    expect(new Function('datum', `return ${String(quotedLegend.labelExpr)};`)({ label: 'O"Brien \\ Sons' })).toBe(
+      'O"Brien \\ Sons: $44,350',
+    );
+    expect(json(priceTrajectorySpec(input)).title).toMatchObject({
+      subtitle: "Each supplier's latest offer is next to its name; the dashed line marks the curveball",
+    });
+  });
+
   it('has no curveball layer when there was none', () => {
     const spec = json(priceTrajectorySpec({ ...input, curveballAfterRound: null }));
     expect(layers(spec)).toHaveLength(1);

@@ -27,6 +27,19 @@ export const CHART_FONT_FAMILY = 'DejaVu Sans';
  */
 const SERIES_COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#000000'];
 const CURVEBALL_COLOUR = '#B22222';
+/**
+ * Legend layout. Without a canvas vega lays text out by its own estimate, 0.8 × the font size a character (12 px at
+ * the legend's 15 px; DejaVu Sans really takes about 8), so a row of entries is as wide as that estimate says, and
+ * the chart decides with the same figure whether the entries fit on one row. Each entry's symbol and the gap after it
+ * take about 60 px.
+ */
+const LEGEND_FONT_SIZE = 15;
+const LEGEND_CHAR_PX = 0.8 * LEGEND_FONT_SIZE;
+const LEGEND_ENTRY_PX = 60;
+/** The legend starts this far in from the chart's left edge (the y axis's width). */
+const LEGEND_INDENT_PX = 90;
+const SUBTITLE = "Each supplier's latest offer is next to its name";
+const SUBTITLE_CURVEBALL = '; the dashed line marks the curveball';
 /** How far the x domain reaches past the first and last round, so the end markers are not cut in half. */
 const ROUND_MARGIN = 0.3;
 
@@ -104,6 +117,10 @@ export function priceTrajectorySpec(input: PriceTrajectoryInput): TopLevelSpec {
   const domainNames = suppliers.map((s) => names.get(s.code) ?? s.code);
   const colours = domainNames.map((_, i) => SERIES_COLOURS[i % SERIES_COLOURS.length] ?? '#000000');
   const moneyFormat = input.currency === 'USD' ? '$,.0f' : ',.0f';
+  const legendLabels = domainNames.map((name) => legendLabel(name, rows, input.currency));
+  // One row of entries when they fit across the chart, else one entry a row: a label is never cut short.
+  const legendWidth = sumOf(legendLabels.map((label) => LEGEND_ENTRY_PX + label.length * LEGEND_CHAR_PX));
+  const legendColumns = legendWidth <= CHART_WIDTH - LEGEND_INDENT_PX ? Math.max(1, legendLabels.length) : 1;
 
   const x = {
     field: 'round',
@@ -139,8 +156,10 @@ export function priceTrajectorySpec(input: PriceTrajectoryInput): TopLevelSpec {
           title: null,
           orient: 'top',
           direction: 'horizontal',
-          columns: 3,
-          labelLimit: 190,
+          columns: legendColumns,
+          // Each supplier's name with its latest offer, the figure a buyer looks for first.
+          labelExpr: labelExpression(domainNames, legendLabels),
+          labelLimit: 0,
           symbolSize: 160,
           offset: 36,
         },
@@ -191,7 +210,15 @@ export function priceTrajectorySpec(input: PriceTrajectoryInput): TopLevelSpec {
 
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: input.title ?? 'Offer total by round', anchor: 'start', fontSize: 20, offset: 12 },
+    title: {
+      text: input.title ?? 'Offer total by round',
+      subtitle: rows.length === 0 ? '' : SUBTITLE + (curveballX === null ? '' : SUBTITLE_CURVEBALL),
+      anchor: 'start',
+      fontSize: 20,
+      subtitleFontSize: 14,
+      subtitleColor: '#555',
+      offset: 12,
+    },
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
     autosize: { type: 'fit', contains: 'padding' },
@@ -207,7 +234,7 @@ export function priceTrajectorySpec(input: PriceTrajectoryInput): TopLevelSpec {
         labelColor: '#333',
         gridColor: '#e6e6e6',
       },
-      legend: { labelFontSize: 15, labelLimit: 400, columnPadding: 28, symbolStrokeWidth: 3 },
+      legend: { labelFontSize: LEGEND_FONT_SIZE, columnPadding: 28, symbolStrokeWidth: 3 },
     },
     layer: [series, ...layers],
   };
@@ -241,6 +268,33 @@ export function curveballLabel(input: PriceTrajectoryInput, suppliers: readonly 
   const name = suppliers.find((s) => s.code === code)?.name ?? code;
   const share = input.curveballCapacityShare ?? CURVEBALL.capacityShare;
   return `Curveball: ${name} capped at ${Math.round(share * 100)}%`;
+}
+
+/**
+ * "Alpine Premium: $203,611", a supplier's name and its latest offer; "(round 2)" after it when that offer is older
+ * than the chart's last round (the supplier stopped), "(quote)" when it is the quotation.
+ */
+function legendLabel(name: string, rows: readonly ChartRow[], currency: string): string {
+  const last = rows.filter((row) => row.supplier === name).at(-1);
+  if (last === undefined) return name;
+  const amount = Math.round(last.total).toLocaleString('en-US');
+  const money = currency === 'USD' ? `$${amount}` : `${amount} ${currency}`;
+  const latestRound = Math.max(...rows.map((row) => row.round));
+  const when = last.round === latestRound ? '' : last.round === 0 ? ' (quote)' : ` (round ${last.round})`;
+  return `${name}: ${money}${when}`;
+}
+
+/** A vega expression mapping each legend entry (a supplier's name) to its label. Names are data: quoted as JSON. */
+function labelExpression(names: readonly string[], labels: readonly string[]): string {
+  return names.reduceRight(
+    (otherwise, name, i) =>
+      `datum.label === ${JSON.stringify(name)} ? ${JSON.stringify(labels[i] ?? name)} : ${otherwise}`,
+    'datum.label',
+  );
+}
+
+function sumOf(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0);
 }
 
 /** A point from a supplier missing from the list is still drawn, under its code, rather than lost. */

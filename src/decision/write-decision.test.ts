@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeMessagesApi, startFakeClaude } from '../llm/fake-messages-api.js';
 import { decide } from './decide.js';
-import { curveballInput, landedCostInput, numbersOf } from './decide-fixtures.js';
+import { curveballInput, landedCostInput, numbersOf, seedSuppliersInput } from './decide-fixtures.js';
 import {
   DECISION_PURPOSE,
   type DecisionText,
@@ -13,6 +13,10 @@ import {
 
 const curveball = numbersOf(decide(curveballInput()));
 const landed = numbersOf(decide(landedCostInput()));
+const scored = [
+  numbersOf(decide(seedSuppliersInput('quality'))),
+  numbersOf(decide(seedSuppliersInput('cashflow', { termsConceded: true, curveball: true }))),
+];
 
 const allText = (text: Omit<DecisionText, 'writer'>) => [
   text.summary,
@@ -81,8 +85,21 @@ describe('writeDeterministic', () => {
   });
 
   it('passes its own figure check: every figure it writes is a computed one', () => {
-    for (const numbers of [curveball, landed])
+    for (const numbers of [curveball, landed, ...scored])
       expect(uncheckedFigures(allText(writeDeterministic(numbers)), numbers)).toEqual([]);
+  });
+
+  it('outside cost mode says what the award pays over the cheapest and what for', () => {
+    const [quality, capped] = scored;
+    expect(writeDeterministic(quality ?? curveball).summary).toContain(
+      'In quality mode we pay $12,546.87 (23.7%) more than the cheapest feasible award (Ningbo Everbright, ' +
+        "$52,891.24) for a score of 85.8 against 78.2, within the mode's 25% limit.",
+    );
+    expect(writeDeterministic(capped ?? curveball).summary).toMatch(
+      /In cashflow mode we pay \$5,283\.43 \(10\.0%\) more than the cheapest feasible award \(Ningbo Everbright, \$52,891\.24\) for a score of 86\.2 against 77\.6; the best-scoring award/,
+    );
+    // In cost mode, nothing of the kind.
+    expect(writeDeterministic(curveball).summary).not.toMatch(/ mode /);
   });
 });
 
@@ -134,13 +151,15 @@ describe('writeDecision with Claude (real SDK, fake Messages API)', () => {
   });
 
   it('uses Claude’s text when every figure in it is a computed one', async () => {
-    const fake = await startFakeClaude(() => ({ kind: 'tool', input: faithful }));
+    // The writer asks the reasoning tier, whatever model that is configured to be.
+    const models = { fastModel: 'fast-model-under-test', reasoningModel: 'reasoning-model-under-test' };
+    const fake = await startFakeClaude(() => ({ kind: 'tool', input: faithful }), models);
     api = fake.api;
     const text = await writeDecision(curveball, { llm: fake.llm });
     expect(text).toEqual({ ...faithful, writer: 'llm' });
 
     const request = api.requests[0];
-    expect(request?.model).toBe('claude-sonnet-4-5-20250929');
+    expect(request?.model).toBe('reasoning-model-under-test');
     expect(request?.tool_choice).toEqual({ type: 'tool', name: 'write_decision' });
     expect(request?.system).toMatch(/every figure is computed by code/);
     const prompt = JSON.stringify(request?.messages);

@@ -1,12 +1,22 @@
 // A local stand-in for Anthropic's Messages API (POST /v1/messages), so the real SDK can be exercised in tests and
-// benchmarks without the network: scripted tool-use answers, usage figures, 429/529/500, slow replies, bad JSON.
+// benchmarks without the network: scripted tool-use answers, usage figures, 429/529/500, slow replies, bad JSON — and
+// prompt caching as the API bills it (prompt-cache.ts), so a cost measured here is the cost the API would charge.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadEnv } from '../config/env.js';
 import { type ClaudeOptions, createClaudeLlm, type Llm } from './llm.js';
+import { CacheLimitError, type CachedUsage, type CachePlan, PromptCache, promptBlocks } from './prompt-cache.js';
+
+export interface RecordedTextBlock {
+  type: 'text';
+  text: string;
+  cache_control?: { type: string };
+}
 
 export interface RecordedRequest {
   model: string;
-  system: string;
+  /** A plain string, or text blocks when part of it is marked for caching. */
+  system?: string | RecordedTextBlock[];
   messages: { role: string; content: unknown }[];
   tools?: { name: string; input_schema: unknown }[];
   tool_choice?: { type: string; name?: string };
@@ -32,8 +42,17 @@ export interface FakeMessagesApi {
   close(): Promise<void>;
 }
 
-export async function startFakeMessagesApi(respond: FakeResponder): Promise<FakeMessagesApi> {
+export interface FakeMessagesApiOptions {
+  /** The clock cache lifetimes are measured on (tests move it to expire entries). */
+  now?: () => number;
+}
+
+export async function startFakeMessagesApi(
+  respond: FakeResponder,
+  options: FakeMessagesApiOptions = {},
+): Promise<FakeMessagesApi> {
   const requests: RecordedRequest[] = [];
+  const cache = new PromptCache(options.now);
   let open = 0;
   let peak = 0;
   const server: Server = createServer(async (req, res) => {
@@ -42,22 +61,34 @@ export async function startFakeMessagesApi(respond: FakeResponder): Promise<Fake
     res.on('close', () => open--);
     const body = JSON.parse(await readBody(req)) as RecordedRequest;
     const index = requests.push(body) - 1;
-    const reply = respond(body, index);
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       if (res.destroyed) return;
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(payload));
     };
+    let plan: CachePlan;
+    try {
+      // The cache is looked up when the request arrives; what it writes is readable once the response begins.
+      plan = cache.plan(body.model, promptBlocks(body));
+    } catch (error) {
+      if (!(error instanceof CacheLimitError)) throw error;
+      send(400, { type: 'error', error: { type: 'invalid_request_error', message: error.message } });
+      return;
+    }
+    const reply = respond(body, index);
     const delay = 'delayMs' in reply && reply.delayMs ? reply.delayMs : 0;
     if (delay) await sleep(delay);
     switch (reply.kind) {
       case 'tool': {
         const name = reply.name ?? body.tool_choice?.name ?? body.tools?.[0]?.name ?? 'tool';
-        send(200, message(body, [{ type: 'tool_use', id: `toolu_${index}`, name, input: reply.input }], reply));
+        cache.commit(plan);
+        const content = [{ type: 'tool_use', id: `toolu_${index}`, name, input: reply.input }];
+        send(200, message(body, content, plan.usage, reply));
         return;
       }
       case 'text':
-        send(200, message(body, [{ type: 'text', text: reply.text }], reply));
+        cache.commit(plan);
+        send(200, message(body, [{ type: 'text', text: reply.text }], plan.usage, reply));
         return;
       case 'error':
         // retry-after-ms keeps the SDK's backoff short in tests.
@@ -69,7 +100,7 @@ export async function startFakeMessagesApi(respond: FakeResponder): Promise<Fake
         return;
       case 'hang':
         await sleep(reply.ms);
-        send(200, message(body, [{ type: 'text', text: 'too late' }], {}));
+        send(200, message(body, [{ type: 'text', text: 'too late' }], plan.usage, {}));
         return;
       case 'garbage':
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -93,16 +124,56 @@ export async function startFakeMessagesApi(respond: FakeResponder): Promise<Fake
   };
 }
 
-/** Roughly what the API would count: ~4 characters a token. */
+/**
+ * The prompt tokens of a request's system prompt and messages, estimated as characters ÷ 4 (the issue's measure of a
+ * prompt's size; tool definitions are left out here but billed, see `promptBlocks`).
+ */
 export function estimateTokens(request: RecordedRequest): number {
-  return Math.ceil((request.system.length + JSON.stringify(request.messages).length) / 4);
+  return Math.ceil((systemText(request).length + JSON.stringify(withoutCacheControl(request.messages)).length) / 4);
 }
 
+/** The system prompt as one string, whether it was sent as a string or as text blocks. */
+export function systemText(request: RecordedRequest): string {
+  const system = request.system ?? '';
+  return typeof system === 'string' ? system : system.map((part) => part.text).join('');
+}
+
+/** The text of a request's first user message, whether sent as a string or as text blocks. */
+export function promptText(request: RecordedRequest): string {
+  const content = request.messages[0]?.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content)
+    ? content.map((part: unknown) => (isTextBlock(part) ? part.text : JSON.stringify(part))).join('')
+    : '';
+}
+
+function isTextBlock(part: unknown): part is RecordedTextBlock {
+  return typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text';
+}
+
+function withoutCacheControl(messages: RecordedRequest['messages']): unknown {
+  return messages.map((message) =>
+    Array.isArray(message.content)
+      ? {
+          ...message,
+          content: message.content.map((part: unknown) => {
+            if (typeof part !== 'object' || part === null || !('cache_control' in part)) return part;
+            const { cache_control: _ignored, ...rest } = part as Record<string, unknown>;
+            return rest;
+          }),
+        }
+      : message,
+  );
+}
+
+/** The reply body; scripted token counts, when a test gives them, replace the measured ones. */
 function message(
   request: RecordedRequest,
   content: unknown[],
-  usage: { inputTokens?: number; outputTokens?: number },
+  measured: CachedUsage,
+  scripted: { inputTokens?: number; outputTokens?: number },
 ): unknown {
+  const cached = scripted.inputTokens === undefined;
   return {
     id: `msg_fake`,
     type: 'message',
@@ -112,8 +183,14 @@ function message(
     stop_reason: content.some((block) => (block as { type: string }).type === 'tool_use') ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: {
-      input_tokens: usage.inputTokens ?? estimateTokens(request),
-      output_tokens: usage.outputTokens ?? Math.ceil(JSON.stringify(content).length / 4),
+      input_tokens: scripted.inputTokens ?? measured.inputTokens,
+      output_tokens: scripted.outputTokens ?? Math.ceil(JSON.stringify(content).length / 4),
+      cache_creation_input_tokens: cached ? measured.cacheCreationInputTokens : 0,
+      cache_read_input_tokens: cached ? measured.cacheReadInputTokens : 0,
+      cache_creation: {
+        ephemeral_5m_input_tokens: cached ? measured.cacheCreationInputTokens : 0,
+        ephemeral_1h_input_tokens: 0,
+      },
     },
   };
 }
@@ -129,17 +206,26 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The models Parley uses by default (env.ts), so tests exercise the ids a deployment would send. */
+const DEFAULT_MODELS = (() => {
+  const defaults = loadEnv({});
+  return { fast: defaults.ANTHROPIC_FAST_MODEL, reasoning: defaults.ANTHROPIC_REASONING_MODEL };
+})();
+
 /** The real Claude client wired to a fresh fake Messages API: what every Claude-path test starts from. */
 export async function startFakeClaude(
   respond: FakeResponder,
-  options: Partial<Pick<ClaudeOptions, 'timeoutMs' | 'maxRetries' | 'onUsage'>> = {},
+  options: Partial<
+    Pick<ClaudeOptions, 'timeoutMs' | 'maxRetries' | 'onUsage' | 'fastModel' | 'reasoningModel'> &
+      FakeMessagesApiOptions
+  > = {},
 ): Promise<{ api: FakeMessagesApi; llm: Llm }> {
-  const api = await startFakeMessagesApi(respond);
+  const api = await startFakeMessagesApi(respond, { now: options.now });
   const llm = createClaudeLlm({
     apiKey: 'test-key',
     baseURL: api.url,
-    fastModel: 'claude-haiku-4-5-20251001',
-    reasoningModel: 'claude-sonnet-4-5-20250929',
+    fastModel: options.fastModel ?? DEFAULT_MODELS.fast,
+    reasoningModel: options.reasoningModel ?? DEFAULT_MODELS.reasoning,
     timeoutMs: options.timeoutMs ?? 5_000,
     maxRetries: options.maxRetries ?? 0,
     fastConcurrency: 3,

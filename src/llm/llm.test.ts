@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { costUsd } from './cost.js';
+import { costUsd, priceFor } from './cost.js';
 import { type FakeMessagesApi, type FakeReply, startFakeClaude } from './fake-messages-api.js';
-import { LlmError, type LlmUsage } from './llm.js';
+import { cachedPrefixTokens, LlmError, type LlmUsage, promptParams, toolInputSchema } from './llm.js';
 
 const answerSchema = z.object({ total: z.number().positive(), currency: z.enum(['USD', 'EUR']) });
 
@@ -23,12 +23,16 @@ describe('Claude structured output through the real SDK', () => {
     await api?.close();
   });
 
-  async function llmAnswering(replies: FakeReply[], extra: { timeoutMs?: number; maxRetries?: number } = {}) {
+  async function llmAnswering(
+    replies: FakeReply[],
+    extra: { timeoutMs?: number; maxRetries?: number; now?: () => number } = {},
+  ) {
     const usage: LlmUsage[] = [];
     const fake = await startFakeClaude((_request, index) => replies[Math.min(index, replies.length - 1)] as FakeReply, {
       timeoutMs: extra.timeoutMs,
       maxRetries: extra.maxRetries ?? 2,
       onUsage: (entry) => usage.push(entry),
+      now: extra.now,
     });
     api = fake.api;
     return { llm: fake.llm, usage, api: fake.api };
@@ -49,9 +53,78 @@ describe('Claude structured output through the real SDK', () => {
       properties: { total: { type: 'number' } },
     });
     expect(usage).toEqual([
-      expect.objectContaining({ purpose: 'test.answer', inputTokens: 1000, outputTokens: 100, outcome: 'ok' }),
+      expect.objectContaining({
+        purpose: 'test.answer',
+        inputTokens: 1000,
+        cacheCreationInputTokens: 0,
+        cacheReadInputTokens: 0,
+        outputTokens: 100,
+        outcome: 'ok',
+      }),
     ]);
     expect(usage[0]?.costUsd).toBeCloseTo(0.0015, 10); // Haiku: $1 in + $5 out per 1M
+  });
+
+  it('sends unmarked prompts as plain strings, as before caching existed', async () => {
+    const { llm, api } = await llmAnswering([{ kind: 'tool', input: { total: 1, currency: 'USD' } }]);
+    await llm.structured(request);
+    expect(api.requests[0]?.system).toBe('You read numbers.');
+    expect(api.requests[0]?.messages).toEqual([{ role: 'user', content: 'What is the total?' }]);
+  });
+
+  it('marks the stable prefix for the cache, and reports and prices what the API wrote and read', async () => {
+    const { llm, usage, api } = await llmAnswering([{ kind: 'tool', input: { total: 2, currency: 'EUR' } }]);
+    // ~2,500 tokens of stable context: above Sonnet 4.6's 2,048-token minimum.
+    const stable = `Price list:\n${'SKU-0001 Parka 79.10 | '.repeat(430)}`;
+    const cached = {
+      ...request,
+      tier: 'reasoning' as const,
+      prompt: [{ text: stable, cache: true }, { text: 'What is the total?' }],
+    };
+    expect(llm.cacheable(cached)).toBe(true);
+    expect(llm.cacheable({ ...cached, tier: 'fast' })).toBe(false); // Haiku 4.5 caches from 4,096 tokens
+    await llm.structured(cached);
+    await llm.structured({ ...cached, prompt: [{ text: stable, cache: true }, { text: 'And the currency?' }] });
+
+    const content = api.requests[0]?.messages[0]?.content;
+    expect(content).toEqual([
+      { type: 'text', text: stable, cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'What is the total?' },
+    ]);
+    const [first, second] = usage;
+    const prefix = cachedPrefixTokens(cached);
+    expect(first).toMatchObject({ cacheCreationInputTokens: prefix, cacheReadInputTokens: 0 });
+    expect(second).toMatchObject({ cacheCreationInputTokens: 0, cacheReadInputTokens: prefix });
+    expect(second?.inputTokens).toBeLessThan(20);
+    // Sonnet: $3 in, $15 out per 1M; the write at 1.25×, the read at 0.1× the input price.
+    const expected = (entry: LlmUsage | undefined) =>
+      ((entry?.inputTokens ?? 0) * 3 +
+        (entry?.cacheCreationInputTokens ?? 0) * 3.75 +
+        (entry?.cacheReadInputTokens ?? 0) * 0.3 +
+        (entry?.outputTokens ?? 0) * 15) /
+      1_000_000;
+    expect(first?.costUsd).toBeCloseTo(expected(first), 12);
+    expect(second?.costUsd).toBeCloseTo(expected(second), 12);
+    expect(second?.costUsd ?? 1).toBeLessThan((first?.costUsd ?? 0) / 5);
+  });
+
+  it('writes the prefix again once it has not been used for 5 minutes', async () => {
+    let now = 1_000_000;
+    const { llm, usage } = await llmAnswering([{ kind: 'tool', input: { total: 2, currency: 'EUR' } }], {
+      now: () => now,
+    });
+    const stable = `Price list:\n${'SKU-0001 Parka 79.10 | '.repeat(430)}`;
+    const cached = { ...request, tier: 'reasoning' as const, prompt: [{ text: stable, cache: true }, { text: 'Q?' }] };
+    await llm.structured(cached);
+    now += 4 * 60_000;
+    await llm.structured(cached);
+    now += 5 * 60_000 + 1;
+    await llm.structured(cached);
+    expect(usage.map((entry) => [entry.cacheCreationInputTokens > 0, entry.cacheReadInputTokens > 0])).toEqual([
+      [true, false],
+      [false, true],
+      [true, false],
+    ]);
   });
 
   it('shows the model its validation error once, then accepts the corrected answer', async () => {
@@ -109,10 +182,57 @@ describe('Claude structured output through the real SDK', () => {
 
 describe('costUsd', () => {
   it('prices by model family at the seed’s rates', () => {
-    expect(costUsd('claude-sonnet-4-5-20250929', 1_000_000, 1_000_000)).toBe(18);
-    expect(costUsd('claude-haiku-4-5-20251001', 2_000, 400)).toBeCloseTo(0.004, 10);
+    expect(costUsd('claude-sonnet-4-5-20250929', { inputTokens: 1_000_000, outputTokens: 1_000_000 })).toBe(18);
+    expect(costUsd('claude-haiku-4-5-20251001', { inputTokens: 2_000, outputTokens: 400 })).toBeCloseTo(0.004, 10);
+    // The default reasoning model costs what the seed's Sonnet 4.5 did.
+    expect(priceFor('claude-sonnet-4-6')).toEqual(priceFor('claude-sonnet-4-5-20250929'));
   });
+
+  it('prices cache writes at 1.25× and cache reads at 0.1× the input price', () => {
+    const usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 1_000_000 };
+    expect(costUsd('claude-haiku-4-5-20251001', usage)).toBeCloseTo(1.25, 10);
+    expect(
+      costUsd('claude-sonnet-4-6', { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 1_000_000 }),
+    ).toBeCloseTo(0.3, 10);
+  });
+
   it('prices an unknown model as the dearest known one', () => {
-    expect(costUsd('some-future-model', 1_000_000, 0)).toBe(3);
+    expect(costUsd('some-future-model', { inputTokens: 1_000_000, outputTokens: 0 })).toBe(3);
+  });
+});
+
+describe('the request as sent', () => {
+  it('puts cache_control on the marked parts and refuses more than four breakpoints', () => {
+    const marked = promptParams({
+      purpose: 'test',
+      system: [{ text: 'Rules.', cache: true }],
+      prompt: [{ text: 'Stable.', cache: true }, { text: '' }, { text: 'Now.' }],
+    });
+    expect(marked.system).toEqual([{ type: 'text', text: 'Rules.', cache_control: { type: 'ephemeral' } }]);
+    expect(marked.messages[0]?.content).toEqual([
+      { type: 'text', text: 'Stable.', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'Now.' },
+    ]);
+    const five = Array.from({ length: 5 }, (_, index) => ({ text: `part ${index}`, cache: true }));
+    expect(() => promptParams({ purpose: 'test', system: 'Rules.', prompt: five })).toThrow(LlmError);
+  });
+
+  it('sends a compact tool schema that accepts what the zod schema accepts', () => {
+    const schema = z.object({
+      count: z.number().int().positive(),
+      note: z.string().max(20).nullish(),
+      lines: z.array(z.object({ sku: z.string(), qty: z.number().int().nullish() })).nullish(),
+      kind: z.enum(['a', 'b']).nullish(),
+    });
+    const json = toolInputSchema(schema);
+    const text = JSON.stringify(json);
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    expect(json.properties).toMatchObject({
+      note: { type: ['string', 'null'], maxLength: 20 },
+      lines: { type: ['array', 'null'], items: { properties: { qty: { type: ['integer', 'null'] } } } },
+    });
+    // An enum would reject the null if it were merged into its type: that branch stays an anyOf.
+    expect(json.properties).toMatchObject({ kind: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] } });
+    expect(text.length).toBeLessThan(JSON.stringify(z.toJSONSchema(schema)).length);
   });
 });

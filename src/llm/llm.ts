@@ -1,11 +1,12 @@
 // The one door to Claude. Callers ask for structured output against a zod schema (tool use with a forced tool),
 // get validated data back or an LlmError — and then fall back to their offline twin. The SDK retries 408/409/429/5xx
 // (529 included) and timeouts with backoff, honouring Retry-After; here we add validation retries, per-model
-// concurrency limits and usage accounting.
+// concurrency limits, prompt-cache breakpoints where the caller marks a stable prefix, and usage accounting.
 import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { Env } from '../config/env.js';
 import { costUsd } from './cost.js';
+import { MAX_CACHE_BREAKPOINTS, minCacheableTokens, promptBlocks, tokensOf } from './prompt-cache.js';
 import { Semaphore } from './semaphore.js';
 
 export type ModelTier = 'fast' | 'reasoning';
@@ -13,7 +14,12 @@ export type ModelTier = 'fast' | 'reasoning';
 export interface LlmUsage {
   purpose: string;
   model: string;
+  /** Prompt tokens billed at the input price: the prompt minus what was read from or written to the cache. */
   inputTokens: number;
+  /** Prompt tokens written to the prompt cache (billed 1.25× input). */
+  cacheCreationInputTokens: number;
+  /** Prompt tokens read from the prompt cache (billed 0.1× input). */
+  cacheReadInputTokens: number;
   outputTokens: number;
   costUsd: number;
   latencyMs: number;
@@ -21,12 +27,23 @@ export interface LlmUsage {
   outcome: 'ok' | 'invalid' | 'error';
 }
 
+/**
+ * A piece of a prompt. `cache: true` makes everything up to the end of this piece — tools, system, messages, in that
+ * order — a prompt-cache prefix (a `cache_control` breakpoint, at most 4 a request): mark the end of what the next calls
+ * will repeat word for word, and put what changes after it.
+ */
+export interface PromptPart {
+  text: string;
+  cache?: boolean;
+}
+
 export interface StructuredRequest<T> {
   tier: ModelTier;
   /** What the call is for, e.g. "quotation.structure"; AI usage is reported per purpose. */
   purpose: string;
-  system: string;
-  prompt: string;
+  system: string | readonly PromptPart[];
+  /** The user message. */
+  prompt: string | readonly PromptPart[];
   /** The tool Claude must call; its input is the structured answer. */
   toolName: string;
   toolDescription: string;
@@ -36,6 +53,11 @@ export interface StructuredRequest<T> {
 
 export interface Llm {
   structured<T>(request: StructuredRequest<T>): Promise<T>;
+  /**
+   * Whether the prompt up to the request's last cache breakpoint is long enough for its tier's model to cache it: a
+   * shorter prefix is processed uncached, so a prompt laid out for caching would only cost more.
+   */
+  cacheable(request: StructuredRequest<unknown>): boolean;
 }
 
 export class LlmError extends Error {
@@ -70,26 +92,31 @@ export function createClaudeLlm(options: ClaudeOptions): Llm {
   const validationRetries = options.validationRetries ?? 1;
 
   return {
+    cacheable(request) {
+      return cachedPrefixTokens(request) >= minCacheableTokens(models[request.tier].model);
+    },
     async structured<T>(request: StructuredRequest<T>): Promise<T> {
       const { model, gate } = models[request.tier];
-      const messages: Anthropic.MessageParam[] = [{ role: 'user', content: request.prompt }];
-      const tool: Anthropic.Tool = {
-        name: request.toolName,
-        description: request.toolDescription,
-        input_schema: toolInputSchema(request.schema),
-      };
+      const { system, messages } = promptParams(request);
+      const tool = toolOf(request);
       for (let attempt = 0; ; attempt++) {
         const started = performance.now();
-        const report = (outcome: LlmUsage['outcome'], usage?: Anthropic.Usage) =>
+        const report = (outcome: LlmUsage['outcome'], usage?: Anthropic.Usage) => {
+          const tokens = {
+            inputTokens: usage?.input_tokens ?? 0,
+            outputTokens: usage?.output_tokens ?? 0,
+            cacheCreationInputTokens: usage?.cache_creation_input_tokens ?? 0,
+            cacheReadInputTokens: usage?.cache_read_input_tokens ?? 0,
+          };
           options.onUsage?.({
             purpose: request.purpose,
             model,
-            inputTokens: usage?.input_tokens ?? 0,
-            outputTokens: usage?.output_tokens ?? 0,
-            costUsd: usage ? costUsd(model, usage.input_tokens, usage.output_tokens) : 0,
+            ...tokens,
+            costUsd: costUsd(model, tokens),
             latencyMs: Math.round(performance.now() - started),
             outcome,
           });
+        };
 
         let response: Anthropic.Message;
         try {
@@ -97,7 +124,7 @@ export function createClaudeLlm(options: ClaudeOptions): Llm {
             client.messages.create({
               model,
               max_tokens: request.maxTokens,
-              system: request.system,
+              system,
               messages,
               tools: [tool],
               tool_choice: { type: 'tool', name: request.toolName },
@@ -121,7 +148,8 @@ export function createClaudeLlm(options: ClaudeOptions): Llm {
         if (attempt >= validationRetries) {
           throw new LlmError(`${request.purpose}: invalid output after ${attempt + 1} attempts: ${problem}`);
         }
-        // Show the model its own output and what was wrong with it; the next attempt usually fixes it.
+        // Show the model its own output and what was wrong with it; the next attempt usually fixes it. The prompt
+        // before it is unchanged, so a cached prefix still serves the retry.
         messages.push(
           { role: 'assistant', content: response.content },
           ...(call
@@ -145,13 +173,112 @@ export function createClaudeLlm(options: ClaudeOptions): Llm {
   };
 }
 
-/** The JSON schema Claude sees for a zod schema (draft 2020-12 minus the keys the API does not accept). */
+function toolOf(request: StructuredRequest<unknown>): Anthropic.Tool {
+  return {
+    name: request.toolName,
+    description: request.toolDescription,
+    input_schema: toolInputSchema(request.schema),
+  };
+}
+
+/**
+ * The prompt tokens up to a request's last cache breakpoint (0 without one), counted as the fake Messages API bills
+ * them: characters ÷ 4 of the tool, the system prompt and the message blocks.
+ */
+export function cachedPrefixTokens(request: StructuredRequest<unknown>): number {
+  const { system, messages } = promptParams(request);
+  const blocks = promptBlocks({ tools: [toolOf(request)], system, messages });
+  const last = blocks.findLastIndex((block) => block.breakpoint);
+  return last < 0 ? 0 : tokensOf(blocks.slice(0, last + 1).reduce((sum, block) => sum + block.chars, 0));
+}
+
+/**
+ * A request's prompt size as the issue's benchmark measures it, characters ÷ 4 of the system prompt and the JSON
+ * messages (without `cache_control` markers, and without the tool, which `cachedPrefixTokens` counts).
+ */
+export function promptTokenEstimate(
+  request: Pick<StructuredRequest<unknown>, 'system' | 'prompt' | 'purpose'>,
+): number {
+  const { system, messages } = promptParams(request);
+  const systemChars =
+    typeof system === 'string' ? system.length : system.reduce((sum, part) => sum + part.text.length, 0);
+  const unmarked = messages.map((message) =>
+    typeof message.content === 'string'
+      ? message
+      : { ...message, content: message.content.map((part) => ({ ...part, cache_control: undefined })) },
+  );
+  return Math.ceil((systemChars + JSON.stringify(unmarked).length) / 4);
+}
+
+/**
+ * The system prompt and first user message as the Messages API takes them: plain strings when nothing is cached (as
+ * every caller sent before caching existed), text blocks with `cache_control` on the marked pieces otherwise.
+ */
+export function promptParams(request: Pick<StructuredRequest<unknown>, 'system' | 'prompt' | 'purpose'>): {
+  system: string | Anthropic.TextBlockParam[];
+  messages: Anthropic.MessageParam[];
+} {
+  const parts = (value: string | readonly PromptPart[]): readonly PromptPart[] =>
+    typeof value === 'string' ? [{ text: value }] : value.filter((part) => part.text !== '' || part.cache);
+  const breakpoints = [...parts(request.system), ...parts(request.prompt)].filter((part) => part.cache).length;
+  if (breakpoints > MAX_CACHE_BREAKPOINTS) {
+    throw new LlmError(`${request.purpose}: ${breakpoints} cache breakpoints; the API takes ${MAX_CACHE_BREAKPOINTS}`);
+  }
+  const blocks = (value: string | readonly PromptPart[]): string | Anthropic.TextBlockParam[] =>
+    typeof value === 'string'
+      ? value
+      : parts(value).map((part) => ({
+          type: 'text' as const,
+          text: part.text,
+          ...(part.cache ? { cache_control: { type: 'ephemeral' as const } } : {}),
+        }));
+  return { system: blocks(request.system), messages: [{ role: 'user', content: blocks(request.prompt) }] };
+}
+
+/**
+ * The JSON schema Claude sees for a zod schema (draft 2020-12 minus the keys the API does not accept), compacted: the
+ * schema is sent — and billed — with every call, and zod spells `.nullish()` as `anyOf` with a null branch and every
+ * `.int()` with a ±2^53 bound that says nothing to the model.
+ */
 export function toolInputSchema(schema: z.ZodType): Anthropic.Tool.InputSchema {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<
     string,
     unknown
   >;
-  return { ...json, type: 'object' };
+  return { ...(compactSchema(json) as Record<string, unknown>), type: 'object' };
+}
+
+function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema);
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node)
+    .filter(
+      ([key, value]) =>
+        !(key === 'maximum' && value === Number.MAX_SAFE_INTEGER) &&
+        !(key === 'minimum' && value === Number.MIN_SAFE_INTEGER),
+    )
+    .map(([key, value]) => [key, compactSchema(value)] as const);
+  const compact: Record<string, unknown> = Object.fromEntries(entries);
+  const options = compact['anyOf'];
+  if (Array.isArray(options) && options.length === 2 && Object.keys(compact).length === 1) {
+    const isNull = (option: unknown) =>
+      typeof option === 'object' && option !== null && JSON.stringify(option) === '{"type":"null"}';
+    const other = options.find((option) => !isNull(option));
+    // `{ type: [T, 'null'], … }` accepts exactly what `anyOf: [{ type: T, … }, { type: 'null' }]` does, unless an
+    // enum or const would then reject the null.
+    if (
+      options.some(isNull) &&
+      typeof other === 'object' &&
+      other !== null &&
+      typeof (other as Record<string, unknown>)['type'] === 'string' &&
+      !('enum' in other) &&
+      !('const' in other)
+    ) {
+      const typed = other as Record<string, unknown>;
+      return { ...typed, type: [typed['type'], 'null'] };
+    }
+  }
+  return compact;
 }
 
 function describeApiError(error: unknown): string {

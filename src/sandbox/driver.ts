@@ -120,6 +120,13 @@ export class SlackDriver {
   private readonly verificationToken: string;
   private readonly pending = new Set<Promise<unknown>>();
   private eventCounter = 0;
+  /**
+   * When the app cannot be reached (it crashed and is restarting), keep re-delivering for this long, as Slack retries
+   * an event and as a person clicks again. 0 (default): fail at once.
+   */
+  redeliverForMs = 0;
+  /** Every delivery's acknowledgement time, for benchmarks (ms, in order). */
+  readonly ackTimes: number[] = [];
 
   constructor(options: DriverOptions) {
     this.model = options.model;
@@ -164,10 +171,23 @@ export class SlackDriver {
   }
 
   private async post(request: SignedRequest): Promise<DriverResponse> {
+    const giveUpAt = Date.now() + this.redeliverForMs;
+    for (;;) {
+      try {
+        return await this.postOnce(request);
+      } catch (error) {
+        if (Date.now() >= giveUpAt) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  private async postOnce(request: SignedRequest): Promise<DriverResponse> {
     const started = performance.now();
     const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
     const text = await response.text();
     const ackMs = performance.now() - started;
+    this.ackTimes.push(ackMs);
     let body: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
     return { status: response.status, body, ackMs, request };

@@ -2,9 +2,16 @@
 // (confirm the suggestions, name the supplier), start the negotiation from the modal, answer each question with its
 // first suggested answer, then an approver opens the PO and approves it (a second approver when two are needed).
 // Every step is a real signed request into Parley's Bolt receiver; nothing is called behind its back.
-import { ACTION } from '../slack/ids.js';
+import { ACTION, BLOCK } from '../slack/ids.js';
+import type { SlackSandbox } from './index.js';
 import type { SandboxMessage } from './model.js';
-import { CHANNEL, PEOPLE, type SandboxedParley } from './sandboxed-parley.js';
+import { CHANNEL, PEOPLE } from './sandboxed-parley.js';
+
+/** Where the story is played: the stand-in, and a way to wait until Parley has done what the last click asked. */
+export interface StoryStage {
+  sandbox: SlackSandbox;
+  settle(): Promise<void>;
+}
 
 export interface ButtonRef {
   actionId: string;
@@ -48,25 +55,30 @@ export interface StoryOptions {
   earlyTermination?: 'finish' | 'continue';
   /** Stop after the negotiation is decided, before anyone approves. */
   stopBeforeApproval?: boolean;
+  /** The channel to share in (default #sourcing; every person is a member of the stand-in's channels). */
+  channelId?: string;
+  /** Rounds picked in the start modal (default: the modal's default). */
+  rounds?: number;
 }
 
 const MAX_STEPS = 200;
 
-export async function playStory(parley: SandboxedParley, options: StoryOptions): Promise<StoryResult> {
+export async function playStory(parley: StoryStage, options: StoryOptions): Promise<StoryResult> {
   const { sandbox } = parley;
   const { driver, model } = sandbox;
+  const channel = options.channelId ?? CHANNEL.id;
   const actions: string[] = [];
   const buyer = PEOPLE.buyer.id;
 
-  const shared = await driver.shareFile(buyer, CHANNEL.id, { name: options.file.name, bytes: options.file.bytes });
+  const shared = await driver.shareFile(buyer, channel, { name: options.file.name, bytes: options.file.bytes });
   const threadTs = shared.ts;
-  actions.push(`${PEOPLE.buyer.name} shares ${options.file.name} in #${CHANNEL.name}`);
+  actions.push(`${PEOPLE.buyer.name} shares ${options.file.name} in #${model.channels.get(channel)?.name ?? channel}`);
   await parley.settle();
 
-  const thread = () => model.thread(CHANNEL.id, threadTs);
+  const thread = () => model.thread(channel, threadTs);
   const withButton = (actionId: string) => thread().filter((m) => buttonsIn(m).some((b) => same(b.actionId, actionId)));
   const click = async (who: string, message: SandboxMessage, button: ButtonRef) => {
-    await driver.clickButton(who, { channel: CHANNEL.id, ts: message.ts }, button.actionId, { value: button.value });
+    await driver.clickButton(who, { channel: channel, ts: message.ts }, button.actionId, { value: button.value });
     await parley.settle();
   };
 
@@ -88,7 +100,7 @@ export async function playStory(parley: SandboxedParley, options: StoryOptions):
     await click(buyer, review, next);
     // Confirm all can leave lines a person must act on: then it stays, and the next pass confirms them one by one.
     if (
-      JSON.stringify(model.message(CHANNEL.id, review.ts)?.blocks) === before &&
+      JSON.stringify(model.message(channel, review.ts)?.blocks) === before &&
       next.actionId === ACTION.reviewConfirmAll
     ) {
       const line = buttonsIn(review).find((b) => b.actionId === ACTION.reviewConfirm);
@@ -103,13 +115,13 @@ export async function playStory(parley: SandboxedParley, options: StoryOptions):
   const startButton = buttonsIn(start).find((b) => b.actionId === ACTION.reviewStartNegotiation);
   if (!startButton) throw new Error('No start button');
   actions.push(`${PEOPLE.buyer.name} clicks [${startButton.text}]`);
-  await driver.clickButton(buyer, { channel: CHANNEL.id, ts: start.ts }, startButton.actionId, {
+  await driver.clickButton(buyer, { channel: channel, ts: start.ts }, startButton.actionId, {
     value: startButton.value,
   });
   // The modal opens after the click is acknowledged (views.open from the listener).
   const modal = await sandbox.waitFor(() => model.openViews(buyer).at(-1), { what: 'the start modal' });
   actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
-  await driver.submitView(buyer, modal.id, {});
+  await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
   await parley.settle();
 
   // Questions until the decision is in.
@@ -139,7 +151,7 @@ export async function playStory(parley: SandboxedParley, options: StoryOptions):
     if (!answer) continue;
     if (options.answerBy === 'reply') {
       actions.push(`${PEOPLE.buyer.name} replies in the thread: "${answer.text}"`);
-      await driver.replyInThread(buyer, CHANNEL.id, threadTs, answer.text);
+      await driver.replyInThread(buyer, channel, threadTs, answer.text);
       await parley.settle();
     } else {
       actions.push(`${PEOPLE.buyer.name} clicks [${answer.text}]`);
@@ -148,26 +160,27 @@ export async function playStory(parley: SandboxedParley, options: StoryOptions):
   }
   if (options.stopBeforeApproval) return { threadTs, actions };
 
-  // Approval: each approver needed opens the PO from the decision and approves it in the modal.
+  // Approval: each approver needed opens the PO from the decision and approves it in the modal; once the PO is
+  // approved, the next approver's modal is read-only (no Approve button) and the story ends.
   for (const approver of [PEOPLE.approver, PEOPLE.secondApprover]) {
     const decision = withButton(ACTION.decisionOpenPo).at(-1);
     const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
     if (!decision || !open) throw new Error('No decision with a PO to review');
-    actions.push(`${approver.name} clicks [${open.text}]`);
-    await driver.clickButton(approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
-      value: open.value,
-    });
-    const po = await sandbox.waitFor(() => model.openViews(approver.id).at(-1), { what: 'the PO modal' });
-    actions.push(`${approver.name} clicks [Approve] in the PO modal`);
+    const opened = model.openViews(approver.id).length;
+    await driver.clickButton(approver.id, { channel, ts: decision.ts }, open.actionId, { value: open.value });
+    const po = await sandbox.waitFor(
+      () => model.openViews(approver.id).length > opened && model.openViews(approver.id).at(-1),
+      {
+        what: 'the PO modal',
+      },
+    );
+    if (po.view.submit === undefined) {
+      await driver.closeView(approver.id, po.id);
+      break;
+    }
+    actions.push(`${approver.name} clicks [${open.text}], then [Approve] in the PO modal`);
     await driver.submitView(approver.id, po.id, {});
     await parley.settle();
-    const approved = await parley.db.prisma.purchaseOrder.count({
-      where: {
-        status: 'approved',
-        negotiation: { quotation: { slackChannelId: CHANNEL.id, slackThreadTs: threadTs } },
-      },
-    });
-    if (approved > 0) break;
   }
   return { threadTs, actions };
 }

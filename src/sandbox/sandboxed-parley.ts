@@ -31,26 +31,41 @@ export interface SandboxedParleyOptions {
 
 export type SandboxedParley = Awaited<ReturnType<typeof startSandboxedParley>>;
 
-export async function startSandboxedParley(options: SandboxedParleyOptions) {
-  const sandbox: SlackSandbox = await startSlackSandbox({
+/** The stand-in with the story's team and people, in #sourcing and in `extraChannels` more channels (#sourcing-2…). */
+export function startStoryStandIn(options: { callLogPath?: string; seed?: number; extraChannels?: number } = {}) {
+  const members = Object.values(PEOPLE).map((p) => p.id);
+  const extra = Array.from({ length: options.extraChannels ?? 0 }, (_, i) => ({
+    id: `C0SOURCING${i + 2}`,
+    name: `sourcing-${i + 2}`,
+    members,
+  }));
+  return startSlackSandbox({
     teamId: TEAM_ID,
     teamName: 'Valden Outdoor',
     users: Object.values(PEOPLE).map(({ id, name, realName }) => ({ id, name, realName })),
-    channels: [{ id: CHANNEL.id, name: CHANNEL.name, members: Object.values(PEOPLE).map((p) => p.id) }],
+    channels: [{ id: CHANNEL.id, name: CHANNEL.name, members }, ...extra],
     callLogPath: options.callLogPath,
     echoBotEvents: true,
     seed: options.seed ?? 1,
   });
-  const port = await freePort();
-  const env: Env = loadEnv({
+}
+
+/** The environment that points Parley at the stand-in, as `npm start` would read it. */
+export function standInEnv(sandbox: SlackSandbox, port: number): Record<string, string> {
+  return {
     SLACK_BOT_TOKEN: sandbox.botToken,
     SLACK_SIGNING_SECRET: sandbox.signingSecret,
     SLACK_API_URL: sandbox.apiUrl,
     PORT: String(port),
     APPROVER_SLACK_IDS: `${PEOPLE.approver.id},${PEOPLE.secondApprover.id}`,
     SEED_SLACK_TEAM_ID: TEAM_ID,
-    ...options.env,
-  });
+  };
+}
+
+export async function startSandboxedParley(options: SandboxedParleyOptions) {
+  const sandbox: SlackSandbox = await startStoryStandIn({ callLogPath: options.callLogPath, seed: options.seed });
+  const port = await freePort();
+  const env: Env = loadEnv({ ...standInEnv(sandbox, port), ...options.env });
   const server = await startParley({
     env,
     db: options.db,
@@ -72,7 +87,7 @@ export async function startSandboxedParley(options: SandboxedParleyOptions) {
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -76,6 +76,17 @@ export function createParley(options: ParleyOptions) {
     );
   }
 
+  /** The file's bytes from Slack, refused up front when files.info already says it is too large. */
+  function downloader(ctx: ServiceContext, fileId: string, info: Awaited<ReturnType<SlackFiles['info']>>) {
+    return async () => {
+      if (info.sizeBytes !== null && info.sizeBytes > ctx.limits.maxBytes) {
+        throw tooLarge(info.sizeBytes, ctx.limits.maxBytes);
+      }
+      if (!info.downloadUrl) throw new Error(`files.info gave no download URL for ${fileId}`);
+      return options.files.download(ctx.workspace.id, info.downloadUrl, ctx.limits.maxBytes);
+    };
+  }
+
   /** Runs the negotiation in the background until it waits for the buyer or completes. */
   function drive(ctx: ServiceContext, negotiationId: string) {
     work.run(`negotiation:${negotiationId}`, async () => {
@@ -87,8 +98,9 @@ export function createParley(options: ParleyOptions) {
 
   const parley = {
     /**
-     * A file was shared (event), or pointed at (shortcut, `/parley negotiate`: `explicit`). Everything happens after
-     * the ack: file info, the claim (once per file), the reading.
+     * A file was shared (event), or pointed at (shortcut, `/parley negotiate`: `explicit`). Resolves once the file is
+     * claimed — one quotation per Slack file, in the database — so the listener acknowledges only what will not be
+     * lost to a crash; the reading runs after, in the background (and is picked up again after a crash).
      */
     fileShared(input: {
       teamId: string;
@@ -97,35 +109,51 @@ export function createParley(options: ParleyOptions) {
       userId: string;
       threadTs: string | null;
       explicit: boolean;
-    }): void {
-      work.run(`file:${input.teamId}:${input.fileId}`, async () => {
-        const ctx = await contexts.forTeam(input.teamId);
-        if (!ctx) return log.warn('file shared in a workspace Parley does not know', { teamId: input.teamId });
-        const info = await options.files.info(ctx.workspace.id, input.fileId);
-        if (!input.explicit && !looksLikeQuotation(info.name, info.filetype)) return;
-        const threadTs = input.threadTs ?? info.shareTs(input.channelId);
-        if (!threadTs) return log.warn('shared file without a message to thread on', { fileId: input.fileId });
-        const received = await receiveSharedFile(ctx, {
-          fileId: input.fileId,
-          name: info.name,
-          sizeBytes: info.sizeBytes,
-          channelId: input.channelId,
-          threadTs,
-          sharedBy: input.userId,
-        });
+    }): Promise<void> {
+      return track(
+        (async () => {
+          const ctx = await contexts.forTeam(input.teamId);
+          if (!ctx) return log.warn('file shared in a workspace Parley does not know', { teamId: input.teamId });
+          const info = await options.files.info(ctx.workspace.id, input.fileId);
+          if (!input.explicit && !looksLikeQuotation(info.name, info.filetype)) return;
+          const threadTs = input.threadTs ?? info.shareTs(input.channelId);
+          if (!threadTs) return log.warn('shared file without a message to thread on', { fileId: input.fileId });
+          const received = await receiveSharedFile(ctx, {
+            fileId: input.fileId,
+            name: info.name,
+            sizeBytes: info.sizeBytes,
+            channelId: input.channelId,
+            threadTs,
+            sharedBy: input.userId,
+          });
+          options.kickOutbox();
+          if (!received.isNew) return;
+          work.run(`file:${input.teamId}:${input.fileId}`, async () => {
+            const download = downloader(ctx, input.fileId, info);
+            await readQuotation(ctx, { quotationId: received.quotationId, download });
+            options.kickOutbox();
+          });
+        })(),
+      );
+    },
+
+    // jobs: a quotation left `received`/`parsing` by a process that died is read again (the recovery sweep claims it
+    // first, so one instance does this). Same file download as `fileShared`.
+    rereadQuotation: async (workspaceId: string, quotationId: string) => {
+      const ctx = await contexts.forWorkspace(workspaceId);
+      const quotation = await ctx?.db.quotation.findUnique({
+        where: { id: quotationId },
+        select: { slackFileId: true },
+      });
+      if (!ctx || !quotation) return;
+      const { slackFileId: fileId } = quotation;
+      work.run(`file:${ctx.workspace.slackTeamId}:${fileId}`, async () => {
+        // files.info inside the download: a file Slack no longer has fails the quotation (with a reply) rather than
+        // leaving it stuck for the next sweep.
+        const download = async () => downloader(ctx, fileId, await options.files.info(ctx.workspace.id, fileId))();
+        const outcome = await readQuotation(ctx, { quotationId, download });
         options.kickOutbox();
-        if (!received.isNew) return;
-        await readQuotation(ctx, {
-          quotationId: received.quotationId,
-          download: async () => {
-            if (info.sizeBytes !== null && info.sizeBytes > ctx.limits.maxBytes) {
-              throw tooLarge(info.sizeBytes, ctx.limits.maxBytes);
-            }
-            if (!info.downloadUrl) throw new Error(`files.info gave no download URL for ${input.fileId}`);
-            return options.files.download(ctx.workspace.id, info.downloadUrl, ctx.limits.maxBytes);
-          },
-        });
-        options.kickOutbox();
+        log.info('quotation read again', { quotationId, outcome });
       });
     },
 

@@ -1,6 +1,9 @@
 // The Bolt app: Socket Mode when an app-level token is set (no public URL needed), else the HTTP receiver on PORT —
 // with OAuth and the installation store in the database when client credentials are set, or a single workspace's bot
-// token. Request signatures are always verified (Bolt's default, kept on). The listeners are registered per kind.
+// token. Request signatures are always verified (Bolt's default, kept on). The HTTP receiver answers Slack when a
+// listener is done (`processBeforeResponse`): listeners do only quick, durable work before that, so nothing Slack saw
+// acknowledged is lost to a crash. The listeners are registered per kind.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, HTTPReceiver, type InstallationStore, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { log } from '../log.js';
 import type { SlackDeps } from './deps.js';
@@ -43,18 +46,46 @@ export interface SlackAppOptions {
   connection: SlackConnection;
   slackApiUrl: string;
   deps: SlackDeps;
+  /** `GET /healthz` on the HTTP receiver: what a load balancer or a test asks this instance. */
+  health?: () => Promise<Record<string, unknown>>;
 }
 
 export function createSlackApp(options: SlackAppOptions): { app: App; receiver: HTTPReceiver | SocketModeReceiver } {
   const { connection, slackApiUrl } = options;
   const clientOptions = { slackApiUrl };
+  const { health } = options;
+  const customRoutes = health
+    ? [
+        {
+          path: '/healthz',
+          method: ['GET'],
+          handler: (_req: IncomingMessage, res: ServerResponse) => {
+            health()
+              .then((body) => {
+                res.writeHead(200, { 'content-type': 'application/json' });
+                res.end(JSON.stringify(body));
+              })
+              .catch((error: unknown) => {
+                log.error('health check failed', { error });
+                res.writeHead(503, { 'content-type': 'application/json' });
+                res.end(JSON.stringify({ ok: false }));
+              });
+          },
+        },
+      ]
+    : [];
   let app: App;
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (connection.kind === 'socket') {
     receiver = new SocketModeReceiver({ appToken: connection.appToken });
     app = new App({ token: connection.botToken, receiver, clientOptions, logLevel: LogLevel.WARN });
   } else if (connection.kind === 'http') {
-    receiver = new HTTPReceiver({ signingSecret: connection.signingSecret, port: connection.port });
+    receiver = new HTTPReceiver({
+      signingSecret: connection.signingSecret,
+      port: connection.port,
+      customRoutes,
+      processBeforeResponse: true,
+    });
     app = new App({ token: connection.botToken, receiver, clientOptions, logLevel: LogLevel.WARN });
   } else {
     receiver = new HTTPReceiver({
@@ -66,6 +97,8 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
       scopes: [...BOT_SCOPES],
       installationStore: connection.installationStore,
       installerOptions: { directInstall: true },
+      customRoutes,
+      processBeforeResponse: true,
     });
     app = new App({ receiver, clientOptions, logLevel: LogLevel.WARN });
   }

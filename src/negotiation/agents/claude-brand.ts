@@ -5,10 +5,13 @@
 //
 // Cost: every call runs on the fast tier. The seed wrote the RFQ with Sonnet, but an RFQ needs no reasoning: Claude
 // writes two short sentences and code inserts the item list, so the call costs ~1/10 of a Sonnet one that echoes the
-// list back. The prompts stay ≤ 4,000 tokens a call (see estimateBrandTurnPromptTokens and its test).
+// list back. The prompts stay ≤ 4,000 tokens a call (see estimateBrandTurnPromptTokens and its test). They carry no
+// prompt-cache breakpoint: the stable part of a pillar's prompt (tool, system prompt) is ~250 tokens and a whole call
+// under 1,500, while Haiku 4.5 caches prefixes of 4,096 tokens or more (llm/prompt-cache.ts) — a marker would never
+// form a cache, and laying the prompts out for one would only add tokens. Cost here comes from keeping them compact.
 import { z } from 'zod';
 import { COST_OF_CAPITAL_ANNUAL } from '../../config/business-rules.js';
-import type { Llm, StructuredRequest } from '../../llm/llm.js';
+import { type Llm, promptTokenEstimate, type StructuredRequest } from '../../llm/llm.js';
 import { formatMoney } from '../format.js';
 import type { ActionType, Offer } from '../types.js';
 import { cashCost } from './brand-analysis.js';
@@ -221,7 +224,8 @@ export function synthesisRequest(context: BrandTurnContext, briefs: PillarBriefs
     turnHeader(context),
     `Briefs:\nNegotiator: ${untrusted(briefs.negotiator, 400)}\nRisk Analyst: ${untrusted(briefs.riskAnalyst, 400)}\n` +
       `Product/Cost: ${untrusted(briefs.productCost, 400)}`,
-    standingSection(context, standing),
+    // The conversation's tags carry every offer and ask, so only the standing offer's terms are added to it.
+    standingTerms(standing),
     conversation(context.history.messages, conversationOptions(context)),
     competitorOffers(context.others),
     `Largest lines (${baseline.currency}):\n${focus.join('\n')}`,
@@ -334,6 +338,11 @@ function standingSection(context: BrandTurnContext, standing: Offer | null): str
     `Their offers: ${trajectory.join('; ') || 'none yet'}${terms ? `\nStanding offer ${terms}` : ''}`,
     `Our asks so far: ${asks.join('; ') || 'none'}`,
   ].join('\n');
+}
+
+function standingTerms(standing: Offer | null): string | null {
+  const terms = standing === null ? '' : offerTerms(standing);
+  return terms ? `Standing offer ${terms}` : null;
 }
 
 function conversationOptions(context: BrandTurnContext) {
@@ -518,7 +527,7 @@ export function estimateBrandTurnPromptTokens(
   ];
   const calls = requests.map((request) => ({
     purpose: request.purpose,
-    tokens: Math.ceil((request.system.length + JSON.stringify([{ role: 'user', content: request.prompt }]).length) / 4),
+    tokens: promptTokenEstimate(request),
   }));
   return {
     calls,

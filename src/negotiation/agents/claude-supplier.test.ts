@@ -3,13 +3,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRICE_RANGES } from '../../config/business-rules.js';
 import {
+  promptText,
   startFakeClaude,
   type FakeMessagesApi,
   type FakeReply,
   type RecordedRequest,
 } from '../../llm/fake-messages-api.js';
-import { createClaudeSupplierAgent, linePrices, supplierSystemPrompt } from './claude-supplier.js';
-import { readOfferDraft, supplierTurnSchema, type SupplierTurnContext } from './interfaces.js';
+import type { LlmUsage, PromptPart } from '../../llm/llm.js';
+import type { Baseline } from '../types.js';
+import { createClaudeSupplierAgent, linePrices, supplierRequest, supplierSystemPrompt } from './claude-supplier.js';
+import { readOfferDraft, supplierTurnSchema, type HistoryMessage, type SupplierTurnContext } from './interfaces.js';
 import { BASELINE, brandAction, supplierContext, supplierProfile, toOffer } from './testing.js';
 
 const EIGHTY_WORDS =
@@ -154,7 +157,7 @@ describe('the Claude supplier agent', () => {
     const { agent, api } = await agentAnswering([reply(COUNTER)]);
     const context = roundTwo();
     await agent.respond(context);
-    const prompt = String(api.requests[0]?.messages[0]?.content);
+    const prompt = promptText(api.requests[0] as RecordedRequest);
 
     const band = PRICE_RANGES.expensive;
     for (const price of linePrices(context)) {
@@ -195,7 +198,7 @@ describe('the Claude supplier agent', () => {
         phase: 'post_curveball',
       }),
     );
-    const prompt = String(api.requests[0]?.messages[0]?.content);
+    const prompt = promptText(api.requests[0] as RecordedRequest);
     expect(prompt).toContain('Constraint: you can now fill at most 60% of this order by value');
     expect(prompt).toContain('A line is down for maintenance');
     expect(readOfferDraft(turn.action)?.capacityShare).toBe(0.6);
@@ -223,5 +226,152 @@ describe('the Claude supplier agent', () => {
     const turn = await agent.respond(roundTwo());
     expect(readOfferDraft(turn.action)).not.toBeNull();
     expect(JSON.stringify(api.requests[1]?.messages)).toContain('COUNTER_OFFER needs an offer.');
+  });
+
+  it('sends the compact layout, nothing marked for the cache, when the prefix is too short to be cached', async () => {
+    const { agent, api } = await agentAnswering([reply(COUNTER)]);
+    await agent.respond(roundTwo());
+    // Four lines: the whole prompt is far below Sonnet 4.6's 2,048-token minimum.
+    expect(typeof api.requests[0]?.messages[0]?.content).toBe('string');
+    expect(JSON.stringify(api.requests[0])).not.toContain('cache_control');
+  });
+});
+
+// ───────────────────────────── The cached layout ─────────────────────────────
+
+/** A 30-line order: long enough that a supplier's stable prefix passes Sonnet 4.6's 2,048-token minimum. */
+const LONG_BASELINE: Baseline = {
+  ...BASELINE,
+  lines: Array.from({ length: 30 }, (_, index) => ({
+    sku: `MC${String(index).padStart(3, '0')}-LCH-L`,
+    description: `Sawtooth Expedition Down Parka with Storm Hood ${index} - Lichen - L`,
+    quantity: 100 + index * 10,
+    unitPrice: 40 + index,
+    tiers: [],
+    notes: index === 3 ? '2% off if paid within 10 days' : null,
+  })),
+};
+
+/** A message of about 90 words, as the agents write them. */
+const SAID = (round: number, who: string) =>
+  `Round ${round} from ${who}: we have looked again at the parkas and the payment schedule with our planning team. ` +
+  `We can move on the largest lines if the order is confirmed this week, and we would like the deposit settled ` +
+  `within five days of the purchase order so the fabric can be booked. The lead time stays at 25 days, and the ` +
+  `pre-production samples are included for every style so quality can be signed off before the bulk run starts.`;
+
+const askIn = (round: number) => brandAction({ round, targetTotal: 60_000 - 500 * round, paymentTerms: '30/70' });
+
+/** Alpine Premium's turn in `round` on the 30-line order, after answering every earlier round. */
+function alpineInRound(round: number): SupplierTurnContext {
+  const messages: HistoryMessage[] = [];
+  const offers = [];
+  for (let earlier = 1; earlier < round; earlier++) {
+    messages.push(
+      {
+        round: earlier,
+        from: 'brand',
+        text: SAID(earlier, 'Alex'),
+        action: askIn(earlier),
+      },
+      {
+        round: earlier,
+        from: 'supplier',
+        text: SAID(earlier, 'Alpine'),
+        action: { type: 'COUNTER_OFFER', payload: {} },
+      },
+    );
+    offers.push(
+      toOffer(
+        {
+          lines: LONG_BASELINE.lines.map((line) => ({
+            sku: line.sku,
+            unitPrice: Math.round(line.unitPrice * (132 - earlier)) / 100,
+          })),
+          leadTimeDays: 25,
+          paymentTerms: '40/60',
+          concessions: ['Free pre-production samples'],
+          conditions: ['Deposit within 5 days of PO'],
+        },
+        'SUP-002',
+        earlier,
+        LONG_BASELINE,
+      ),
+    );
+  }
+  const ask = askIn(round);
+  messages.push({ round, from: 'brand', text: SAID(round, 'Alex'), action: ask });
+  return supplierContext('SUP-002', {
+    baseline: LONG_BASELINE,
+    history: { messages, offers, brandAsks: [] },
+    latestBrandMessage: { text: SAID(round, 'Alex'), action: ask },
+    round,
+  });
+}
+
+const partsOf = (context: SupplierTurnContext) => supplierRequest(context, 'cached').prompt as PromptPart[];
+const marked = (parts: readonly PromptPart[]) => parts.flatMap((part, index) => (part.cache ? [index] : []));
+
+describe('the Claude supplier agent’s cached layout', () => {
+  let api: FakeMessagesApi | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  it('puts the quotation with floors and ceilings first, one block per message, this round’s prices last', () => {
+    const context = alpineInRound(3);
+    const parts = partsOf(context);
+    const [quotation] = parts;
+    expect(quotation?.text).toContain('SKU(Description) | qty | quoted USD | floor | ceiling');
+    expect(quotation?.text).toContain('MC003-LCH-L: 2% off if paid within 10 days');
+    // 1 quotation block, 5 messages (rounds 1–2 both ways and round 3's ask), 1 block for the round.
+    expect(parts).toHaveLength(1 + 5 + 1);
+    expect(
+      parts[1]?.text.startsWith('<conversation>\n[r1 Alex · COUNTER_OFFER asks $59,500.00 · 30/70] Round 1 from Alex'),
+    ).toBe(true);
+    expect(parts[4]?.text).toContain('[r2 Alpine Premium · COUNTER_OFFER $');
+    const round = parts.at(-1)?.text ?? '';
+    expect(round.startsWith('</conversation>')).toBe(true);
+    const current = linePrices(context)[0];
+    expect(round).toContain(`Your prices now (USD): MC000-LCH-L ${current?.current.toFixed(2)};`);
+    expect(round).toContain('Conceded so far: Free pre-production samples.');
+    expect(round).toContain('Asked in return so far: Deposit within 5 days of PO.');
+    // The quotation and the conversation so far end a cached prefix; this round's figures are not cached.
+    expect(marked(parts)).toEqual([0, 5]);
+  });
+
+  it('repeats last round’s prefix word for word, so the next round reads it from the cache', () => {
+    const two = partsOf(alpineInRound(2));
+    const three = partsOf(alpineInRound(3));
+    const lastMarked = marked(two).at(-1) ?? -1;
+    expect(three.slice(0, lastMarked + 1).map((part) => part.text)).toEqual(
+      two.slice(0, lastMarked + 1).map((part) => part.text),
+    );
+  });
+
+  it('marks nothing before a first offer fixes the floors, and in the final round only what last round cached', () => {
+    expect(marked(partsOf(supplierContext('SUP-002', { baseline: LONG_BASELINE })))).toEqual([]);
+    const final = alpineInRound(4);
+    const parts = partsOf({ ...final, maxRounds: 4 });
+    // The last brand message of round 3 ended round 3's prefix: reading it costs 0.1×, and nothing new is written.
+    expect(marked(parts)).toEqual([5]);
+    expect(parts[5]?.text).toContain('[r3 Alex');
+  });
+
+  it('is billed as cache reads from the second round on, against the fake Messages API', async () => {
+    const usage: LlmUsage[] = [];
+    const fake = await startFakeClaude(() => reply(COUNTER), { onUsage: (entry) => usage.push(entry) });
+    api = fake.api;
+    const agent = createClaudeSupplierAgent(fake.llm);
+    for (const round of [2, 3, 4]) await agent.respond(alpineInRound(round));
+
+    expect(fake.api.requests.every((request) => Array.isArray(request.messages[0]?.content))).toBe(true);
+    const [two, three, four] = usage;
+    expect(two?.cacheCreationInputTokens).toBeGreaterThan(2_048);
+    expect(three?.cacheReadInputTokens).toBe(two?.cacheCreationInputTokens);
+    expect(three?.cacheCreationInputTokens).toBeGreaterThan(0);
+    expect(four?.cacheReadInputTokens).toBeGreaterThan(three?.cacheReadInputTokens ?? 0);
+    expect(four?.cacheCreationInputTokens).toBe(0);
+    expect((four?.costUsd ?? 1) * 2).toBeLessThan(two?.costUsd ?? 0);
   });
 });

@@ -7,9 +7,16 @@
 // full offer draft from the supplier's standing prices, so the reply costs ~150 output tokens instead of one line per
 // SKU (Sonnet output is the dearest token in a negotiation) and no price is copied wrong. The engine still clips every
 // price into the band and caps the capacity share.
+//
+// Cost: a supplier is called once a round with a prompt that mostly repeats — the tool, the persona, the quotation
+// with its floors and ceilings, the conversation so far. Laid out stable-first (the `cached` layout) that prefix is
+// marked for Anthropic's prompt cache and read back next round at a tenth of the price; but a model caches a prefix
+// only from its minimum length on (llm/prompt-cache.ts: 2,048 tokens for Sonnet 4.6, 1,024 for Sonnet 4.5), and below
+// it the verbatim conversation only costs more. So each turn asks the LLM layer whether the cached layout's prefix is
+// long enough and otherwise sends the `compact` layout (prices in the table, older messages summarised).
 import { z } from 'zod';
 import { PRICE_RANGES, type SupplierProfile } from '../../config/business-rules.js';
-import type { Llm, ModelTier, StructuredRequest } from '../../llm/llm.js';
+import type { Llm, ModelTier, PromptPart, StructuredRequest } from '../../llm/llm.js';
 import { formatMoney } from '../format.js';
 import { priceTierSchema, type ActionType, type BaselineLine, type Offer, type PriceTier } from '../types.js';
 import { wordCount } from './format.js';
@@ -27,13 +34,15 @@ import {
   askLine,
   cents,
   conversation,
+  conversationLines,
+  FENCES,
   offerLine,
   offerTerms,
   quotationNotes,
   quotationTable,
   strategiesLine,
-  UNTRUSTED_RULE,
   untrusted,
+  untrustedRule,
 } from './prompt-context.js';
 
 export const SUPPLIER_PURPOSE = 'negotiation.supplier.respond';
@@ -71,7 +80,7 @@ export const SUPPLIER_RULES = `How you negotiate:
   2% lower, 0 = unchanged); leadTimeDays; paymentTerms as instalment percents ("40/60", "100"); concessions and
   conditions as short phrases; capacityShare (0–1) only when you cannot supply the whole order.
 - used_strategies: the ids of the offered strategies you use.
-${UNTRUSTED_RULE}`;
+${untrustedRule([FENCES.quotationNotes, FENCES.conversation])}`;
 
 const replyLineSchema = z.object({
   sku: z.string(),
@@ -104,19 +113,26 @@ const MAX_TOKENS = 1_200;
 
 export interface ClaudeSupplierOptions {
   /**
-   * The seed plays suppliers on the reasoning tier (Sonnet) for realistic counter-negotiation. It is two thirds of a
-   * negotiation's Claude cost; the fast tier keeps a negotiation under $0.10 where realism matters less (benchmarks,
-   * demos).
+   * The seed and DESIGN.md play suppliers on the reasoning tier (Sonnet) for realistic counter-negotiation, about two
+   * thirds of a negotiation's Claude cost. The fast tier is for experiments only; the benchmark never uses it.
    */
   tier?: ModelTier;
 }
+
+/**
+ * How a turn's prompt is laid out: `cached` puts everything that repeats next round first and marks it for the prompt
+ * cache, with the conversation verbatim and append-only; `compact` puts the round's prices in the quotation table and
+ * shortens older messages to a summary line — the cheaper of the two when the prefix is too short to be cached.
+ */
+export type SupplierPromptLayout = 'cached' | 'compact';
 
 export function createClaudeSupplierAgent(llm: Llm, options: ClaudeSupplierOptions = {}): SupplierAgent {
   const tier = options.tier ?? 'reasoning';
   return {
     async respond(context) {
-      const reply = await llm.structured({ ...supplierRequest(context), tier });
-      return supplierTurn(context, reply);
+      const cached = { ...supplierRequest(context, 'cached'), tier };
+      const request = llm.cacheable(cached) ? cached : { ...supplierRequest(context, 'compact'), tier };
+      return supplierTurn(context, await llm.structured(request));
     },
   };
 }
@@ -127,7 +143,10 @@ interface LinePrice {
   line: BaselineLine;
   /** What the supplier charges now: its latest offer, else its opening price. */
   current: number;
+  /** The lowest it goes now: its personal floor, or its current price when that is already lower. */
   floor: number;
+  /** The band's minimum or the personality's largest discount off the opening, whichever is higher. */
+  personalFloor: number;
   ceiling: number;
   quantity: number;
   tiers: PriceTier[];
@@ -165,6 +184,7 @@ export function linePrices(context: SupplierTurnContext): LinePrice[] {
       current,
       // A price already below the personal floor (the engine clipped it into the band) is the floor now.
       floor: cents(Math.min(floor, current)),
+      personalFloor: cents(floor),
       ceiling: cents(band.max * line.unitPrice),
       quantity: latest?.quantity ?? line.quantity,
       tiers: latest?.tiers ?? [],
@@ -191,46 +211,16 @@ Your pricing: a ${profile.priceLevel} supplier, between ${band.min}× and ${band
 ${SUPPLIER_RULES}`;
 }
 
-export function supplierRequest(context: SupplierTurnContext): StructuredRequest<SupplierReply> {
-  const { baseline, profile } = context;
-  const { currency } = baseline;
+export function supplierRequest(
+  context: SupplierTurnContext,
+  layout: SupplierPromptLayout = 'cached',
+): StructuredRequest<SupplierReply> {
   const prices = linePrices(context);
-  const byLine = new Map(prices.map((price) => [price.line, price]));
-  const column = (header: string, value: (price: LinePrice) => number) => ({
-    header,
-    value: (line: BaselineLine) => {
-      const price = byLine.get(line);
-      return price === undefined ? '-' : value(price).toFixed(2);
-    },
-  });
-  const table = quotationTable(baseline, [
-    column('your price', (price) => price.current),
-    column('floor', (price) => price.floor),
-    column('ceiling', (price) => price.ceiling),
-  ]);
-  const total = (value: (price: LinePrice) => number) =>
-    formatMoney(
-      prices.reduce((sum, price) => sum + price.quantity * value(price), 0),
-      currency,
-    );
-  const prompt = [
-    turnHeader(context),
-    constraintLine(context),
-    `Your prices (${currency}):\n${table}\nYour total now ${total((p) => p.current)}; at your floors ${total((p) => p.floor)}.`,
-    quotationNotes(baseline, 500),
-    memory(context),
-    conversation(withLatest(context), {
-      supplierName: profile.name,
-      currency,
-      offers: context.history.offers,
-    }),
-    strategiesLine(context.suggestedStrategies),
-  ];
   return {
     tier: 'reasoning',
     purpose: SUPPLIER_PURPOSE,
-    system: supplierSystemPrompt(profile, context.brandName),
-    prompt: prompt.filter((section): section is string => section !== null).join('\n\n'),
+    system: supplierSystemPrompt(context.profile, context.brandName),
+    prompt: layout === 'cached' ? cachedPrompt(context, prices) : compactPrompt(context, prices),
     toolName: 'reply_to_buyer',
     toolDescription: 'Record your reply to the buyer: the action, your message and your offer.',
     schema: supplierReplySchema.superRefine((reply, issues) => {
@@ -238,6 +228,101 @@ export function supplierRequest(context: SupplierTurnContext): StructuredRequest
     }),
     maxTokens: MAX_TOKENS,
   };
+}
+
+/**
+ * Stable first: the quotation with floors and ceilings, then the conversation one message a block, each rendered the
+ * same every round, then this round's figures. Breakpoints end the quotation and the conversation so far.
+ */
+function cachedPrompt(context: SupplierTurnContext, prices: readonly LinePrice[]): PromptPart[] {
+  // The floors are fixed by a first offer: before it (a simulated supplier's round 1) the prefix would change next round.
+  const stable = context.history.offers.length > 0;
+  const final = context.round >= context.maxRounds;
+  const messages = withLatest(context);
+  // The end of what this supplier was shown last round: the brand message it answered then.
+  const previousEnd = messages.findLastIndex((message) => message.from === 'brand' && message.round < context.round);
+  const said = conversationLines(messages, conversationOptions(context));
+  // Before the final round the whole history is cached for the next one. In the final round nothing will read a new
+  // entry, so the breakpoint sits where last round's prefix ended: a read of what is cached, never a 1.25× write.
+  const breakpoint = !stable ? -1 : final ? previousEnd : said.length - 1;
+  return [
+    { text: quotationSection(context, prices), cache: stable && !final },
+    ...said.map((line, index) => ({
+      text: `${index === 0 ? `<${FENCES.conversation}>\n` : ''}${line}\n`,
+      cache: index === breakpoint,
+    })),
+    { text: turnSection(context, prices) },
+  ];
+}
+
+/** One block, nothing cached: this round's prices in the table, the older messages summarised. */
+function compactPrompt(context: SupplierTurnContext, prices: readonly LinePrice[]): string {
+  const { baseline } = context;
+  const table = quotationTable(baseline, [
+    priceColumn(prices, 'your price', (price) => price.current),
+    priceColumn(prices, 'floor', (price) => price.floor),
+    priceColumn(prices, 'ceiling', (price) => price.ceiling),
+  ]);
+  return [
+    [turnHeader(context), constraintLine(context)].filter((line) => line !== null).join('\n'),
+    `Your prices (${baseline.currency}):\n${table}\n${totalsLine(context, prices)}`,
+    quotationNotes(baseline, 500),
+    memory(context, 'compact'),
+    conversation(withLatest(context), conversationOptions(context)),
+    strategiesLine(context.suggestedStrategies),
+  ]
+    .filter((section): section is string => section !== null)
+    .join('\n\n');
+}
+
+function conversationOptions(context: SupplierTurnContext) {
+  return { supplierName: context.profile.name, currency: context.baseline.currency, offers: context.history.offers };
+}
+
+function priceColumn(prices: readonly LinePrice[], header: string, value: (price: LinePrice) => number) {
+  const byLine = new Map(prices.map((price) => [price.line, price]));
+  return {
+    header,
+    value: (line: BaselineLine) => {
+      const price = byLine.get(line);
+      return price === undefined ? '-' : value(price).toFixed(2);
+    },
+  };
+}
+
+function totalsLine(context: SupplierTurnContext, prices: readonly LinePrice[]): string {
+  const total = (value: (price: LinePrice) => number) =>
+    formatMoney(
+      prices.reduce((sum, price) => sum + price.quantity * value(price), 0),
+      context.baseline.currency,
+    );
+  return `Your total now ${total((price) => price.current)}; at your floors ${total((price) => price.floor)}.`;
+}
+
+/** What does not change from round to round: the quoted lines with this supplier's floor and ceiling, and the notes. */
+function quotationSection(context: SupplierTurnContext, prices: readonly LinePrice[]): string {
+  const { baseline } = context;
+  const table = quotationTable(baseline, [
+    priceColumn(prices, 'floor', (price) => price.personalFloor),
+    priceColumn(prices, 'ceiling', (price) => price.ceiling),
+  ]);
+  const notes = quotationNotes(baseline, 500);
+  return `The order's lines (${baseline.currency}), with your floor and ceiling per line:\n${table}\n\n${notes === null ? '' : `${notes}\n\n`}`;
+}
+
+/** This round, after the cached prefix: where the supplier stands now, what it remembers, what it must do. */
+function turnSection(context: SupplierTurnContext, prices: readonly LinePrice[]): string {
+  const now = prices.map((price) => `${price.line.sku} ${price.current.toFixed(2)}`).join('; ');
+  const below = prices.some((price) => price.floor < price.personalFloor)
+    ? ' Where a price now is below its floor, that price is your floor.'
+    : '';
+  return [
+    `</${FENCES.conversation}>`,
+    [turnHeader(context), constraintLine(context)].filter((line) => line !== null).join('\n'),
+    `Your prices now (${context.baseline.currency}): ${now}.${below}\n${totalsLine(context, prices)}`,
+    memory(context, 'cached'),
+    strategiesLine(context.suggestedStrategies),
+  ].join('\n\n');
 }
 
 function turnHeader(context: SupplierTurnContext): string {
@@ -256,33 +341,57 @@ function constraintLine(context: SupplierTurnContext): string | null {
   );
 }
 
-/** What this supplier remembers (seed 002 §6.4): its offers and concessions, the asks, the competitors cited. */
-function memory(context: SupplierTurnContext): string {
+/**
+ * What this supplier remembers (seed 002 §6.4): its offers and concessions, the asks, the competitors cited. In the
+ * cached layout the verbatim conversation's tags already carry every offer and ask, so only the quotation, the
+ * concessions given and asked for and how far it has moved are listed.
+ */
+function memory(context: SupplierTurnContext, layout: SupplierPromptLayout): string {
   const { currency } = context.baseline;
   const offers = offersOf(context);
-  const trail = offers.map((offer) => {
-    const terms = offerTerms(offer, 160);
-    return `r${offer.round} ${offerLine(offer)}${terms ? ` · ${terms}` : ''}`;
-  });
   const first = offers[0];
   const last = offers.at(-1);
   const moved =
     first !== undefined && last !== undefined && first !== last
-      ? ` You are ${(((first.total - last.total) / first.total) * 100).toFixed(1)}% below your opening total.`
+      ? `You are ${(((first.total - last.total) / first.total) * 100).toFixed(1)}% below your opening total.`
       : '';
-  const latestAsk = readBrandAsk(context.latestBrandMessage.action);
-  const asks = new Map(context.history.brandAsks.map((ask) => [ask.round, ask]));
-  if (latestAsk !== null) asks.set(latestAsk.round, latestAsk);
   const cited = context.competitorMentions.map(
     (mention) =>
       `r${mention.round} ${untrusted(mention.supplierName, 40)} ${formatMoney(mention.total, currency)}` +
       `${mention.leadTimeDays === null ? '' : ` · ${mention.leadTimeDays} d`}${mention.paymentTerms === null ? '' : ` · ${mention.paymentTerms}`}`,
   );
+  const citedLine = `Competitor offers the buyer cited: ${cited.join('; ') || 'none'}.`;
+  if (layout === 'compact') {
+    const trail = offers.map((offer) => {
+      // The quotation's own conditions are its notes, already in the prompt.
+      const terms = offer.round === 0 ? '' : offerTerms(offer, 160);
+      return `r${offer.round} ${offerLine(offer)}${terms ? ` · ${terms}` : ''}`;
+    });
+    const latestAsk = readBrandAsk(context.latestBrandMessage.action);
+    const asks = new Map(context.history.brandAsks.map((ask) => [ask.round, ask]));
+    if (latestAsk !== null) asks.set(latestAsk.round, latestAsk);
+    return [
+      `Your offers so far: ${trail.join('; ') || 'none — this is your first'}.${moved ? ` ${moved}` : ''}`,
+      `The buyer's asks: ${[...asks.values()].map((ask) => askLine(ask, currency)).join('; ') || 'none yet'}.`,
+      citedLine,
+    ].join('\n');
+  }
+  const quoted = first?.round === 0 ? `Your quotation (r0): ${offerLine(first)}.` : '';
+  const given = distinct(offers.flatMap((offer) => offer.concessions));
+  const asked = distinct(offers.filter((offer) => offer.round > 0).flatMap((offer) => offer.conditions));
   return [
-    `Your offers so far: ${trail.join('; ') || 'none — this is your first'}.${moved}`,
-    `The buyer's asks: ${[...asks.values()].map((ask) => askLine(ask, currency)).join('; ') || 'none yet'}.`,
-    `Competitor offers the buyer cited: ${cited.join('; ') || 'none'}.`,
-  ].join('\n');
+    offers.length === 0 ? 'You have made no offer yet: this is your first.' : [quoted, moved].join(' ').trim(),
+    given.length === 0 ? '' : `Conceded so far: ${given.join('; ')}.`,
+    asked.length === 0 ? '' : `Asked in return so far: ${asked.join('; ')}.`,
+    citedLine,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/** Supplier-written phrases, cleaned, once each, in the order first said. */
+function distinct(phrases: readonly string[]): string[] {
+  return [...new Set(phrases.map((text) => untrusted(text, 80)).filter((text) => text !== ''))];
 }
 
 /** The history with the latest brand message at its end, once: the engine may or may not have included it. */

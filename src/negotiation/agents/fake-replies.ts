@@ -8,6 +8,11 @@ export const HEALTHY_MESSAGE =
   'offer to our buyer. We would also like the pre-production samples you mentioned before the bulk run starts, so ' +
   'quality can be signed off early.';
 
+export const HEALTHY_BRIEF =
+  'Push on MC004-LCH-L(Sawtooth Down Parka), the largest line at $23,730.00: ask for 4% off, citing RapidGear ' +
+  'Co at $46,000.00 and 15 days. Offer 30/70 instead of 40/60 in return, which costs them about $180 in cash flow. ' +
+  'Hold the 25-day lead time; it is their strongest card.';
+
 /** A fake Claude that answers every agent tool validly: what a healthy API returns (tests and the benchmark). */
 export const healthyNegotiationReplies: FakeResponder = (request: RecordedRequest) => {
   switch (request.tool_choice?.name) {
@@ -21,7 +26,8 @@ export const healthyNegotiationReplies: FakeResponder = (request: RecordedReques
         },
       };
     case 'record_brief':
-      return { kind: 'tool', input: { brief: 'Push on MC004-LCH-L(Sawtooth Down Parka): the largest line.' } };
+      // A brief as the pillar prompt asks for it: up to 3 sentences and 400 characters, with numbers.
+      return { kind: 'tool', input: { brief: HEALTHY_BRIEF } };
     case 'send_message':
       return {
         kind: 'tool',

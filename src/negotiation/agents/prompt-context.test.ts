@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Baseline } from '../types.js';
 import type { HistoryMessage } from './interfaces.js';
-import { conversation, fence, quotationNotes, quotationTable, untrusted } from './prompt-context.js';
+import { conversation, conversationLines, fence, quotationNotes, quotationTable, untrusted } from './prompt-context.js';
 import { BASELINE, brandAction } from './testing.js';
 
 describe('untrusted text', () => {
@@ -19,6 +19,13 @@ describe('the quotation table', () => {
     const table = quotationTable(BASELINE, [{ header: 'theirs', value: () => '1.00' }]);
     expect(table.split('\n')[0]).toBe('SKU(Description) | qty | quoted USD | tiers | theirs');
     expect(table).toContain('MT005-CRN-M(Granite Tech Tank) | 500 | 4.00 | ≥1000@3.60 | 1.00');
+  });
+
+  it('leaves out the tiers column when no line has tiers', () => {
+    const flat: Baseline = { ...BASELINE, lines: BASELINE.lines.map((line) => ({ ...line, tiers: [] })) };
+    const table = quotationTable(flat, [{ header: 'theirs', value: () => '1.00' }]);
+    expect(table.split('\n')[0]).toBe('SKU(Description) | qty | quoted USD | theirs');
+    expect(table).toContain('MT005-CRN-M(Granite Tech Tank) | 500 | 4.00 | 1.00');
   });
 
   it('keeps only the most valuable lines of a long quotation and sums the rest', () => {
@@ -64,5 +71,26 @@ describe('the conversation', () => {
     expect(lines[2]).toBe('[r2 Alex · COUNTER_OFFER asks $39,998.00] ask 2');
     expect(lines[3]?.length).toBeLessThan(700);
     expect(lines[3]?.endsWith('…')).toBe(true);
+  });
+
+  it('renders each message the same whatever follows it, so a longer conversation starts with the same lines', () => {
+    const options = { supplierName: 'Alpine Premium', currency: 'USD', offers: [] };
+    const four = conversationLines(messages.slice(0, 4), options);
+    const six = conversationLines(messages, options);
+    expect(six.slice(0, 4)).toEqual(four);
+    expect(six[4]).toBe('[r3 Alex · COUNTER_OFFER asks $39,997.00] ask 3');
+  });
+
+  it('shows an RFQ without its item list, which the prompts carry already, so its request is not cut off', () => {
+    const rfq: HistoryMessage = {
+      round: 1,
+      from: 'brand',
+      text: `Hello from Alex.\n${'- MC004-LCH-L(Sawtooth Down Parka) — Qty 300\n'.repeat(20)}Please quote unit prices and terms.`,
+      action: { type: 'REQUEST_CRITERIA', payload: {} },
+    };
+    const [line] = conversationLines([rfq], { supplierName: 'Alpine Premium', currency: 'USD', offers: [] });
+    expect(line).toBe(
+      "[r1 Alex · RFQ] Hello from Alex. (the list of the order's lines, 20 entries) Please quote unit prices and terms.",
+    );
   });
 });

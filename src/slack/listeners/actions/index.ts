@@ -1,6 +1,6 @@
-// Button and select clicks in the thread and in modals. Each: ack, decode the value (a stale or forged one is
-// ignored), call one service, and tell the person privately when they may not do it. The thread itself changes
-// through the outbox, never from here.
+// Button and select clicks in the thread and in modals. Each: decode the value (a stale or forged one is ignored),
+// call one service, ack, and tell the person privately when they may not do it. The thread itself changes through
+// the outbox, never from here.
 import type { App, BlockAction, BlockElementAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import {
@@ -65,9 +65,15 @@ export function register(app: App, deps: SlackDeps): void {
     ) => Promise<{ ok: boolean; error?: string; message?: string } | null>,
   ) =>
     app.action<BlockAction<BlockElementAction>>(actionId, async (args) => {
-      await args.ack();
       const at = where(args.body);
-      const result = await run(args, at);
+      // The state change is committed before the ack: a click Slack saw acknowledged is never lost to a crash, and
+      // one that was not is sent again by the person (every service is idempotent). Slow work runs after the ack.
+      let result: Awaited<ReturnType<typeof run>>;
+      try {
+        result = await run(args, at);
+      } finally {
+        await args.ack();
+      }
       if (result && !result.ok) {
         await tellUser(args.client, at, {
           error: result.error ?? 'refused',

@@ -1,6 +1,7 @@
 // Events: a file shared in a channel (as `message`/file_share and as `file_shared` — one upload sends both; the
 // quotation is claimed once per file), a reply in a negotiation's thread (it answers the oldest open question), and
-// the App Home being opened. Bolt acknowledges events before these run; the slow work happens in the background.
+// the App Home being opened. The receiver acknowledges an event when its listener is done (processBeforeResponse), so
+// each listener does only the quick, durable part — the claim, the answer — and leaves slow work to the background.
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { log } from '../../../log.js';
@@ -27,7 +28,7 @@ export function register(app: App, deps: SlackDeps): void {
     const parsed = fileSharedSchema.safeParse(event);
     // Parley's own uploads (the chart, the PO workbook) are files shared too.
     if (!parsed.success || !body.team_id || parsed.data.user_id === context.botUserId) return;
-    deps.parley.fileShared({
+    await deps.parley.fileShared({
       teamId: body.team_id,
       fileId: parsed.data.file_id,
       channelId: parsed.data.channel_id,
@@ -43,7 +44,7 @@ export function register(app: App, deps: SlackDeps): void {
     const share = fileShareMessageSchema.safeParse(event);
     if (share.success) {
       for (const file of share.data.files) {
-        deps.parley.fileShared({
+        await deps.parley.fileShared({
           teamId,
           fileId: file.id,
           channelId: share.data.channel,

@@ -27,7 +27,7 @@ export function register(app: App, deps: SlackDeps): void {
       );
     }
     for (const fileId of files) {
-      deps.parley.fileShared({
+      await deps.parley.fileShared({
         teamId,
         fileId,
         channelId: shortcut.channel.id,
