@@ -118,7 +118,8 @@ export async function saveStep(
   const { state, events } = result;
   return db.$transaction(async (tx) => {
     const { count } = await tx.negotiation.updateMany({
-      where: { id: negotiationId, checkpointVersion: fromVersion },
+      // jobs: an expired (or cancelled) negotiation takes no more steps, so a late click cannot revive it.
+      where: { id: negotiationId, checkpointVersion: fromVersion, status: { notIn: ['expired', 'cancelled'] } },
       data: {
         checkpoint: toJsonColumn(state),
         checkpointVersion: { increment: 1 },
@@ -141,9 +142,19 @@ export async function saveStep(
     });
     // Another process (or this one, before a crash) already saved a step from this checkpoint: ours is a duplicate.
     if (count === 0) throw new StaleStepError(`Negotiation ${negotiationId} moved on from version ${fromVersion}`);
+    await markPause(tx, negotiationId, statusOf(state));
     await writeEvents(tx, db.$workspaceId, negotiationId, state, events);
     await alsoWrite?.(tx, events, state);
     return fromVersion + 1;
+  });
+}
+
+// jobs: `pausedAt` is when the negotiation last started waiting for the buyer (the expiry job counts from it). Set
+// only on the transition — a paused row still has it — and cleared when the run goes on.
+async function markPause(tx: WorkspaceTx, negotiationId: string, status: ReturnType<typeof statusOf>) {
+  await tx.negotiation.updateMany({
+    where: status === 'paused' ? { id: negotiationId, pausedAt: null } : { id: negotiationId, pausedAt: { not: null } },
+    data: { pausedAt: status === 'paused' ? new Date() : null },
   });
 }
 

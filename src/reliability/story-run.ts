@@ -60,7 +60,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
           ...standInEnv(sandbox, port),
           ...options.db.env,
           SLACK_POST_INTERVAL_MS: '20',
-          OUTBOX_LOCK_MS: '3000',
+          OUTBOX_LOCK_MS: '10000',
           NEGOTIATION_SEED: String(options.seed),
           ...options.env,
         },

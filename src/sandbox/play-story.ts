@@ -41,6 +41,28 @@ function same(actionId: string, base: string): boolean {
   return actionId === base || actionId.startsWith(`${base}:`);
 }
 
+/** A person has one modal open at a time: stories played side by side (the load run) take turns per person. */
+const modalTurns = new Map<string, Promise<unknown>>();
+function oneModalAtATime<T>(userId: string, work: () => Promise<T>): Promise<T> {
+  const mine = (modalTurns.get(userId) ?? Promise.resolve()).catch(() => {}).then(work);
+  modalTurns.set(userId, mine);
+  return mine;
+}
+
+/** Whether a modal's private_metadata and a button's value name the same quotation or PO (`qt` / `po`). */
+function sameSubject(metadata: unknown, buttonValue: string | undefined): boolean {
+  const ids = (raw: unknown) => {
+    try {
+      const parsed = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      return [parsed.qt, parsed.po].filter((id): id is string => typeof id === 'string');
+    } catch {
+      return [];
+    }
+  };
+  const wanted = ids(buttonValue);
+  return wanted.length > 0 && ids(metadata).some((id) => wanted.includes(id));
+}
+
 export interface StoryResult {
   threadTs: string;
   /** What people did, in order, as the demo narrates it. */
@@ -76,9 +98,12 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   await parley.settle();
 
   const thread = () => model.thread(channel, threadTs);
+  /** The person's open modal about the same thing as the button that opened it (its metadata names the same id). */
+  const modalFor = (userId: string, buttonValue: string | undefined) =>
+    model.openViews(userId).find((view) => sameSubject(view.view.private_metadata, buttonValue));
   const withButton = (actionId: string) => thread().filter((m) => buttonsIn(m).some((b) => same(b.actionId, actionId)));
   const click = async (who: string, message: SandboxMessage, button: ButtonRef) => {
-    await driver.clickButton(who, { channel: channel, ts: message.ts }, button.actionId, { value: button.value });
+    await driver.clickButton(who, { channel, ts: message.ts }, button.actionId, { value: button.value });
     await parley.settle();
   };
 
@@ -115,13 +140,13 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   const startButton = buttonsIn(start).find((b) => b.actionId === ACTION.reviewStartNegotiation);
   if (!startButton) throw new Error('No start button');
   actions.push(`${PEOPLE.buyer.name} clicks [${startButton.text}]`);
-  await driver.clickButton(buyer, { channel: channel, ts: start.ts }, startButton.actionId, {
-    value: startButton.value,
+  await oneModalAtATime(buyer, async () => {
+    await driver.clickButton(buyer, { channel, ts: start.ts }, startButton.actionId, { value: startButton.value });
+    // The modal opens while the click is handled (views.open from the listener).
+    const modal = await sandbox.waitFor(() => modalFor(buyer, startButton.value), { what: 'the start modal' });
+    actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
+    await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
   });
-  // The modal opens after the click is acknowledged (views.open from the listener).
-  const modal = await sandbox.waitFor(() => model.openViews(buyer).at(-1), { what: 'the start modal' });
-  actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
-  await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
   await parley.settle();
 
   // Questions until the decision is in.
@@ -166,20 +191,18 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     const decision = withButton(ACTION.decisionOpenPo).at(-1);
     const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
     if (!decision || !open) throw new Error('No decision with a PO to review');
-    const opened = model.openViews(approver.id).length;
-    await driver.clickButton(approver.id, { channel, ts: decision.ts }, open.actionId, { value: open.value });
-    const po = await sandbox.waitFor(
-      () => model.openViews(approver.id).length > opened && model.openViews(approver.id).at(-1),
-      {
-        what: 'the PO modal',
-      },
-    );
-    if (po.view.submit === undefined) {
-      await driver.closeView(approver.id, po.id);
-      break;
-    }
-    actions.push(`${approver.name} clicks [${open.text}], then [Approve] in the PO modal`);
-    await driver.submitView(approver.id, po.id, {});
+    const approved = await oneModalAtATime(approver.id, async () => {
+      await driver.clickButton(approver.id, { channel, ts: decision.ts }, open.actionId, { value: open.value });
+      const po = await sandbox.waitFor(() => modalFor(approver.id, open.value), { what: 'the PO modal' });
+      if (po.view.submit === undefined) {
+        await driver.closeView(approver.id, po.id);
+        return true;
+      }
+      actions.push(`${approver.name} clicks [${open.text}], then [Approve] in the PO modal`);
+      await driver.submitView(approver.id, po.id, {});
+      return false;
+    });
+    if (approved) break;
     await parley.settle();
   }
   return { threadTs, actions };

@@ -13,6 +13,7 @@ export * from './po-modal.js';
 export * from './po-outcome.js';
 export * from './question.js';
 export * from './reject-modal.js';
+export * from './reminders.js';
 export * from './review.js';
 export * from './round-analysis.js';
 export * from './start-modal.js';
