@@ -8,6 +8,7 @@
 // `updatedAt`), so with two instances one resumes it. The negotiation is then driven from its checkpoint by the
 // facade (`parley.resume`): every step was saved with its thread messages, so nothing is said twice. The quotation is
 // read again (`parley.rereadQuotation`: files.info and the download, as for a new upload).
+import { READ_LEASE_MS } from '../services/read-quotation.js';
 import { log } from '../log.js';
 import { LEASE_MS } from '../negotiation/negotiation-store.js';
 import { DAY_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
@@ -41,7 +42,8 @@ export interface SweepExpiredLeasesResult {
   failed: number;
 }
 
-export const QUOTATION_STUCK_AFTER_MS = 5 * 60_000;
+/** A quotation nobody holds (a process died between the claim and its read) is read again after this long. */
+export const QUOTATION_STUCK_AFTER_MS = 30_000;
 /** How long a completed negotiation without its decision is retried (a failing one is not retried forever). */
 const CONCLUDE_WINDOW_MS = DAY_MS;
 
@@ -120,10 +122,19 @@ export async function sweepExpiredLeases(options: SweepExpiredLeasesOptions): Pr
     }
   }
 
+  // Stuck: its reader's lease expired, or the reader was this instance before a restart, or nobody ever took it (a
+  // process died between the claim and the read) for longer than a read takes to start.
   const stuck = await prisma.quotation.findMany({
     where: {
       status: { in: ['received', 'parsing'] },
-      updatedAt: { lt: new Date(now.getTime() - (options.quotationStuckAfterMs ?? QUOTATION_STUCK_AFTER_MS)) },
+      OR: [
+        { readLeaseExpiresAt: { lt: now } },
+        ...(options.reclaimOwner ? [{ readLeaseOwner: options.reclaimOwner }] : []),
+        {
+          readLeaseOwner: null,
+          updatedAt: { lt: new Date(now.getTime() - (options.quotationStuckAfterMs ?? QUOTATION_STUCK_AFTER_MS)) },
+        },
+      ],
     },
     orderBy: { updatedAt: 'asc' },
     take,
@@ -131,10 +142,14 @@ export async function sweepExpiredLeases(options: SweepExpiredLeasesOptions): Pr
   });
   for (const quotation of stuck) {
     try {
-      // The claim: touching the row moves it out of the next sweeps' reach while it is read.
+      // The claim: this instance's read lease moves it out of the next sweeps' reach while it is read.
       const { count } = await prisma.quotation.updateMany({
         where: { id: quotation.id, status: quotation.status, updatedAt: quotation.updatedAt },
-        data: { updatedAt: now },
+        data: {
+          updatedAt: now,
+          readLeaseOwner: options.owner,
+          readLeaseExpiresAt: new Date(now.getTime() + READ_LEASE_MS),
+        },
       });
       if (count === 0) {
         result.claimedElsewhere++;

@@ -37,6 +37,8 @@ export interface StoryOutcome {
   /** Outbox rows never sent (pending, sending or failed at the end). */
   unsentRows: number;
   quotations: number;
+  /** Where the story stood at the end: the quotation's and the negotiation's status. */
+  quotationStatus: string | null;
   negotiationStatus: string | null;
   /** The approved PO's figures: the final decision as numbers. */
   po: { status: string; effectiveLandedCost: number; allocations: Record<string, number> } | null;
@@ -130,6 +132,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     const unsentRows = await database.prisma.slackOutbox.count({ where: { status: { not: 'sent' } } });
     const quotations = await database.prisma.quotation.count();
     const negotiation = await database.prisma.negotiation.findFirst({ select: { status: true } });
+    const quotation = await database.prisma.quotation.findFirst({ select: { status: true } });
     const po = await database.prisma.purchaseOrder.findFirst({
       where: { status: { not: 'superseded' } },
       include: { allocations: { include: { supplier: { select: { name: true } } } } },
@@ -142,6 +145,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       duplicateMessages: messageKeys.length - new Set(messageKeys).size,
       unsentRows,
       quotations,
+      quotationStatus: quotation?.status ?? null,
       negotiationStatus: negotiation?.status ?? null,
       po: po
         ? {

@@ -130,7 +130,7 @@ export function createParley(options: ParleyOptions) {
           if (!received.isNew) return;
           work.run(`file:${input.teamId}:${input.fileId}`, async () => {
             const download = downloader(ctx, input.fileId, info);
-            await readQuotation(ctx, { quotationId: received.quotationId, download });
+            await readQuotation(ctx, { quotationId: received.quotationId, owner: options.owner, download });
             options.kickOutbox();
           });
         })(),
@@ -151,7 +151,7 @@ export function createParley(options: ParleyOptions) {
         // files.info inside the download: a file Slack no longer has fails the quotation (with a reply) rather than
         // leaving it stuck for the next sweep.
         const download = async () => downloader(ctx, fileId, await options.files.info(ctx.workspace.id, fileId))();
-        const outcome = await readQuotation(ctx, { quotationId, download });
+        const outcome = await readQuotation(ctx, { quotationId, owner: options.owner, download });
         options.kickOutbox();
         log.info('quotation read again', { quotationId, outcome });
       });

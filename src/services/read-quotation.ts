@@ -1,7 +1,8 @@
 // Reads a claimed quotation: downloads the file, parses and matches it (src/quotation), and records the lines with
 // their matches in one transaction together with what the thread shows next — the review, or straight to "ready"
 // when nothing needs a human. A file Parley cannot read gets a clear reply and a failed status card; nothing else is
-// written. Safe to run twice: only a quotation still `received` or `parsing` is read.
+// written. Safe to run twice: only a quotation still `received` or `parsing` is read, by the process holding its read
+// lease.
 import { loadCatalogIndex } from '../catalog/load-catalog.js';
 import { toJsonColumn } from '../db/json.js';
 import { log } from '../log.js';
@@ -10,8 +11,13 @@ import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotati
 import type { ServiceContext } from './service-context.js';
 import { enqueueQuotationFailed, enqueueQuotationRead } from './thread-output.js';
 
+/** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
+export const READ_LEASE_MS = 5 * 60_000;
+
 export interface ReadQuotationOptions {
   quotationId: string;
+  /** This process, for the read lease. */
+  owner: string;
   /** The file's bytes from Slack (the Slack layer enforces the size limit while downloading). */
   download: () => Promise<Buffer>;
 }
@@ -19,9 +25,18 @@ export interface ReadQuotationOptions {
 export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read';
 
 export async function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
+  const now = ctx.now();
   const { count } = await ctx.db.quotation.updateMany({
-    where: { id: options.quotationId, status: { in: ['received', 'parsing'] } },
-    data: { status: 'parsing' },
+    where: {
+      id: options.quotationId,
+      status: { in: ['received', 'parsing'] },
+      OR: [{ readLeaseOwner: null }, { readLeaseOwner: options.owner }, { readLeaseExpiresAt: { lt: now } }],
+    },
+    data: {
+      status: 'parsing',
+      readLeaseOwner: options.owner,
+      readLeaseExpiresAt: new Date(now.getTime() + READ_LEASE_MS),
+    },
   });
   if (count === 0) return 'already_read';
 
