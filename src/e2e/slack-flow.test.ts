@@ -2,46 +2,33 @@
 // review, starts the negotiation, answers the questions, and an approver approves the PO — then the thread, the
 // database and the Web API calls are checked.
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedWorkspace } from '../db/seed.js';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
+import { describe, expect, it } from 'vitest';
+import { useSandboxedParley } from './harness.js';
 import { callProblems } from '../sandbox/call-log.js';
 import { buttonsIn, playStory } from '../sandbox/play-story.js';
-import { CHANNEL, PEOPLE, type SandboxedParley, startSandboxedParley, TEAM_ID } from '../sandbox/sandboxed-parley.js';
+import { CHANNEL, PEOPLE } from '../sandbox/sandboxed-parley.js';
 import { ACTION } from '../slack/ids.js';
 
 const SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
 
-let db: TestDatabase;
-let parley: SandboxedParley;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' });
-  parley = await startSandboxedParley({ db });
-}, 120_000);
-
-afterAll(async () => {
-  await parley?.stop();
-  await db?.destroy();
-});
+const running = useSandboxedParley();
 
 describe('the Slack flow, end to end', () => {
   it('takes a shared quotation to an approved PO in one thread', async () => {
     const bytes = await readFile(SAMPLE);
-    const story = await playStory(parley, { file: { name: 'quote.xlsx', bytes } });
-    const { model } = parley.sandbox;
+    const story = await playStory(running.parley, { file: { name: 'quote.xlsx', bytes } });
+    const { model } = running.parley.sandbox;
 
-    const quotation = await db.prisma.quotation.findFirstOrThrow({ include: { negotiation: true } });
+    const quotation = await running.db.prisma.quotation.findFirstOrThrow({ include: { negotiation: true } });
     expect(quotation.slackThreadTs).toBe(story.threadTs);
     expect(quotation.uploadedBySlackUserId).toBe(PEOPLE.buyer.id);
     expect(quotation.negotiation?.status).toBe('completed');
-    const po = await db.prisma.purchaseOrder.findFirstOrThrow({ include: { approvals: true } });
+    const po = await running.db.prisma.purchaseOrder.findFirstOrThrow({ include: { approvals: true } });
     expect(po.status).toBe('approved');
     expect(po.approvals.map((a) => a.approverSlackUserId)).toContain(PEOPLE.approver.id);
 
     const thread = model.thread(CHANNEL.id, story.threadTs);
-    const transcript = parley.sandbox.renderThread(CHANNEL.id, story.threadTs);
+    const transcript = running.parley.sandbox.renderThread(CHANNEL.id, story.threadTs);
     // The status card is one message, edited, not a stream.
     const cards = thread.filter((m) => m.user !== PEOPLE.buyer.id && /shared by/.test(JSON.stringify(m.blocks)));
     expect(cards).toHaveLength(1);

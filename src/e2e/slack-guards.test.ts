@@ -2,47 +2,36 @@
 // counted twice, a corrupt file half-read, someone else's click changing anything, a double approval, a message lost
 // or doubled when Slack rate-limits.
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedWorkspace } from '../db/seed.js';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
+import { describe, expect, it } from 'vitest';
+import { useSandboxedParley } from './harness.js';
 import { buttonsIn, playStory } from '../sandbox/play-story.js';
-import { CHANNEL, PEOPLE, type SandboxedParley, startSandboxedParley, TEAM_ID } from '../sandbox/sandboxed-parley.js';
+import { CHANNEL, PEOPLE } from '../sandbox/sandboxed-parley.js';
 import { ACTION } from '../slack/ids.js';
 
 const sample = (name: string) => readFile(new URL(`../../data/samples/${name}`, import.meta.url));
 
-let db: TestDatabase;
-let parley: SandboxedParley;
+const running = useSandboxedParley();
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' });
-  parley = await startSandboxedParley({ db });
-}, 120_000);
-
-afterAll(async () => {
-  await parley?.stop();
-  await db?.destroy();
-});
-
-const threadOf = (ts: string) => parley.sandbox.model.thread(CHANNEL.id, ts);
+const threadOf = (ts: string) => running.parley.sandbox.model.thread(CHANNEL.id, ts);
 const statusCards = (ts: string) => threadOf(ts).filter((m) => m.botId && /shared by/.test(JSON.stringify(m.blocks)));
 
 describe('requests Slack did not sign', () => {
   it('rejects a bad signature and a stale timestamp, and nothing is created', async () => {
     const event = { type: 'file_shared', file_id: 'F0FORGED01', channel_id: CHANNEL.id, user_id: PEOPLE.buyer.id };
-    const forged = await parley.sandbox.driver.sendEvent(event, { badSignature: true });
-    const stale = await parley.sandbox.driver.sendEvent(event, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const forged = await running.parley.sandbox.driver.sendEvent(event, { badSignature: true });
+    const stale = await running.parley.sandbox.driver.sendEvent(event, {
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     expect(forged.status).toBe(401);
     expect(stale.status).toBe(401);
-    await parley.settle();
-    expect(await db.prisma.quotation.count({ where: { slackFileId: 'F0FORGED01' } })).toBe(0);
+    await running.parley.settle();
+    expect(await running.db.prisma.quotation.count({ where: { slackFileId: 'F0FORGED01' } })).toBe(0);
   });
 });
 
 describe('the same upload delivered several times', () => {
   it('creates one quotation and one status card', async () => {
-    const { driver } = parley.sandbox;
+    const { driver } = running.parley.sandbox;
     const shared = await driver.shareFile(
       PEOPLE.buyer.id,
       CHANNEL.id,
@@ -51,43 +40,45 @@ describe('the same upload delivered several times', () => {
     );
     // Slack retries the event it thinks was not acknowledged.
     await driver.retry(shared.message, { retryNum: 1, retryReason: 'http_timeout' });
-    await parley.settle();
+    await running.parley.settle();
     const file = threadOf(shared.ts)[0]?.fileIds[0];
-    expect(await db.prisma.quotation.count({ where: { slackFileId: file } })).toBe(1);
+    expect(await running.db.prisma.quotation.count({ where: { slackFileId: file } })).toBe(1);
     expect(statusCards(shared.ts)).toHaveLength(1);
-    expect(parley.sandbox.model.reactions(CHANNEL.id, shared.ts).find((r) => r.name === 'eyes')?.users).toHaveLength(1);
+    expect(
+      running.parley.sandbox.model.reactions(CHANNEL.id, shared.ts).find((r) => r.name === 'eyes')?.users,
+    ).toHaveLength(1);
   });
 });
 
 describe('a file Parley cannot read', () => {
   it('gets a clear reply, a failed status card and no lines', async () => {
-    const shared = await parley.sandbox.driver.shareFile(PEOPLE.buyer.id, CHANNEL.id, {
+    const shared = await running.parley.sandbox.driver.shareFile(PEOPLE.buyer.id, CHANNEL.id, {
       name: 'quote.xlsx',
       bytes: Buffer.from('PK\u0003\u0004 this is not really a workbook'),
     });
-    await parley.settle();
-    const text = parley.sandbox.renderThread(CHANNEL.id, shared.ts);
+    await running.parley.settle();
+    const text = running.parley.sandbox.renderThread(CHANNEL.id, shared.ts);
     expect(text).toMatch(/couldn't read quote\.xlsx/);
     expect(JSON.stringify(statusCards(shared.ts)[0]?.blocks)).toMatch(/could(n't| not)|fail/i);
-    const quotation = await db.prisma.quotation.findFirstOrThrow({ where: { slackThreadTs: shared.ts } });
+    const quotation = await running.db.prisma.quotation.findFirstOrThrow({ where: { slackThreadTs: shared.ts } });
     expect(quotation.status).toBe('failed');
     expect(quotation.errorCode).toBe('corrupt');
-    expect(await db.prisma.quotationItem.count({ where: { quotationId: quotation.id } })).toBe(0);
+    expect(await running.db.prisma.quotationItem.count({ where: { quotationId: quotation.id } })).toBe(0);
   });
 });
 
 describe('clicks by someone who may not act', () => {
   it('are refused privately and change nothing', async () => {
-    const { driver, model } = parley.sandbox;
+    const { driver, model } = running.parley.sandbox;
     const shared = await driver.shareFile(PEOPLE.buyer.id, CHANNEL.id, {
       name: 'ocr.xlsx',
       bytes: await sample('10-ocr-sku-errors-custom-items.xlsx'),
     });
-    await parley.settle();
+    await running.parley.settle();
     const review = threadOf(shared.ts).find((m) => buttonsIn(m).some((b) => b.actionId === ACTION.reviewConfirmAll));
     if (!review) throw new Error('no review message');
-    const quotation = await db.prisma.quotation.findFirstOrThrow({ where: { slackThreadTs: shared.ts } });
-    const before = await db.prisma.quotationItem.findMany({
+    const quotation = await running.db.prisma.quotation.findFirstOrThrow({ where: { slackThreadTs: shared.ts } });
+    const before = await running.db.prisma.quotationItem.findMany({
       where: { quotationId: quotation.id },
       orderBy: { id: 'asc' },
     });
@@ -99,24 +90,26 @@ describe('clicks by someone who may not act', () => {
         value: button.value,
       });
       expect(response.status).toBe(200);
-      await parley.settle();
+      await running.parley.settle();
     }
     const refusals = model.ephemerals(PEOPLE.colleague.id);
     expect(refusals.length).toBeGreaterThan(0);
     expect(refusals.every((e) => /Only <@U0MAYA0001>/.test(e.text))).toBe(true);
-    const after = await db.prisma.quotationItem.findMany({
+    const after = await running.db.prisma.quotationItem.findMany({
       where: { quotationId: quotation.id },
       orderBy: { id: 'asc' },
     });
     expect(after.map((i) => [i.reviewState, i.productId])).toEqual(before.map((i) => [i.reviewState, i.productId]));
-    expect((await db.prisma.quotation.findUniqueOrThrow({ where: { id: quotation.id } })).supplierId).toBeNull();
+    expect(
+      (await running.db.prisma.quotation.findUniqueOrThrow({ where: { id: quotation.id } })).supplierId,
+    ).toBeNull();
   });
 });
 
 describe('an approver who clicks Approve twice', () => {
   it('approves once', async () => {
-    const { driver, model } = parley.sandbox;
-    const story = await playStory(parley, {
+    const { driver, model } = running.parley.sandbox;
+    const story = await playStory(running.parley, {
       file: { name: 'double.xlsx', bytes: await sample('01-clean-baseline.xlsx') },
       stopBeforeApproval: true,
     });
@@ -129,7 +122,7 @@ describe('an approver who clicks Approve twice', () => {
       await driver.clickButton(PEOPLE.approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
         value: open.value,
       });
-      return parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), { what: 'the PO modal' });
+      return running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), { what: 'the PO modal' });
     };
     const first = await openModal();
     await Promise.all(
@@ -137,12 +130,12 @@ describe('an approver who clicks Approve twice', () => {
         (p) => p.catch(() => null),
       ),
     );
-    await parley.settle();
+    await running.parley.settle();
     const second = await openModal();
     await driver.submitView(PEOPLE.approver.id, second.id, {});
-    await parley.settle();
+    await running.parley.settle();
 
-    const quotation = await db.prisma.quotation.findFirstOrThrow({
+    const quotation = await running.db.prisma.quotation.findFirstOrThrow({
       where: { slackThreadTs: story.threadTs },
       include: { negotiation: { include: { purchaseOrders: { include: { approvals: true } } } } },
     });
@@ -155,13 +148,13 @@ describe('an approver who clicks Approve twice', () => {
 
 describe('Slack answering 429', () => {
   it('retries after Retry-After and the message arrives once', async () => {
-    const { driver, model, faults } = parley.sandbox;
+    const { driver, model, faults } = running.parley.sandbox;
     faults.set('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, { times: 1 });
     const shared = await driver.shareFile(PEOPLE.buyer.id, CHANNEL.id, {
       name: 'ratelimited.xlsx',
       bytes: await sample('01-clean-baseline.xlsx'),
     });
-    await parley.settle();
+    await running.parley.settle();
     faults.clear();
     const limited = model.calls.filter((c) => c.method === 'chat.postMessage' && c.status === 429);
     expect(limited).toHaveLength(1);
