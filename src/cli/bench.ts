@@ -1,7 +1,9 @@
 // `npm run -s bench -- <name>`: Parley's benchmarks. Each prints a table and, as its last line, one JSON object with
 // the figures. Speed and accuracy targets are measured here, not in timed unit tests.
 import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { CatalogIndex, toCatalogEntries } from '../catalog/catalog-index.js';
 import { type MatchQuery, measureMatcher } from '../catalog/matcher.js';
@@ -23,13 +25,14 @@ import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotati
 import { quotationTruthSchema, type QuotationTruth } from '../quotation/sample-corpus/truth.js';
 import { corpusFigures, type ExtractionScore, scoreExtraction } from '../quotation/score-extraction.js';
 import { env } from '../config/env.js';
+import { runReliability } from '../reliability/reliability-bench.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../../data/samples/', import.meta.url));
 /** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
 const MATCHER_SAMPLE_LINES = 300;
 
-const benches: Record<string, () => Promise<void>> = { ingest, negotiation };
+const benches: Record<string, () => Promise<void>> = { ingest, negotiation, reliability };
 
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
@@ -303,4 +306,34 @@ function mean(values: number[]): number {
 
 function round(value: number, decimals: number): number {
   return Math.round(value * 10 ** decimals) / 10 ** decimals;
+}
+
+/**
+ * Crashes, two instances, load, faults and hostile files (src/reliability/). `--trials N` (20), `--uploads N` (50),
+ * `--channels N` (10), `--fuzz N` (3000), `--backends pglite,postgres` (both, PostgreSQL when it answers).
+ */
+async function reliability(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: {
+      trials: { type: 'string', default: '20' },
+      uploads: { type: 'string', default: '50' },
+      channels: { type: 'string', default: '10' },
+      fuzz: { type: 'string', default: '3000' },
+      backends: { type: 'string' },
+    },
+  });
+  const backends = values.backends
+    ?.split(',')
+    .map((b): 'pglite' | 'postgres' => (b === 'postgres' ? 'postgres' : 'pglite'));
+  const figures = await runReliability({
+    crashTrials: Number(values.trials),
+    loadUploads: Number(values.uploads),
+    loadChannels: Number(values.channels),
+    fuzzCases: Number(values.fuzz),
+    backends,
+    print: (line) => console.log(line),
+    logPath: join(tmpdir(), 'parley-reliability.log'),
+  });
+  console.log(JSON.stringify(figures));
 }

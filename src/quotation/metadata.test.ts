@@ -68,6 +68,13 @@ describe('parseMoq and parseValidityDays', () => {
     expect(parseMoq('no minimum')).toBeNull();
   });
 
+  it('does not take a billion pieces for an MOQ (it would overflow the quotation’s column)', () => {
+    expect(parseMoq('MOQ 999,999,999 pcs')).toBe(999_999_999);
+    expect(parseMoq('MOQ 99999999999 pcs')).toBeNull();
+    expect(parseMoq('MOQ 2147483648')).toBeNull();
+    expect(parseMoq('Minimum order 1,000,000k pcs')).toBeNull();
+  });
+
   it('reads the validity, in days', () => {
     expect(parseValidityDays('Prices valid 30 days')).toBe(30);
     expect(parseValidityDays('valid for 60 days')).toBe(60);
@@ -106,6 +113,21 @@ describe('companyStrength', () => {
 });
 
 describe('extractMetadata', () => {
+  it('keeps each note once, in linear time: a sheet at the cell limit has hundreds of thousands of texts', () => {
+    // Found by the ingestion fuzzer: a list `includes` per note made a 16,384-column sheet take half a minute.
+    const units = Array.from({ length: 20 }, (_, row) =>
+      Array.from({ length: 20_000 }, (_, column) => {
+        const text = `Remark ${column}`;
+        return { row, column, label: null, value: text, text };
+      }),
+    );
+    const started = performance.now();
+    const metadata = extractMetadata(units, { titleRows: 0 });
+    expect(metadata.notes).toHaveLength(20_000);
+    expect(metadata.notes.slice(0, 2)).toEqual(['Remark 0', 'Remark 1']);
+    expect(performance.now() - started).toBeLessThan(4_000);
+  });
+
   it('reads a title block and a numbered remarks block', () => {
     const sheet = sheetGrid('Quote', [
       ['Ningbo Everbright Garments Co., Ltd.'],

@@ -281,6 +281,8 @@ const MOQ_AFTER = new RegExp(
 /** "1,200 pcs MOQ": the number before the word. */
 const MOQ_BEFORE = /([\d][\d,.]*)\s*(?:pcs|pieces|units)?\s*(?:\/\s*\w+\s*)?(?:MOQ|minimum)/i;
 
+const MAX_MOQ = 1e9;
+
 /** The minimum order quantity a text states: "MOQ 300 pcs/style" → 300, "Minimum order: 1,000 pcs" → 1000. */
 export function parseMoq(text: string): number | null {
   const normal = text.normalize('NFKC');
@@ -291,7 +293,8 @@ export function parseMoq(text: string): number | null {
   const value = parseNumber(digits.trim());
   if (value === null) return null;
   const moq = value * (after?.[2] ? 1000 : 1);
-  return Number.isInteger(moq) && moq > 0 ? moq : null;
+  // Days are capped at two years; a minimum order of a billion pieces is as much a misread, and overflows its column.
+  return Number.isInteger(moq) && moq > 0 && moq < MAX_MOQ ? moq : null;
 }
 
 function parseIsoDate(text: string): Date | null {
@@ -379,7 +382,26 @@ export function extractMetadata(unitsByRow: TextUnit[][], options: MetadataOptio
   const buyerNames = (options.buyerNames ?? []).map((name) => name.toLowerCase()).filter((name) => name !== '');
   const terms: QuotationTerms = { ...EMPTY_TERMS };
   const consumed = new Set<TextUnit>();
-  const labelled = (kind: LabelKind) => units.filter((u) => u.label !== null && labelKind(u.label) === kind);
+  // Each label is classified once: every term below filters all units by kind, and a sheet at the cell limit has
+  // hundreds of thousands of them (classifying each ten times took half a minute).
+  const kinds = new Map<string, LabelKind | null>();
+  const kindOf = (u: TextUnit): LabelKind | null => {
+    if (u.label === null) return null;
+    let kind = kinds.get(u.label);
+    if (kind === undefined) {
+      kind = labelKind(u.label);
+      kinds.set(u.label, kind);
+    }
+    return kind;
+  };
+  const byKind = new Map<LabelKind | null, TextUnit[]>();
+  for (const unit of units) {
+    const kind = kindOf(unit);
+    const list = byKind.get(kind);
+    if (list) list.push(unit);
+    else byKind.set(kind, [unit]);
+  }
+  const labelled = (kind: LabelKind) => byKind.get(kind) ?? [];
   const firstOf = <T>(candidates: TextUnit[], read: (u: TextUnit) => T | null, consume = true): T | null => {
     for (const unit of candidates) {
       const value = read(unit);
@@ -390,7 +412,7 @@ export function extractMetadata(unitsByRow: TextUnit[][], options: MetadataOptio
     return null;
   };
   const text = (u: TextUnit) => u.text;
-  const unlabelled = units.filter((u) => u.label === null || labelKind(u.label) === null);
+  const unlabelled = units.filter((u) => kindOf(u) === null);
 
   const quoteDate = firstOf(labelled('date'), (u) => parseIsoDate(u.value), false);
 
@@ -453,9 +475,12 @@ export function extractMetadata(unitsByRow: TextUnit[][], options: MetadataOptio
     }) ?? pickSupplierFromTitle(units, options.titleRows, isBuyer, consumed);
 
   const notes: string[] = [];
+  // A Set beside the list: a sheet 16,384 columns wide has hundreds of thousands of units, and `notes.includes` on
+  // each made reading one such sheet take half a minute.
+  const noted = new Set<string>();
   for (const unit of units) {
     if (consumed.has(unit)) continue;
-    const kind = unit.label === null ? null : labelKind(unit.label);
+    const kind = kindOf(unit);
     if (kind === 'buyer' || kind === 'contact' || kind === 'supplier') continue;
     if (unit.value === '' && (kind !== null || unit.label !== null)) continue;
     const note = text(unit);
@@ -463,7 +488,9 @@ export function extractMetadata(unitsByRow: TextUnit[][], options: MetadataOptio
     // The letterhead's address and its other spellings of the supplier's name are contact details, not notes.
     const letterhead = unit.row < Math.min(options.titleRows, LETTERHEAD_ROWS) && unit.label === null;
     if (letterhead && !note.startsWith('=') && (ADDRESS.test(note) || companyStrength(note) === 2)) continue;
-    if (!notes.includes(note)) notes.push(note);
+    if (noted.has(note)) continue;
+    noted.add(note);
+    notes.push(note);
   }
   return { supplierName, terms, notes };
 }

@@ -65,6 +65,14 @@ describe('parseNumber', () => {
   });
 });
 
+describe('parseNumber at the edge of a double', () => {
+  it('reads 309 digits as nothing rather than Infinity', () => {
+    expect(parseNumber('9'.repeat(308))).toBe(Number('9'.repeat(308)));
+    expect(parseNumber('9'.repeat(309))).toBeNull();
+    expect(parseMoney(`-${'9'.repeat(400)}`)).toBeNull();
+  });
+});
+
 describe('parseMoney', () => {
   it.each([
     ['US$ 1,234.00', 1234, 'USD'],

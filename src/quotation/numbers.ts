@@ -330,7 +330,9 @@ function parseAmount(text: string, options: NumberOptions): Money | null {
   // Most cells are the reader's canonical numbers: read them without the full treatment (a 3,000-line sheet has
   // tens of thousands), except "1.234", whose meaning depends on the sheet's decimal separator.
   if (CANONICAL.test(text) && !(options.decimal === ',' && /^-?\d{1,3}\.\d{3}$/.test(text))) {
-    return { amount: Number(text), currency: null };
+    // Three hundred and nine digits make Infinity, which is no amount.
+    const amount = Number(text);
+    return Number.isFinite(amount) ? { amount, currency: null } : null;
   }
   let body = normalise(text).replace(/\*+$/, '').trim();
   if (body === '' || !/\d/.test(body) || body.includes('%') || !onlyKnownWords(body)) return null;

@@ -114,6 +114,22 @@ describe('parseQuotation on the sample corpus (offline)', () => {
   });
 });
 
+describe('parseQuotation on hostile text', () => {
+  it('reads cells at Excel’s 32,767-character limit in seconds, not minutes, keeping their text', async () => {
+    // Found by the ingestion fuzzer: the matcher's colour comparison grows with the text's length, and twenty such
+    // colour cells (a 60 KB upload) took minutes before the matcher was shown only a plausible colour's length.
+    const long = 'Slate Grey and '.repeat(2200).slice(0, 32_767);
+    const rows: (string | number)[][] = [['SKU', 'Description', 'Colour', 'Size', 'Qty', 'Unit Price']];
+    for (let i = 0; i < 20; i++) rows.push(['MF012-SLT-S', long, long, long, 100 + i, 17.5]);
+    const started = performance.now();
+    const parsed = await parse(await xlsx(rows));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(parsed.items).toHaveLength(20);
+    expect(parsed.items[0]?.description).toBe(long);
+    expect(parsed.items[0]?.color).toBe(long);
+  });
+});
+
 describe('parseQuotation with Claude (real SDK, fake Messages API)', () => {
   let api: FakeMessagesApi | undefined;
   afterEach(async () => {

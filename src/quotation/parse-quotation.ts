@@ -55,6 +55,15 @@ export interface ParsedQuotation {
   needsReview: boolean;
 }
 
+/**
+ * What the matcher is shown of a line's text. Real SKUs, colours and sizes are a few dozen characters; a cell of
+ * 32,000 (Excel's limit) is no better a key, and the matcher's colour comparison costs time in proportion to its
+ * length times the catalog's colours: a 60 KB file of such cells took minutes to read. The line keeps its full text.
+ */
+const MATCH_TEXT_LIMITS = { rawSku: 100, description: 1000, color: 60, size: 30 } as const;
+
+const clip = (text: string | null, limit: number) => (text === null ? null : text.slice(0, limit));
+
 export async function parseQuotation(options: ParseQuotationOptions): Promise<ParsedQuotation> {
   const grid = await readWorkbook(options.data, options.limits);
   const extraction = structureWorkbook(grid);
@@ -72,7 +81,12 @@ export async function parseQuotation(options: ParseQuotationOptions): Promise<Pa
   const lines = allLines(extraction);
   const matches = await matchLines(
     options.catalog,
-    lines.map(({ rawSku, description, color, size }) => ({ rawSku, description, color, size })),
+    lines.map(({ rawSku, description, color, size }) => ({
+      rawSku: clip(rawSku, MATCH_TEXT_LIMITS.rawSku),
+      description: clip(description, MATCH_TEXT_LIMITS.description),
+      color: clip(color, MATCH_TEXT_LIMITS.color),
+      size: clip(size, MATCH_TEXT_LIMITS.size),
+    })),
     {
       llmFallback: options.llmMatchFallback,
       // The lines keep what the cheap tiers found (below auto-accept), so a failure only costs review work.

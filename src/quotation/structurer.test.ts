@@ -278,6 +278,24 @@ describe('structureSheet: numbers', () => {
     expect(result.warnings).toContain(`1 row on 'Quote' looks like an item but has no quantity.`);
   });
 
+  it('reads a quantity or amount of a billion or more as unreadable: no line holds one, and no column could', () => {
+    const sheet = sheetGrid('Quote', [
+      HEADER,
+      ['A-1', 'Jacket', '2147483648', '20', '40'],
+      ['A-2', 'Vest', '10', '1e15', ''],
+      ['A-3', 'Tee', '5', '4', '9'.repeat(400)],
+      ['A-4', 'Cap', '999999999', '4.5', ''],
+    ]);
+    const result = read(sheet);
+    expect(result.lines.map((l) => [l.quantity, l.unitPrice, l.totalPrice])).toEqual([
+      [null, 20, 40],
+      [10, null, null],
+      [5, 4, null],
+      [999_999_999, 4.5, null],
+    ]);
+    expect(result.warnings.join(' ')).toMatch(/could not be read as numbers: C2 "2147483648", D3 "1e15", E4 "9{20}/);
+  });
+
   it('counts rows that look like items without a quantity', () => {
     const sheet = sheetGrid('Quote', [
       HEADER,
@@ -567,6 +585,25 @@ describe('structureWorkbook', () => {
     expect(first.sheets[0]?.lines).toHaveLength(3000);
     // The best of three, so that a busy CI machine's hiccup does not fail the build; typical runs take ~50 ms.
     expect(Math.min(...timings)).toBeLessThan(200);
+  });
+});
+
+describe('structureWorkbook at the size limits', () => {
+  it('reads a sheet 16,384 columns wide under a two-row header in seconds, not half a minute', () => {
+    // Found by the ingestion fuzzer: one cell moved to column XFD made a 9 KB upload's sheet this wide, and reading
+    // a two-row header column by column rebuilt a whole row per cell (16,384² times).
+    const width = 16_384;
+    const rows = [
+      ['SKU', 'Description', 'Qty', 'Unit Price', ...Array<string>(width - 4).fill('')],
+      Array.from({ length: width }, (_, c) => (c < 4 ? '' : `Spec ${c}`)),
+      ...Array.from({ length: 20 }, (_, r) =>
+        Array.from({ length: width }, (_, c) => [`MF012-SLT-${r}`, 'Hoodie', '10', '17.5'][c] ?? String(c)),
+      ),
+    ];
+    const started = performance.now();
+    const extraction = structureWorkbook(workbookGrid(sheetGrid('Wide', rows)));
+    expect(extraction.sheets[0]?.lines).toHaveLength(20);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 

@@ -588,11 +588,16 @@ export async function prepareXlsxPackage(data: Buffer, limits: ReadLimits): Prom
 
   // Worksheets only: chartsheets, dialog sheets and macro sheets have no cells to read.
   const sheets: { sheet: WorkbookSheet; entry: ZipEntry }[] = [];
+  const taken = new Set<ZipEntry>();
   for (const sheet of workbook.sheets) {
     const relationship = relationships.get(sheet.relationshipId);
     if (!relationship?.type.endsWith('/worksheet')) continue;
     const entry = parts.find(resolvePartName('xl/', relationship.target));
-    if (entry) sheets.push({ sheet, entry });
+    // Each worksheet is its own part. A second sheet naming a part already taken is not a real workbook, and would let
+    // a 10 KB file list one big worksheet a thousand times: exceljs would parse every copy, past the element budget.
+    if (!entry || taken.has(entry)) continue;
+    taken.add(entry);
+    sheets.push({ sheet, entry });
   }
   const partOfType = (suffix: string, fallback: string) => {
     const relationship = [...relationships.values()].find(({ type }) => type.endsWith(suffix));
@@ -607,18 +612,13 @@ export async function prepareXlsxPackage(data: Buffer, limits: ReadLimits): Prom
   budget.reserve(needed);
 
   const elements = new ElementBudget(ELEMENT_BUDGET_PER_CELL * limits.maxCells, limits.maxCells);
-  const cut = new Map<string, CutWorksheet>();
   const files: { name: string; data: Buffer }[] = [
     { name: 'xl/workbook.xml', data: Buffer.from(canonicalWorkbookXml(sheets.length, workbook.date1904)) },
     { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from(canonicalRelationshipsXml(sheets.length)) },
   ];
   const extras: SheetExtras[] = [];
   for (const [index, { sheet, entry }] of sheets.entries()) {
-    let worksheet = cut.get(entry.name);
-    if (!worksheet) {
-      worksheet = cutWorksheet(await inflate(entry), elements);
-      cut.set(entry.name, worksheet);
-    }
+    const worksheet = cutWorksheet(await inflate(entry), elements);
     files.push({ name: `xl/worksheets/sheet${index + 1}.xml`, data: worksheet.xml });
     extras.push({
       name: sheet.name,

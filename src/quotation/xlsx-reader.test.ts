@@ -355,7 +355,7 @@ describe('readWorkbook: cells to text', () => {
         ['Chart', 'chartsheet', 'chartsheets/sheet1.xml'],
         // exceljs itself refuses both names.
         ['History', 'worksheet', 'worksheets/back.xml'],
-        ['Q1/Q2 prices', 'worksheet', 'worksheets/back.xml'],
+        ['Q1/Q2 prices', 'worksheet', 'worksheets/back2.xml'],
       ]),
       {
         name: 'xl/worksheets/Prices.xml',
@@ -366,6 +366,7 @@ describe('readWorkbook: cells to text', () => {
       },
       { name: 'xl/chartsheets/sheet1.xml', data: '<chartsheet/>' },
       { name: 'xl/worksheets/back.xml', data: worksheetXml('<row r="3"><c r="B3" t="b"><v>1</v></c></row>') },
+      { name: 'xl/worksheets/back2.xml', data: worksheetXml('<row r="3"><c r="B3" t="b"><v>1</v></c></row>') },
     ]);
     const grid = await readWorkbook(data, LIMITS);
     expect(grid.sheets.map((sheet) => [sheet.name, sheet.index, sheet.cells])).toEqual([
@@ -396,6 +397,27 @@ describe('readWorkbook: cells to text', () => {
         ],
       ],
     ]);
+  });
+
+  it('reads a worksheet part once, however many sheets name it', async () => {
+    // Excel gives every sheet its own part. A 10 KB file naming one part a thousand times would have exceljs parse
+    // every copy, outside the element budget (which counts each part once).
+    const sheets = Array.from({ length: 1000 }, (_, i): [string, string, string] => [
+      `Copy ${i + 1}`,
+      'worksheet',
+      'worksheets/sheet1.xml',
+    ]);
+    const data = buildZip([
+      ...packageParts(sheets),
+      {
+        name: 'xl/worksheets/sheet1.xml',
+        data: worksheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>SKU</t></is></c></row>'),
+      },
+    ]);
+    const started = performance.now();
+    const grid = await readWorkbook(data, LIMITS);
+    expect(grid.sheets.map((sheet) => sheet.name)).toEqual(['Copy 1']);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('stays fast on legal structures exceljs expands cell by cell: whole-column dropdowns, names, 20,000 merges', async () => {

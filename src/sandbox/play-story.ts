@@ -2,7 +2,7 @@
 // (confirm the suggestions, name the supplier), start the negotiation from the modal, answer each question with its
 // first suggested answer, then an approver opens the PO and approves it (a second approver when two are needed).
 // Every step is a real signed request into Parley's Bolt receiver; nothing is called behind its back.
-import { ACTION, BLOCK } from '../slack/ids.js';
+import { ACTION, BLOCK, reviewConfirmCodec } from '../slack/ids.js';
 import type { SlackSandbox } from './index.js';
 import type { SandboxMessage } from './model.js';
 import { CHANNEL, PEOPLE } from './sandboxed-parley.js';
@@ -108,30 +108,35 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   };
 
   // Review: confirm all suggestions, name the supplier, then settle each line a click could not.
+  let confirmedAll = false;
   for (let step = 0; step < MAX_STEPS; step++) {
-    const review = withButton(ACTION.reviewConfirmAll)[0] ?? withButton(ACTION.reviewSupplierCreate)[0];
+    const review = [
+      ACTION.reviewConfirmAll,
+      ACTION.reviewSupplierCreate,
+      ACTION.reviewSupplierUseExisting,
+      ACTION.reviewConfirm,
+      ACTION.reviewNotInCatalog,
+    ]
+      .map((actionId) => withButton(actionId)[0])
+      .find((message) => message !== undefined);
     if (!review) break;
     const buttons = buttonsIn(review);
+    const find = (actionId: string) => buttons.find((b) => b.actionId === actionId);
+    // A line with a suggestion is confirmed; one without any is marked as not in the catalog.
+    const confirmable = buttons.find(
+      (b) => b.actionId === ACTION.reviewConfirm && reviewConfirmCodec.decode(b.value)?.p,
+    );
     const next =
-      buttons.find((b) => b.actionId === ACTION.reviewSupplierUseExisting) ??
-      buttons.find((b) => b.actionId === ACTION.reviewSupplierCreate) ??
-      buttons.find((b) => b.actionId === ACTION.reviewConfirmAll) ??
-      buttons.find((b) => b.actionId === ACTION.reviewConfirm) ??
-      buttons.find((b) => b.actionId === ACTION.reviewNotInCatalog) ??
-      buttons.find((b) => b.actionId === ACTION.reviewPageNext);
+      find(ACTION.reviewSupplierUseExisting) ??
+      find(ACTION.reviewSupplierCreate) ??
+      (confirmedAll ? undefined : find(ACTION.reviewConfirmAll)) ??
+      confirmable ??
+      find(ACTION.reviewNotInCatalog) ??
+      find(ACTION.reviewPageNext);
     if (!next) break;
-    const before = JSON.stringify(review.blocks);
+    if (next.actionId === ACTION.reviewConfirmAll) confirmedAll = true;
     actions.push(`${PEOPLE.buyer.name} clicks [${next.text}] in the review`);
     await click(buyer, review, next);
-    // Confirm all can leave lines a person must act on: then it stays, and the next pass confirms them one by one.
-    if (
-      JSON.stringify(model.message(channel, review.ts)?.blocks) === before &&
-      next.actionId === ACTION.reviewConfirmAll
-    ) {
-      const line = buttonsIn(review).find((b) => b.actionId === ACTION.reviewConfirm);
-      if (line) await click(buyer, review, line);
-      else break;
-    }
   }
 
   // Start: the button opens the modal; the buyer keeps the defaults and submits.
