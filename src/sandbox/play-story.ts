@@ -102,6 +102,20 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   const modalFor = (userId: string, buttonValue: string | undefined) =>
     model.openViews(userId).find((view) => sameSubject(view.view.private_metadata, buttonValue));
   const withButton = (actionId: string) => thread().filter((m) => buttonsIn(m).some((b) => same(b.actionId, actionId)));
+  /**
+   * Clicks a button that opens a modal and waits for it (views.open runs while the click is handled). A person whose
+   * modal did not open — the app was restarting and the click's trigger expired — clicks again.
+   */
+  const openModal = async (who: string, message: SandboxMessage, button: ButtonRef, what: string) => {
+    for (let attempt = 1; ; attempt++) {
+      await driver.clickButton(who, { channel, ts: message.ts }, button.actionId, { value: button.value });
+      try {
+        return await sandbox.waitFor(() => modalFor(who, button.value), { what, timeoutMs: 10_000 });
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
+  };
   const click = async (who: string, message: SandboxMessage, button: ButtonRef) => {
     await driver.clickButton(who, { channel, ts: message.ts }, button.actionId, { value: button.value });
     await parley.settle();
@@ -146,9 +160,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   if (!startButton) throw new Error('No start button');
   actions.push(`${PEOPLE.buyer.name} clicks [${startButton.text}]`);
   await oneModalAtATime(buyer, async () => {
-    await driver.clickButton(buyer, { channel, ts: start.ts }, startButton.actionId, { value: startButton.value });
-    // The modal opens while the click is handled (views.open from the listener).
-    const modal = await sandbox.waitFor(() => modalFor(buyer, startButton.value), { what: 'the start modal' });
+    const modal = await openModal(buyer, start, startButton, 'the start modal');
     actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
     await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
   });
@@ -197,8 +209,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
     if (!decision || !open) throw new Error('No decision with a PO to review');
     const approved = await oneModalAtATime(approver.id, async () => {
-      await driver.clickButton(approver.id, { channel, ts: decision.ts }, open.actionId, { value: open.value });
-      const po = await sandbox.waitFor(() => modalFor(approver.id, open.value), { what: 'the PO modal' });
+      const po = await openModal(approver.id, decision, open, 'the PO modal');
       if (po.view.submit === undefined) {
         await driver.closeView(approver.id, po.id);
         return true;
