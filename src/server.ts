@@ -8,6 +8,7 @@ import { seedWorkspace } from './db/seed.js';
 import { recoverOnStart } from './jobs/recover-on-start.js';
 import { jobsConfigFromEnv, startJobs } from './jobs/schedule-jobs.js';
 import { llmFromEnv } from './llm/llm.js';
+import { usageRecorder } from './llm/usage-scope.js';
 import { log } from './log.js';
 import { createNegotiationAgents } from './negotiation/agents/create-agents.js';
 import { createParley } from './services/parley.js';
@@ -81,7 +82,7 @@ export async function startParley(options: StartParleyOptions) {
   const owner = options.instanceId ?? env.INSTANCE_ID ?? `parley-${randomUUID().slice(0, 8)}`;
   await seedWorkspace(db.prisma, { slackTeamId: env.SEED_SLACK_TEAM_ID, brandName: env.SEED_BRAND_NAME });
 
-  const llm = llmFromEnv(env);
+  const llm = llmFromEnv(env, usageRecorder(db.prisma));
   const installationStore = () =>
     createInstallationStore({
       prisma: db.prisma,

@@ -47,11 +47,7 @@ export interface AiUsageScope {
   quotationId?: string | null;
 }
 
-/**
- * One call as an `AiUsage` row. The table has no cache columns yet, so `inputTokens` keeps the API's meaning (the
- * uncached part of the prompt) and `costUsd` already prices cache writes and reads; the cache token counts themselves
- * wait for `cacheCreationInputTokens` / `cacheReadInputTokens` columns.
- */
+/** One call as an `AiUsage` row: `inputTokens` is the uncached part of the prompt, as the API reports it. */
 export function aiUsageRow(usage: LlmUsage, scope: AiUsageScope): Prisma.AiUsageUncheckedCreateInput {
   return {
     workspaceId: scope.workspaceId,
@@ -60,6 +56,8 @@ export function aiUsageRow(usage: LlmUsage, scope: AiUsageScope): Prisma.AiUsage
     purpose: usage.purpose,
     model: usage.model,
     inputTokens: usage.inputTokens,
+    cacheCreationInputTokens: usage.cacheCreationInputTokens,
+    cacheReadInputTokens: usage.cacheReadInputTokens,
     outputTokens: usage.outputTokens,
     // The column is Decimal(12, 6): round here rather than let the driver truncate.
     costUsd: Math.round(usage.costUsd * 1e6) / 1e6,

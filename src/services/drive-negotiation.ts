@@ -9,6 +9,7 @@ import { createDraftPurchaseOrder } from '../decision/purchase-orders.js';
 import { writeDecision } from '../decision/write-decision.js';
 import type { EngineAgents, NegotiationState } from '../negotiation/engine.js';
 import { loadCheckpoint, runNegotiation } from '../negotiation/negotiation-store.js';
+import { withUsageScope } from '../llm/usage-scope.js';
 import type { ServiceContext } from './service-context.js';
 import { enqueueDecision, enqueueDecisionFailed, enqueueNegotiationEvents } from './thread-output.js';
 
@@ -21,7 +22,12 @@ export interface DriveNegotiationOptions {
 
 export type DriveOutcome = 'waiting_for_buyer' | 'completed' | 'busy';
 
-export async function driveNegotiation(ctx: ServiceContext, options: DriveNegotiationOptions): Promise<DriveOutcome> {
+export function driveNegotiation(ctx: ServiceContext, options: DriveNegotiationOptions): Promise<DriveOutcome> {
+  const scope = { workspaceId: ctx.workspace.id, negotiationId: options.negotiationId };
+  return withUsageScope(scope, () => drive(ctx, options));
+}
+
+async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Promise<DriveOutcome> {
   const { negotiationId } = options;
   const state = await runNegotiation(ctx.db, negotiationId, options.agents, options.owner, (tx, events, next) =>
     enqueueNegotiationEvents(tx, { negotiationId, events, state: next }),

@@ -8,6 +8,7 @@ import { toJsonColumn } from '../db/json.js';
 import { log } from '../log.js';
 import { QuotationError } from '../quotation/errors.js';
 import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotation.js';
+import { withUsageScope } from '../llm/usage-scope.js';
 import type { ServiceContext } from './service-context.js';
 import { enqueueQuotationFailed, enqueueQuotationRead } from './thread-output.js';
 
@@ -24,7 +25,11 @@ export interface ReadQuotationOptions {
 
 export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read';
 
-export async function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
+export function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
+  return withUsageScope({ workspaceId: ctx.workspace.id, quotationId: options.quotationId }, () => read(ctx, options));
+}
+
+async function read(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
   const now = ctx.now();
   const { count } = await ctx.db.quotation.updateMany({
     where: {
