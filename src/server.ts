@@ -138,7 +138,12 @@ export async function startParley(options: StartParleyOptions) {
     health: async () => {
       const [outboxUnsent, negotiating, reading] = await Promise.all([
         db.prisma.slackOutbox.count({ where: { status: { in: ['pending', 'sending'] } } }),
-        db.prisma.negotiation.count({ where: { status: 'negotiating' } }),
+        // Running, or completed but not yet concluded (its decision not posted).
+        db.prisma.negotiation.count({
+          where: {
+            OR: [{ status: 'negotiating' }, { status: 'completed', quotation: { status: 'negotiating' } }],
+          },
+        }),
         db.prisma.quotation.count({ where: { status: { in: ['received', 'parsing'] } } }),
       ]);
       // `idle`: nothing running here and nothing left anywhere that an instance would pick up.

@@ -72,11 +72,12 @@ export async function sweepExpiredLeases(options: SweepExpiredLeasesOptions): Pr
         // Started or answered, but nobody took the lease before the process died.
         { status: 'negotiating', leaseOwner: null, updatedAt: { lt: graceCutoff } },
         // Completed, but the decision (which marks the quotation completed) was not posted.
+        // (The conclusion runs under the lease: a dead concluder's lease is taken at once; none, after the grace.)
         {
           status: 'completed',
           quotation: { status: 'negotiating' },
-          completedAt: { lt: graceCutoff, gt: new Date(now.getTime() - CONCLUDE_WINDOW_MS) },
-          OR: [{ leaseOwner: null }, ...heldByDeadProcess],
+          completedAt: { gt: new Date(now.getTime() - CONCLUDE_WINDOW_MS) },
+          OR: [{ leaseOwner: null, completedAt: { lt: graceCutoff } }, ...heldByDeadProcess],
         },
       ],
     },

@@ -8,7 +8,7 @@ import { renderPriceTrajectory, type TrajectoryPoint } from '../decision/price-c
 import { createDraftPurchaseOrder } from '../decision/purchase-orders.js';
 import { writeDecision } from '../decision/write-decision.js';
 import type { EngineAgents, NegotiationState } from '../negotiation/engine.js';
-import { loadCheckpoint, runNegotiation } from '../negotiation/negotiation-store.js';
+import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../negotiation/negotiation-store.js';
 import { withUsageScope } from '../llm/usage-scope.js';
 import type { ServiceContext } from './service-context.js';
 import { enqueueDecision, enqueueDecisionFailed, enqueueNegotiationEvents } from './thread-output.js';
@@ -34,7 +34,14 @@ async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Pro
   );
   if (state === null) return 'busy';
   if (state.status !== 'completed') return 'waiting_for_buyer';
-  await concludeNegotiation(ctx, negotiationId);
+  // The conclusion runs under the lease too, so a process that dies while concluding is replaced at once by its own
+  // restart (or by another instance when the lease expires) — and two instances never conclude at the same time.
+  if (!(await acquireLease(ctx.db, negotiationId, options.owner))) return 'busy';
+  try {
+    await concludeNegotiation(ctx, negotiationId);
+  } finally {
+    await releaseLease(ctx.db, negotiationId, options.owner);
+  }
   return 'completed';
 }
 
@@ -43,7 +50,13 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
   const { state } = await loadCheckpoint(ctx.db, negotiationId);
   const decided = decide(decisionInputFromState(state));
   if (!decided.ok) {
-    await ctx.db.$transaction((tx) => enqueueDecisionFailed(tx, { negotiationId, message: decided.message }));
+    await ctx.db.$transaction(async (tx) => {
+      await tx.quotation.updateMany({
+        where: { negotiation: { id: negotiationId }, status: 'negotiating' },
+        data: { status: 'failed', errorCode: 'no_decision', errorMessage: decided.message },
+      });
+      await enqueueDecisionFailed(tx, { negotiationId, message: decided.message });
+    });
     return;
   }
   const text = await writeDecision(decided.numbers, { llm: ctx.llm });
