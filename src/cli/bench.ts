@@ -25,7 +25,7 @@ import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotati
 import { quotationTruthSchema, type QuotationTruth } from '../quotation/sample-corpus/truth.js';
 import { corpusFigures, type ExtractionScore, scoreExtraction } from '../quotation/score-extraction.js';
 import { env } from '../config/env.js';
-import { runReliability } from '../reliability/reliability-bench.js';
+import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from '../reliability/reliability-bench.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../../data/samples/', import.meta.url));
@@ -310,7 +310,8 @@ function round(value: number, decimals: number): number {
 
 /**
  * Crashes, two instances, load, faults and hostile files (src/reliability/). `--trials N` (20), `--uploads N` (50),
- * `--channels N` (10), `--fuzz N` (3000), `--backends pglite,postgres` (both, PostgreSQL when it answers).
+ * `--channels N` (10), `--fuzz N` (3000), `--backends pglite,postgres` (both, PostgreSQL when it answers), `--parts
+ * crash,twins,faults,load,fuzz` (all).
  */
 async function reliability(): Promise<void> {
   const { values } = parseArgs({
@@ -321,8 +322,12 @@ async function reliability(): Promise<void> {
       channels: { type: 'string', default: '10' },
       fuzz: { type: 'string', default: '3000' },
       backends: { type: 'string' },
+      parts: { type: 'string' },
     },
   });
+  const parts = values.parts
+    ?.split(',')
+    .filter((p): p is ReliabilityPart => RELIABILITY_PARTS.some((known) => known === p));
   const backends = values.backends
     ?.split(',')
     .map((b): 'pglite' | 'postgres' => (b === 'postgres' ? 'postgres' : 'pglite'));
@@ -332,6 +337,7 @@ async function reliability(): Promise<void> {
     loadChannels: Number(values.channels),
     fuzzCases: Number(values.fuzz),
     backends,
+    parts,
     print: (line) => console.log(line),
     logPath: join(tmpdir(), 'parley-reliability.log'),
   });

@@ -17,9 +17,14 @@ export interface ReliabilityOptions {
   loadChannels: number;
   fuzzCases: number;
   backends?: DatabaseKind[];
+  /** Which parts to run (default all): crash, twins, faults, load, fuzz. */
+  parts?: readonly ReliabilityPart[];
   print: (line: string) => void;
   logPath?: string;
 }
+
+export const RELIABILITY_PARTS = ['crash', 'twins', 'faults', 'load', 'fuzz'] as const;
+export type ReliabilityPart = (typeof RELIABILITY_PARTS)[number];
 
 export interface ReliabilityFigures {
   crashTrials: number;
@@ -72,6 +77,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     fuzzHangs: 0,
   };
   const rng = createRng(20261122);
+  const runs = (part: ReliabilityPart) => (options.parts ?? RELIABILITY_PARTS).includes(part);
   const common = { seed: 1, logPath: options.logPath };
 
   // ── Crashes: SIGKILL at random moments, restart, compare with an uninterrupted run of the same seed ──
@@ -86,7 +92,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
           : ''),
     );
   const trialsPer = Math.ceil(options.crashTrials / backends.length);
-  for (const kind of backends) {
+  for (const kind of runs('crash') ? backends : []) {
     const reference = await story(kind, 'reference', common);
     line('reference', kind, reference, null, null);
     // Kills land anywhere from the reading of the file to the approval (the reference's duration, minus start-up).
@@ -108,7 +114,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
   }
 
   // ── Two instances on one PostgreSQL, each event and click to one of them at random ──
-  if (backends.includes('postgres')) {
+  if (runs('twins') && backends.includes('postgres')) {
     for (let run = 1; run <= 2; run++) {
       const outcome = await story('postgres', `twin${run}`, { ...common, instances: 2 });
       figures.twoInstanceDuplicates += outcome.duplicateMessages + Math.max(0, outcome.quotations - 1);
@@ -124,7 +130,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
     if (passed) figures.faultPassed += 1;
     line(name, kind, outcome, null, null);
   };
-  for (const kind of backends) {
+  for (const kind of runs('faults') ? backends : []) {
     await faultRun('slack faults', kind, {
       prepare: (sandbox) => {
         for (const method of ['chat.postMessage', 'chat.update', 'files.completeUploadExternal']) {
@@ -155,7 +161,7 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
       await claude.close();
     }
   }
-  if (backends.includes('postgres')) {
+  if (runs('faults') && backends.includes('postgres')) {
     await faultRun('db drops', 'postgres', {
       prepare: () => {
         // A few seconds in, every connection to the run's database is cut, again and again, for three seconds.
@@ -171,42 +177,47 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
   }
 
   // ── Load: many uploads in many channels at once ──
-  const loadKind: DatabaseKind = backends.includes('postgres') ? 'postgres' : 'pglite';
-  const loadDb = await createBenchDatabase(loadKind, 'load');
-  try {
-    const load = await runLoad({
-      db: loadDb,
-      uploads: options.loadUploads,
-      channels: options.loadChannels,
-      rounds: 2,
-      rateLimitShare: 0.05,
-      logPath: options.logPath,
-    });
-    figures.loadUploads = load.uploads;
-    figures.loadCompleted = load.completed;
-    figures.ackP50Ms = load.ackP50Ms;
-    figures.ackP99Ms = load.ackP99Ms;
-    figures.maxMsgPerSecPerChannel = load.maxMsgPerSecPerChannel;
-    figures.duplicateMessages += load.duplicateMessages;
-    figures.lostMessages += load.unsentRows;
-    print(
-      `\nload (${loadKind}): ${load.uploads} uploads in ${options.loadChannels} channels → ${load.completed} approved POs; ` +
-        `ack p50 ${load.ackP50Ms} ms, p99 ${load.ackP99Ms} ms; busiest channel ${load.maxMsgPerSecPerChannel} posts/s; ` +
-        `${load.rateLimited} 429s answered; ${load.duplicateMessages} duplicates; ${load.unsentRows} unsent; ` +
-        `${load.seconds} s ${verdict(load.errors.length === 0)}`,
-    );
-    for (const error of load.errors.slice(0, 5)) print(`  ${error}`);
-  } finally {
-    await loadDb.drop();
-  }
-
+  if (runs('load')) await load();
   // ── Hostile files ──
-  print('');
-  const fuzz = await fuzzSummary({ cases: options.fuzzCases, print });
-  figures.fuzzCases = fuzz.fuzzCases;
-  figures.fuzzCrashes = fuzz.fuzzCrashes;
-  figures.fuzzHangs = fuzz.fuzzHangs;
+  if (runs('fuzz')) {
+    print('');
+    const fuzz = await fuzzSummary({ cases: options.fuzzCases, print });
+    figures.fuzzCases = fuzz.fuzzCases;
+    figures.fuzzCrashes = fuzz.fuzzCrashes;
+    figures.fuzzHangs = fuzz.fuzzHangs;
+  }
   return figures;
+
+  async function load() {
+    const loadKind: DatabaseKind = backends.includes('postgres') ? 'postgres' : 'pglite';
+    const loadDb = await createBenchDatabase(loadKind, 'load');
+    try {
+      const load = await runLoad({
+        db: loadDb,
+        uploads: options.loadUploads,
+        channels: options.loadChannels,
+        rounds: 2,
+        rateLimitShare: 0.05,
+        logPath: options.logPath,
+      });
+      figures.loadUploads = load.uploads;
+      figures.loadCompleted = load.completed;
+      figures.ackP50Ms = load.ackP50Ms;
+      figures.ackP99Ms = load.ackP99Ms;
+      figures.maxMsgPerSecPerChannel = load.maxMsgPerSecPerChannel;
+      figures.duplicateMessages += load.duplicateMessages;
+      figures.lostMessages += load.unsentRows;
+      print(
+        `\nload (${loadKind}): ${load.uploads} uploads in ${options.loadChannels} channels → ${load.completed} approved POs; ` +
+          `ack p50 ${load.ackP50Ms} ms, p99 ${load.ackP99Ms} ms; busiest channel ${load.maxMsgPerSecPerChannel} posts/s; ` +
+          `${load.rateLimited} 429s answered; ${load.duplicateMessages} duplicates; ${load.unsentRows} unsent; ` +
+          `${load.seconds} s ${verdict(load.errors.length === 0)}`,
+      );
+      for (const error of load.errors.slice(0, 5)) print(`  ${error}`);
+    } finally {
+      await loadDb.drop();
+    }
+  }
 }
 
 /** Cuts every connection to the benchmark's databases (as a failover or a network blip would). */
