@@ -553,7 +553,7 @@ describe('structureWorkbook', () => {
     expect(result.warnings).toEqual(["Sheet 'Sheet1' has no item table.", 'No item table was found in the workbook.']);
   });
 
-  it('is deterministic and reads a 3,000-line sheet well within 200 ms', () => {
+  it('is deterministic on a 3,000-line sheet', () => {
     const rows = [
       ['Jiangsu Greatwall Outdoor Products Co., Ltd.'],
       [],
@@ -575,16 +575,9 @@ describe('structureWorkbook', () => {
     }
     const workbook = workbookGrid(sheetGrid('Quotation', rows));
     const first = structureWorkbook(workbook);
-    const timings: number[] = [];
-    for (let run = 0; run < 3; run++) {
-      const started = performance.now();
-      const again = structureWorkbook(workbook);
-      timings.push(performance.now() - started);
-      expect(again).toEqual(first);
-    }
+    // Its speed is measured by `npm run bench -- ingest` (largeFileSeconds), not here.
+    expect(structureWorkbook(workbook)).toEqual(first);
     expect(first.sheets[0]?.lines).toHaveLength(3000);
-    // The best of three, so that a busy CI machine's hiccup does not fail the build; typical runs take ~50 ms.
-    expect(Math.min(...timings)).toBeLessThan(200);
   });
 });
 
