@@ -76,7 +76,7 @@ describe('summarizeUsage', () => {
 });
 
 describe('aiUsageRow', () => {
-  it('keeps the API’s meaning of inputTokens and a cost that already prices the cache', () => {
+  it('keeps the API’s meaning of inputTokens, the cache tokens apart, and a cost that already prices the cache', () => {
     const usage = call('negotiation.supplier.respond', 'claude-sonnet-4-6', {
       inputTokens: 250,
       cacheReadInputTokens: 1_800,
@@ -90,6 +90,8 @@ describe('aiUsageRow', () => {
       purpose: 'negotiation.supplier.respond',
       model: 'claude-sonnet-4-6',
       inputTokens: 250,
+      cacheCreationInputTokens: 0,
+      cacheReadInputTokens: 1_800,
       outputTokens: 170,
       costUsd: 0.00384,
       latencyMs: 10,
