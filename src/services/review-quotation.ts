@@ -3,6 +3,7 @@
 // also re-renders the review and the status card; a repeated click changes nothing. When every line and the supplier
 // are settled the quotation is `ready` and the thread offers to start the negotiation.
 import { MATCH_REVIEW, QUOTED_SUPPLIER_DEFAULTS } from '../config/business-rules.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { supplierColumns } from '../db/seed.js';
 import type { WorkspaceTx } from '../negotiation/negotiation-store.js';
 import { done, refused, type ServiceResult } from './outcome.js';
@@ -91,22 +92,32 @@ export async function chooseSupplier(
   const gate = await gateQuotation(ctx, options.quotationId, options.by);
   if (!gate.ok) return gate;
   if (gate.value.supplierId) return done({ supplierId: gate.value.supplierId }, false);
-  return ctx.db.$transaction(async (tx) => {
-    let supplierId: string;
-    if (options.choice.kind === 'existing') {
-      const supplier = await tx.supplier.findUnique({ where: { id: options.choice.supplierId, isSimulated: false } });
-      if (!supplier) return refused('not_found', 'That supplier is not one of this workspace’s suppliers.');
-      supplierId = supplier.id;
-    } else {
-      supplierId = await createQuotedSupplier(tx, ctx.workspace.id, gate.value.supplierNameRaw ?? gate.value.fileName);
+  const { choice } = options;
+  const name = gate.value.supplierNameRaw ?? gate.value.fileName;
+  // Two buyers naming two new suppliers at once can race for the next code: the loser tries again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.$transaction(async (tx) => {
+        let supplierId: string;
+        if (choice.kind === 'existing') {
+          const supplier = await tx.supplier.findUnique({ where: { id: choice.supplierId, isSimulated: false } });
+          if (!supplier) return refused('not_found', 'That supplier is not one of this workspace’s suppliers.');
+          supplierId = supplier.id;
+        } else {
+          supplierId = await quotedSupplierNamed(tx, ctx.workspace.id, name);
+        }
+        const { count } = await tx.quotation.updateMany({
+          where: { id: options.quotationId, supplierId: null },
+          data: { supplierId },
+        });
+        if (count === 1) await afterReviewChange(tx, options.quotationId, `supplier:${supplierId}`, options.page);
+        return done({ supplierId }, count === 1);
+      });
+    } catch (error) {
+      const lostRace = error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+      if (!lostRace || attempt >= 5) throw error;
     }
-    const { count } = await tx.quotation.updateMany({
-      where: { id: options.quotationId, supplierId: null },
-      data: { supplierId },
-    });
-    if (count === 1) await afterReviewChange(tx, options.quotationId, `supplier:${supplierId}`, options.page);
-    return done({ supplierId }, count === 1);
-  });
+  }
 }
 
 /** Re-renders another page of the review (Prev / Next): no state changes. */
@@ -166,8 +177,17 @@ async function afterReviewChange(tx: WorkspaceTx, quotationId: string, changeKey
   await enqueueReviewChanged(tx, quotationId, changeKey, page);
 }
 
-/** A new supplier row for the quoting supplier, with the defaults of a quoting supplier and the next free code. */
-async function createQuotedSupplier(tx: WorkspaceTx, workspaceId: string, name: string): Promise<string> {
+/**
+ * The quoting supplier named `name`: the workspace's supplier of that name when there is one (a second quotation
+ * from it, read before the first one's supplier existed), else a new row with a quoting supplier's defaults and the
+ * next free code.
+ */
+async function quotedSupplierNamed(tx: WorkspaceTx, workspaceId: string, name: string): Promise<string> {
+  const existing = await tx.supplier.findFirst({
+    where: { isSimulated: false, name: { equals: name.slice(0, 120), mode: 'insensitive' } },
+    select: { id: true },
+  });
+  if (existing) return existing.id;
   const codes = await tx.supplier.findMany({ select: { code: true } });
   const highest = Math.max(0, ...codes.map(({ code }) => Number(/^SUP-(\d+)$/.exec(code)?.[1] ?? 0)));
   const supplier = await tx.supplier.create({
