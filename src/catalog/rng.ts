@@ -38,3 +38,10 @@ export function createRng(seed: number): Rng {
     },
   };
 }
+
+/** FNV-1a of a string, as an unsigned 32-bit number: a stable seed derived from a name or an id. */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const ch of text) hash = Math.imul(hash ^ (ch.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+  return hash;
+}

@@ -1,6 +1,7 @@
 // The buyer submits the start modal: the reviewed quotation becomes a baseline, the negotiation row and its engine
 // checkpoint are created with the first thread messages in one transaction, and the run is handed to the runner.
 // Submitting twice (a double click, a Slack retry) starts one negotiation.
+import { fnv1a } from '../catalog/rng.js';
 import { type NegotiationMode, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { baselineFromQuotation, type BaselineSource } from '../negotiation/baseline.js';
@@ -139,9 +140,7 @@ async function baselineSource(ctx: ServiceContext, quotationId: string) {
   return { quotation: source, catalogNames };
 }
 
-/** FNV-1a of the quotation id: a stable seed per quotation, in 31 bits (the column is a signed int). */
-function seedFrom(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
-  return hash >>> 1;
+/** A stable seed per quotation, in 31 bits (the column is a signed int). */
+function seedFrom(quotationId: string): number {
+  return fnv1a(quotationId) >>> 1;
 }

@@ -10,3 +10,6 @@ export const done = <T>(value: T, changed = true): ServiceResult<T> => ({ ok: tr
 
 export const refused = (error: ServiceError, message: string, fieldErrors?: Record<string, string>) =>
   ({ ok: false, error, message, ...(fieldErrors ? { fieldErrors } : {}) }) as const;
+
+/** A Slack team Parley has no workspace for. */
+export const NOT_INSTALLED = refused('not_found', 'Parley is not set up for this Slack workspace yet.');

@@ -8,7 +8,7 @@ import { type QuestionChoice, answerFromThreadReply, answerQuestion, chooseCurve
 import { beginNegotiation, type NegotiationRequest } from './begin-negotiation.js';
 import { approvePo, rejectPo } from './decide-purchase-order.js';
 import { driveNegotiation } from './drive-negotiation.js';
-import { refused } from './outcome.js';
+import { NOT_INSTALLED } from './outcome.js';
 import { readQuotation } from './read-quotation.js';
 import { looksLikeQuotation, receiveSharedFile } from './receive-shared-file.js';
 import {
@@ -51,8 +51,6 @@ export interface ParleyOptions {
   /** Every negotiation's offline seed (the demo's `--seed`); by default each quotation's own. */
   negotiationSeed?: number;
 }
-
-const NOT_INSTALLED = refused('not_found', 'Parley is not set up for this Slack workspace yet.');
 
 export function createParley(options: ParleyOptions) {
   const { contexts, work } = options;

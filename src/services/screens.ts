@@ -14,7 +14,7 @@ import {
   type SettingsValues,
   type SlackMessage,
 } from '../slack/views/index.js';
-import { done, refused, type ServiceResult } from './outcome.js';
+import { done, NOT_INSTALLED, refused, type ServiceResult } from './outcome.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import {
   mayApprove,
@@ -28,8 +28,6 @@ export interface ScreensOptions {
   contexts: ContextFactory;
   prisma: PrismaClient;
 }
-
-const NOT_INSTALLED = refused('not_found', 'Parley is not set up for this Slack workspace yet.');
 
 export function createScreens(options: ScreensOptions) {
   const { contexts } = options;

@@ -1,7 +1,7 @@
 // A corpus of messy supplier quotations with answer keys, for measuring the parser: every file is a style seen in
 // real supplier mail, every product a real catalog row, and every run writes the same bytes.
 import type { CatalogProduct } from '../../catalog/products-csv.js';
-import { createRng } from '../../catalog/rng.js';
+import { createRng, fnv1a } from '../../catalog/rng.js';
 import type { MessId } from './messes.js';
 import { indexCatalog } from './sample-catalog.js';
 import type { SampleStyle } from './sample.js';
@@ -55,12 +55,8 @@ export interface GenerateCorpusOptions {
   seed?: number;
 }
 
-/** FNV-1a, so each style draws from its own stream and editing one style leaves the others' files unchanged. */
-function hashName(name: string): number {
-  let hash = 0x811c9dc5;
-  for (const ch of name) hash = Math.imul(hash ^ (ch.codePointAt(0) ?? 0), 0x01000193) >>> 0;
-  return hash;
-}
+/** Each style draws from its own stream, so editing one style leaves the others' files unchanged. */
+const hashName = fnv1a;
 
 export async function generateSampleCorpus(options: GenerateCorpusOptions): Promise<SampleFile[]> {
   const { seed = DEFAULT_CORPUS_SEED } = options;
