@@ -296,7 +296,7 @@ async function draftIn(
     select: { id: true, number: true, status: true },
   });
 
-  const number = await nextNumber(tx, now);
+  const number = await nextNumber(tx, workspaceId, now);
   const po = await tx.purchaseOrder.create({
     data: {
       workspaceId,
@@ -478,7 +478,12 @@ async function resolveSuppliers(
 }
 
 /** PO-YYYY-NNNN: the highest number of the year in this workspace + 1 (more digits after 9999). */
-async function nextNumber(tx: WorkspaceTx, now: Date): Promise<string> {
+/**
+ * The workspace's next PO number. Drafts concluded at the same moment would all read the same highest number, so the
+ * numbering is serialised per workspace by a transaction-level advisory lock (released at commit or rollback).
+ */
+async function nextNumber(tx: WorkspaceTx, workspaceId: string, now: Date): Promise<string> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`po-number:${workspaceId}`}))`;
   const prefix = `PO-${now.getUTCFullYear()}-`;
   const rows = await tx.purchaseOrder.findMany({ where: { number: { startsWith: prefix } }, select: { number: true } });
   const highest = rows.reduce((max, row) => {

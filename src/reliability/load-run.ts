@@ -28,6 +28,8 @@ export interface LoadOutcome {
   ackP99Ms: number;
   /** Posts per second per channel at the busiest 10-second window of the busiest channel. */
   maxMsgPerSecPerChannel: number;
+  /** Acknowledgement times by what was delivered, slowest first. */
+  ackBreakdown: { what: string; count: number; p50: number; max: number }[];
   rateLimited: number;
   duplicateMessages: number;
   unsentRows: number;
@@ -98,8 +100,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   await stage.settle().catch((error: unknown) => errors.push(`settle: ${String(error)}`));
   for (const process of processes) await process.stop();
 
-  const acks = [...sandbox.driver.ackTimes].sort((a, b) => a - b);
-  const percentile = (p: number) => acks[Math.min(acks.length - 1, Math.floor(p * acks.length))] ?? 0;
+  const acks = sandbox.driver.acks.map((ack) => ack.ms).sort((a, b) => a - b);
+  const byKind = new Map<string, number[]>();
+  for (const ack of sandbox.driver.acks) byKind.set(ack.what, [...(byKind.get(ack.what) ?? []), ack.ms]);
+  const ackBreakdown = [...byKind].map(([what, times]) => {
+    const sorted = times.sort((a, b) => a - b);
+    return { what, count: sorted.length, p50: round(percentile(sorted, 0.5)), max: round(sorted.at(-1) ?? 0) };
+  });
   const posts = sandbox.model.calls.filter((c) => c.method === 'chat.postMessage' && c.ok);
   let maxRate = 0;
   for (const channel of channelIds) {
@@ -127,8 +134,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     return {
       uploads: options.uploads,
       completed,
-      ackP50Ms: round(percentile(0.5)),
-      ackP99Ms: round(percentile(0.99)),
+      ackP50Ms: round(percentile(acks, 0.5)),
+      ackP99Ms: round(percentile(acks, 0.99)),
+      ackBreakdown: ackBreakdown.sort((a, b) => b.max - a.max),
       maxMsgPerSecPerChannel: round(maxRate),
       rateLimited,
       duplicateMessages,
@@ -142,3 +150,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The p-th percentile (0–1) of ascending `sorted` (nearest rank, lower). */
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;

@@ -213,6 +213,12 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
           `${load.rateLimited} 429s answered; ${load.duplicateMessages} duplicates; ${load.unsentRows} unsent; ` +
           `${load.seconds} s ${verdict(load.errors.length === 0)}`,
       );
+      print(`  ${'acknowledged'.padEnd(40)} ${'count'.padStart(5)} ${'p50 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
+      for (const kind of load.ackBreakdown) {
+        print(
+          `  ${kind.what.padEnd(40)} ${String(kind.count).padStart(5)} ${kind.p50.toFixed(0).padStart(7)} ${kind.max.toFixed(0).padStart(7)}`,
+        );
+      }
       for (const error of load.errors.slice(0, 5)) print(`  ${error}`);
     } finally {
       await loadDb.drop();

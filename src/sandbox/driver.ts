@@ -42,6 +42,12 @@ export interface DriverResponse {
   request: SignedRequest;
 }
 
+export interface AckRecord {
+  /** What was delivered: `event:file_shared`, `block_actions:<action_id>`, `view_submission:<callback_id>`… */
+  what: string;
+  ms: number;
+}
+
 export type MessageTarget = { channel: string; ts: string };
 export type ClickTarget = MessageTarget | { viewId: string };
 
@@ -125,8 +131,8 @@ export class SlackDriver {
    * an event and as a person clicks again. 0 (default): fail at once.
    */
   redeliverForMs = 0;
-  /** Every delivery's acknowledgement time, for benchmarks (ms, in order). */
-  readonly ackTimes: number[] = [];
+  /** Every delivery's acknowledgement time and what it delivered, for benchmarks (in order). */
+  readonly acks: AckRecord[] = [];
 
   constructor(options: DriverOptions) {
     this.model = options.model;
@@ -187,7 +193,7 @@ export class SlackDriver {
     const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
     const text = await response.text();
     const ackMs = performance.now() - started;
-    this.ackTimes.push(ackMs);
+    this.acks.push({ what: describeRequest(request), ms: ackMs });
     let body: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
     return { status: response.status, body, ackMs, request };
@@ -818,5 +824,28 @@ function initialEntry(type: string, element: Json): Json {
       return { type, selected_users: Array.isArray(element.initial_users) ? element.initial_users : [] };
     default:
       return { type, value: typeof element.initial_value === 'string' ? element.initial_value : null };
+  }
+}
+
+/** Names a delivery for the benchmarks' breakdown of acknowledgement times. */
+export function describeRequest(request: SignedRequest): string {
+  try {
+    if ((request.headers['content-type'] ?? '').includes('json')) {
+      const envelope = JSON.parse(request.body) as { event?: { type?: string; subtype?: string } };
+      return `event:${envelope.event?.type ?? '?'}${envelope.event?.subtype ? `/${envelope.event.subtype}` : ''}`;
+    }
+    const form = new URLSearchParams(request.body);
+    const command = form.get('command');
+    if (command) return `command:${command}`;
+    const payload = JSON.parse(form.get('payload') ?? '{}') as {
+      type?: string;
+      actions?: { action_id?: string }[];
+      view?: { callback_id?: string };
+      callback_id?: string;
+    };
+    const detail = payload.actions?.[0]?.action_id ?? payload.view?.callback_id ?? payload.callback_id ?? '?';
+    return `${payload.type ?? '?'}:${detail}`;
+  } catch {
+    return 'unreadable';
   }
 }
