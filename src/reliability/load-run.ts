@@ -2,12 +2,13 @@
 // played to its approved PO — every click a signed request to Parley's receiver. Reports how fast each request was
 // acknowledged, how fast Parley posted per channel, and whether anything was lost or doubled.
 import { readFile } from 'node:fs/promises';
-import { playStory } from '../sandbox/play-story.js';
+import { playStory, type StoryStage } from '../sandbox/play-story.js';
 import { CHANNEL, freePort, standInEnv, startStoryStandIn } from '../sandbox/sandboxed-parley.js';
 import { OUTBOX_EVENT_TYPE } from '../slack/outbox/index.js';
 import type { BenchDatabase } from './bench-databases.js';
 import { ParleyProcess, settleProcesses } from './parley-process.js';
 import { STORY_SAMPLE } from './story-run.js';
+import { createThreadSettler } from './thread-settler.js';
 
 export interface LoadOptions {
   db: BenchDatabase;
@@ -69,12 +70,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     return send(body, contentType, tamper);
   };
   sandbox.driver.redeliverForMs = 30_000;
-  const stage = {
+  const settleAll = async () => {
+    await sandbox.driver.idle();
+    await settleProcesses(processes, 600_000);
+  };
+  // Each buyer waits for their own thread (PostgreSQL can be read while Parley runs; PGlite cannot).
+  const watcher = options.db.kind === 'postgres' ? await options.db.open() : null;
+  const settler = watcher ? createThreadSettler(watcher.prisma) : null;
+  const stage: StoryStage = {
     sandbox,
-    settle: async () => {
-      await sandbox.driver.idle();
-      await settleProcesses(processes, 600_000);
-    },
+    settle: (thread) => (settler && thread ? settler.settled(thread) : settleAll()),
   };
 
   const bytes = await readFile(STORY_SAMPLE);
@@ -97,7 +102,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     }
   });
   await Promise.all(stories);
-  await stage.settle().catch((error: unknown) => errors.push(`settle: ${String(error)}`));
+  settler?.close();
+  await watcher?.close();
+  await settleAll().catch((error: unknown) => errors.push(`settle: ${String(error)}`));
   for (const process of processes) await process.stop();
 
   const acks = sandbox.driver.acks.map((ack) => ack.ms).sort((a, b) => a - b);

@@ -10,7 +10,8 @@ import { CHANNEL, PEOPLE } from './sandboxed-parley.js';
 /** Where the story is played: the stand-in, and a way to wait until Parley has done what the last click asked. */
 export interface StoryStage {
   sandbox: SlackSandbox;
-  settle(): Promise<void>;
+  /** `thread`: the story's thread, for a stage that can wait for one thread rather than for all of Parley. */
+  settle(thread?: { channel: string; ts: string }): Promise<void>;
 }
 
 export interface ButtonRef {
@@ -94,8 +95,9 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
 
   const shared = await driver.shareFile(buyer, channel, { name: options.file.name, bytes: options.file.bytes });
   const threadTs = shared.ts;
+  const here = { channel, ts: threadTs };
   actions.push(`${PEOPLE.buyer.name} shares ${options.file.name} in #${model.channels.get(channel)?.name ?? channel}`);
-  await parley.settle();
+  await parley.settle(here);
 
   const thread = () => model.thread(channel, threadTs);
   /** The person's open modal about the same thing as the button that opened it (its metadata names the same id). */
@@ -118,7 +120,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   };
   const click = async (who: string, message: SandboxMessage, button: ButtonRef) => {
     await driver.clickButton(who, { channel, ts: message.ts }, button.actionId, { value: button.value });
-    await parley.settle();
+    await parley.settle(here);
   };
 
   // Review: confirm all suggestions, name the supplier, then settle each line a click could not.
@@ -164,7 +166,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
     await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
   });
-  await parley.settle();
+  await parley.settle(here);
 
   // Questions until the decision is in.
   for (let step = 0; step < MAX_STEPS; step++) {
@@ -182,7 +184,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     }
     const question = withButton(ACTION.questionAnswer)[0];
     if (!question) {
-      await parley.settle();
+      await parley.settle(here);
       if (withButton(ACTION.questionAnswer).length === 0 && withButton(ACTION.earlyTerminationFinish).length === 0) {
         if (withButton(ACTION.decisionOpenPo).length > 0) break;
         throw new Error('The negotiation stopped without a question or a decision');
@@ -194,7 +196,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     if (options.answerBy === 'reply') {
       actions.push(`${PEOPLE.buyer.name} replies in the thread: "${answer.text}"`);
       await driver.replyInThread(buyer, channel, threadTs, answer.text);
-      await parley.settle();
+      await parley.settle(here);
     } else {
       actions.push(`${PEOPLE.buyer.name} clicks [${answer.text}]`);
       await click(buyer, question, answer);
@@ -219,7 +221,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
       return false;
     });
     if (approved) break;
-    await parley.settle();
+    await parley.settle(here);
   }
   return { threadTs, actions };
 }
