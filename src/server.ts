@@ -106,7 +106,7 @@ export async function startParley(options: StartParleyOptions) {
     lockMs: env.OUTBOX_LOCK_MS,
   });
   const contexts = createContextFactory({ prisma: db.prisma, env, llm });
-  const work = createWorkQueue();
+  const work = createWorkQueue({ concurrency: env.WORK_CONCURRENCY });
   const parley = createParley({
     contexts,
     work,

@@ -34,6 +34,8 @@ const envSchema = z.object({
   SLACK_POST_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   /** How long an outbox row stays claimed by a sender; a dead sender's rows are taken over after it. */
   OUTBOX_LOCK_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** Background tasks (reading files, driving negotiations) one process runs at once; the rest wait their turn. */
+  WORK_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   /** Seeds every negotiation's offline agents (replays, benchmarks); unset = each quotation's own seed. */
   NEGOTIATION_SEED: z.coerce.number().int().min(0).optional(),
 

@@ -8,7 +8,7 @@
 // names one family (DejaVu Sans, on every Debian/Ubuntu image with fontconfig) and lets resvg fall back to the
 // system's sans-serif. Vega measures text without a canvas here, by estimate; DejaVu Sans is wide, so labels get
 // generous room (the legend's spacing, the curveball label's offset) rather than exact room.
-import { Resvg } from '@resvg/resvg-js';
+import { renderAsync } from '@resvg/resvg-js';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { CURVEBALL } from '../config/business-rules.js';
@@ -254,12 +254,14 @@ export async function renderPriceTrajectorySvg(input: PriceTrajectoryInput): Pro
 /** The chart as a PNG, RENDER_SCALE × CHART_WIDTH pixels wide. */
 export async function renderPriceTrajectory(input: PriceTrajectoryInput): Promise<Buffer> {
   const svg = await renderPriceTrajectorySvg(input);
-  const resvg = new Resvg(svg, {
+  // On libuv's thread pool: loading the fonts and rasterising take tens of milliseconds that the event loop (and the
+  // Slack requests waiting on it) need not wait for.
+  const image = await renderAsync(svg, {
     fitTo: { mode: 'width', value: CHART_WIDTH * RENDER_SCALE },
     font: { loadSystemFonts: true, defaultFontFamily: CHART_FONT_FAMILY, sansSerifFamily: CHART_FONT_FAMILY },
     background: 'white',
   });
-  return resvg.render().asPng();
+  return image.asPng();
 }
 
 /** "Curveball: Orion Textiles capped at 60%". */

@@ -107,7 +107,9 @@ export function createThreadSettler(
           waiter.resolve();
         } else if (Date.now() > waiter.deadline) {
           waiters.delete(waiter);
-          waiter.reject(new Error(`thread ${waiter.key} did not settle within ${timeoutMs} ms (${JSON.stringify(look)})`));
+          waiter.reject(
+            new Error(`thread ${waiter.key} did not settle within ${timeoutMs} ms (${JSON.stringify(look)})`),
+          );
         }
       }
       await sleep(pollMs);
