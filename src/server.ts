@@ -16,6 +16,7 @@ import { createScreens } from './services/screens.js';
 import { createContextFactory } from './services/service-context.js';
 import { botTokenFor, createInstallationStore } from './services/slack-installations.js';
 import { createWorkQueue } from './services/work-queue.js';
+import { isTransientDatabaseError } from './db/transient-errors.js';
 import { createSlackApp, type SlackConnection } from './slack/app.js';
 import { createOutboxPoster } from './slack/outbox/index.js';
 import { createSlackClients } from './slack/slack-clients.js';
@@ -106,7 +107,11 @@ export async function startParley(options: StartParleyOptions) {
     lockMs: env.OUTBOX_LOCK_MS,
   });
   const contexts = createContextFactory({ prisma: db.prisma, env, llm });
-  const work = createWorkQueue({ concurrency: env.WORK_CONCURRENCY });
+  const work = createWorkQueue({
+    concurrency: env.WORK_CONCURRENCY,
+    // A database blip (failover, connections cut) should not leave a negotiation waiting for its lease to expire.
+    retry: { when: isTransientDatabaseError, attempts: 6, delayMs: (attempt) => 500 * 2 ** (attempt - 1) },
+  });
   const parley = createParley({
     contexts,
     work,

@@ -309,7 +309,8 @@ function round(value: number, decimals: number): number {
 }
 
 /**
- * Crashes, two instances, load, faults and hostile files (src/reliability/). `--trials N` (20), `--uploads N` (50),
+ * Crashes, two instances, load, faults and hostile files (src/reliability/). `--trials N` (20), `--side-by-side N`
+ * (crash trials run at once, 2), `--uploads N` (50),
  * `--channels N` (10), `--fuzz N` (3000), `--backends pglite,postgres` (both, PostgreSQL when it answers), `--parts
  * crash,twins,faults,load,fuzz` (all).
  */
@@ -318,6 +319,7 @@ async function reliability(): Promise<void> {
     args: process.argv.slice(3),
     options: {
       trials: { type: 'string', default: '20' },
+      'side-by-side': { type: 'string', default: '2' },
       uploads: { type: 'string', default: '50' },
       channels: { type: 'string', default: '10' },
       fuzz: { type: 'string', default: '3000' },
@@ -333,6 +335,7 @@ async function reliability(): Promise<void> {
     .map((b): 'pglite' | 'postgres' => (b === 'postgres' ? 'postgres' : 'pglite'));
   const figures = await runReliability({
     crashTrials: Number(values.trials),
+    crashConcurrency: Number(values['side-by-side']),
     loadUploads: Number(values.uploads),
     loadChannels: Number(values.channels),
     fuzzCases: Number(values.fuzz),

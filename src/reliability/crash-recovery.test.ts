@@ -2,9 +2,9 @@
 // The story still ends with the same approved PO as an uninterrupted run of the same seed, every message once. On the
 // embedded database by default, on PostgreSQL when DATABASE_URL is set (as CI runs it twice). The benchmark
 // (`npm run bench -- reliability`) runs twenty such trials at random moments.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { env } from '../config/env.js';
-import { createBenchDatabase } from './bench-databases.js';
+import { createBenchDatabase, dropBenchTemplates } from './bench-databases.js';
 import { lostMessages, runStory, sameDecision } from './story-run.js';
 
 const kind = env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -19,10 +19,13 @@ async function story(label: string, killAtMs: number[]) {
 }
 
 describe(`a SIGKILL mid-story (${kind})`, () => {
+  afterAll(() => dropBenchTemplates());
+
   it('loses nothing, doubles nothing and decides the same', async () => {
     const reference = await story('ref', []);
     expect(reference.completed).toBe(true);
-    const crashed = await story('kill', [9_000]);
+    // Killed halfway through the story, as the reference ran it.
+    const crashed = await story('kill', [Math.round(reference.storyMs / 2)]);
     expect(crashed.error).toBeNull();
     expect(crashed.kills).toBe(1);
     expect(crashed.completed).toBe(true);

@@ -108,7 +108,7 @@ export async function settleProcesses(processes: readonly ParleyProcess[], timeo
     );
     quietLooks = looks.length > 0 && looks.every(Boolean) ? quietLooks + 1 : 0;
     if (quietLooks >= 2) return;
-    await sleep(150);
+    await sleep(50);
   }
   throw new Error(`Parley did not settle within ${timeoutMs} ms`);
 }

@@ -5,14 +5,24 @@ import pg from 'pg';
 import { startFakeMessagesApi } from '../llm/fake-messages-api.js';
 import { healthyNegotiationReplies } from '../negotiation/agents/fake-replies.js';
 import { createRng } from '../catalog/rng.js';
-import { createBenchDatabase, type DatabaseKind, postgresAvailable } from './bench-databases.js';
+import { mapWithConcurrency } from '../concurrency.js';
+import { createBenchDatabase, type DatabaseKind, dropBenchTemplates, postgresAvailable } from './bench-databases.js';
 import { fuzzSummary } from './ingestion-fuzz.js';
 import { runLoad } from './load-run.js';
 import { sleep } from './parley-process.js';
-import { lostMessages, runStory, sameDecision, type StoryOutcome, type StoryRunOptions } from './story-run.js';
+import {
+  explainLost,
+  lostMessages,
+  runStory,
+  sameDecision,
+  type StoryOutcome,
+  type StoryRunOptions,
+} from './story-run.js';
 
 export interface ReliabilityOptions {
   crashTrials: number;
+  /** Crash trials run side by side (default 2). */
+  crashConcurrency?: number;
   loadUploads: number;
   loadChannels: number;
   fuzzCases: number;
@@ -56,6 +66,14 @@ async function story(kind: DatabaseKind, label: string, options: Omit<StoryRunOp
 const verdict = (ok: boolean) => (ok ? 'ok' : 'FAILED');
 
 export async function runReliability(options: ReliabilityOptions): Promise<ReliabilityFigures> {
+  try {
+    return await runParts(options);
+  } finally {
+    await dropBenchTemplates();
+  }
+}
+
+async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures> {
   const { print } = options;
   const backends =
     options.backends ?? (['pglite', ...((await postgresAvailable()) ? ['postgres'] : [])] as DatabaseKind[]);
@@ -95,22 +113,27 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
   for (const kind of runs('crash') ? backends : []) {
     const reference = await story(kind, 'reference', common);
     line('reference', kind, reference, null, null);
-    // Kills land anywhere from the reading of the file to the approval (the reference's duration, minus start-up).
-    const window = Math.max(3_000, (reference.seconds - 8) * 1000);
-    for (let trial = 1; trial <= trialsPer && figures.crashTrials < options.crashTrials; trial++) {
+    // Kills land anywhere from the upload to the approval (the span of the reference's story). Drawn up front, in
+    // trial order, so a seed names the same trials however many run side by side.
+    const trials = Array.from({ length: Math.min(trialsPer, options.crashTrials - figures.crashTrials) }, (_, i) => {
       const kills = rng.int(1, 2);
-      const killAtMs = Array.from({ length: kills }, () => rng.int(1_000, 1_000 + window));
+      const storyMs = Math.max(200, Math.round(reference.storyMs));
+      return { trial: i + 1, killAtMs: Array.from({ length: kills }, () => rng.int(100, storyMs)) };
+    });
+    // Trials are independent (each its own stand-in, database and process), so they run a few at a time.
+    await mapWithConcurrency(trials, options.crashConcurrency ?? 2, async ({ trial, killAtMs }) => {
       const run = await story(kind, `crash${trial}`, { ...common, killAtMs });
-      const lost = lostMessages(reference, run).length;
+      const lost = lostMessages(reference, run);
       const same = sameDecision(reference, run);
       figures.crashTrials += 1;
       figures.duplicateMessages += run.duplicateMessages;
-      figures.lostMessages += lost + run.unsentRows;
-      if (run.completed && same && run.duplicateMessages === 0 && lost === 0 && run.unsentRows === 0) {
-        figures.crashPassed += 1;
-      }
-      line(`crash ${trial}`, kind, run, same, lost);
-    }
+      figures.lostMessages += lost.length + run.unsentRows;
+      const passed = run.completed && same && run.duplicateMessages === 0 && lost.length === 0 && run.unsentRows === 0;
+      if (passed) figures.crashPassed += 1;
+      line(`crash ${trial}`, kind, run, same, lost.length);
+      if (!passed) print(`             (killed at ${killAtMs.join(' and ')} ms)`);
+      for (const why of explainLost(run, lost)) print(`             lost ${why}`);
+    });
   }
 
   // ── Two instances on one PostgreSQL, each event and click to one of them at random ──
@@ -163,10 +186,12 @@ export async function runReliability(options: ReliabilityOptions): Promise<Relia
   }
   if (runs('faults') && backends.includes('postgres')) {
     await faultRun('db drops', 'postgres', {
-      prepare: () => {
-        // A few seconds in, every connection to the run's database is cut, again and again, for three seconds.
+      prepare: (sandbox) => {
+        // Mid-negotiation (the thread has its fifteenth message), every connection to the run's database is cut,
+        // again and again, for three seconds.
         void (async () => {
-          await sleep(9_000);
+          const posts = () => sandbox.model.calls.filter((call) => call.method === 'chat.postMessage').length;
+          while (posts() < 15) await sleep(50);
           for (let i = 0; i < 6; i++) {
             await terminateConnections().catch(() => {});
             await sleep(500);

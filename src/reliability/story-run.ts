@@ -36,6 +36,8 @@ export interface StoryOutcome {
   duplicateMessages: number;
   /** Outbox rows never sent (pending, sending or failed at the end). */
   unsentRows: number;
+  /** Every outbox row at the end, by key: its status and the ts Slack gave (to explain a lost message). */
+  outbox: Map<string, { status: string; resultTs: string | null; attempts: number }>;
   quotations: number;
   /** Where the story stood at the end: the quotation's and the negotiation's status. */
   quotationStatus: string | null;
@@ -43,6 +45,8 @@ export interface StoryOutcome {
   /** The approved PO's figures: the final decision as numbers. */
   po: { status: string; effectiveLandedCost: number; allocations: Record<string, number> } | null;
   seconds: number;
+  /** From the instances being up to the story's end: the span kills are aimed at. */
+  storyMs: number;
 }
 
 export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> {
@@ -71,6 +75,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   }
   // The first start migrates and seeds; the others start after it, as a rolling deploy would.
   for (const process of processes) await process.start();
+  const storyStarted = performance.now();
   const eventsUrls = processes.map((p) => `${p.url}/slack/events`);
   sandbox.setEventsUrl(eventsUrls[0] ?? '');
   sandbox.driver.redeliverForMs = 60_000;
@@ -116,6 +121,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     error = caught instanceof Error ? caught.message : String(caught);
     await killer.catch(() => {});
   }
+  const storyMs = performance.now() - storyStarted;
   for (const process of processes) await process.stop();
 
   const thread = threadTs ? sandbox.model.thread(CHANNEL.id, threadTs) : [];
@@ -130,6 +136,9 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   const database = await options.db.open();
   try {
     const unsentRows = await database.prisma.slackOutbox.count({ where: { status: { not: 'sent' } } });
+    const rows = await database.prisma.slackOutbox.findMany({
+      select: { dedupeKey: true, status: true, resultTs: true, attempts: true },
+    });
     const quotations = await database.prisma.quotation.count();
     const negotiation = await database.prisma.negotiation.findFirst({ select: { status: true } });
     const quotation = await database.prisma.quotation.findFirst({ select: { status: true } });
@@ -144,6 +153,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       messageKeys,
       duplicateMessages: messageKeys.length - new Set(messageKeys).size,
       unsentRows,
+      outbox: new Map(rows.map(({ dedupeKey, ...row }) => [dedupeKey, row])),
       quotations,
       quotationStatus: quotation?.status ?? null,
       negotiationStatus: negotiation?.status ?? null,
@@ -155,6 +165,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
           }
         : null,
       seconds: (performance.now() - started) / 1000,
+      storyMs,
     };
   } finally {
     await database.close();
@@ -166,9 +177,21 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
  * between runs: they are compared with the ids blanked out (`neg:*:msg:17`).
  */
 export function lostMessages(reference: StoryOutcome, run: StoryOutcome): string[] {
-  const shape = (key: string) => key.replace(/[a-z0-9]{20,}/gi, '*');
-  const seen = new Set(run.messageKeys.map(shape));
-  return [...new Set(reference.messageKeys.map(shape))].filter((key) => !seen.has(key));
+  const seen = new Set(run.messageKeys.map(keyShape));
+  return [...new Set(reference.messageKeys.map(keyShape))].filter((key) => !seen.has(key));
+}
+
+const keyShape = (key: string) => key.replace(/[a-z0-9]{20,}/gi, '*');
+
+/** What the run's outbox says of each lost message (never written, or written and sent as ts …), for the log. */
+export function explainLost(run: StoryOutcome, lost: readonly string[]): string[] {
+  return lost.map((shape) => {
+    const rows = [...run.outbox].filter(([key]) => keyShape(key) === shape);
+    if (rows.length === 0) return `${shape}: no outbox row`;
+    return rows
+      .map(([key, row]) => `${key}: ${row.status}, ts ${row.resultTs ?? '—'}, ${row.attempts} attempt(s)`)
+      .join('; ');
+  });
 }
 
 export function sameDecision(a: StoryOutcome, b: StoryOutcome): boolean {

@@ -42,11 +42,13 @@ function same(actionId: string, base: string): boolean {
   return actionId === base || actionId.startsWith(`${base}:`);
 }
 
-/** A person has one modal open at a time: stories played side by side (the load run) take turns per person. */
-const modalTurns = new Map<string, Promise<unknown>>();
-function oneModalAtATime<T>(userId: string, work: () => Promise<T>): Promise<T> {
-  const mine = (modalTurns.get(userId) ?? Promise.resolve()).catch(() => {}).then(work);
-  modalTurns.set(userId, mine);
+/** A person has one modal open at a time: stories played side by side in one workspace (the load run) take turns. */
+const modalTurns = new WeakMap<SlackSandbox, Map<string, Promise<unknown>>>();
+function oneModalAtATime<T>(sandbox: SlackSandbox, userId: string, work: () => Promise<T>): Promise<T> {
+  const turns = modalTurns.get(sandbox) ?? new Map<string, Promise<unknown>>();
+  modalTurns.set(sandbox, turns);
+  const mine = (turns.get(userId) ?? Promise.resolve()).catch(() => {}).then(work);
+  turns.set(userId, mine);
   return mine;
 }
 
@@ -161,7 +163,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   const startButton = buttonsIn(start).find((b) => b.actionId === ACTION.reviewStartNegotiation);
   if (!startButton) throw new Error('No start button');
   actions.push(`${PEOPLE.buyer.name} clicks [${startButton.text}]`);
-  await oneModalAtATime(buyer, async () => {
+  await oneModalAtATime(sandbox, buyer, async () => {
     const modal = await openModal(buyer, start, startButton, 'the start modal');
     actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
     await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
@@ -210,7 +212,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     const decision = withButton(ACTION.decisionOpenPo).at(-1);
     const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
     if (!decision || !open) throw new Error('No decision with a PO to review');
-    const approved = await oneModalAtATime(approver.id, async () => {
+    const approved = await oneModalAtATime(sandbox, approver.id, async () => {
       const po = await openModal(approver.id, decision, open, 'the PO modal');
       if (po.view.submit === undefined) {
         await driver.closeView(approver.id, po.id);

@@ -83,4 +83,30 @@ describe('work queue', () => {
     await queue.idle();
     expect(runs).toEqual(['good']);
   });
+
+  it('runs a task again after an error its retry policy accepts, up to the attempts allowed', async () => {
+    const queue = createWorkQueue({
+      concurrency: 1,
+      retry: { when: (error) => error instanceof Error && error.message === 'blip', attempts: 3, delayMs: () => 1 },
+    });
+    let flaky = 0;
+    queue.run('flaky', async () => {
+      flaky += 1;
+      if (flaky < 3) throw new Error('blip');
+    });
+    let broken = 0;
+    queue.run('broken', async () => {
+      broken += 1;
+      throw new Error('bug');
+    });
+    let down = 0;
+    queue.run('down', async () => {
+      down += 1;
+      throw new Error('blip');
+    });
+    await queue.idle();
+    expect(flaky).toBe(3);
+    expect(broken).toBe(1);
+    expect(down).toBe(3);
+  });
 });

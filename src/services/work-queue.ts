@@ -18,7 +18,15 @@ export interface WorkQueue {
   readonly size: number;
 }
 
-export function createWorkQueue(options: { concurrency?: number } = {}): WorkQueue {
+export interface WorkQueueOptions {
+  /** Tasks running at once (default: no limit). */
+  concurrency?: number;
+  /** A task that fails with an error `when` accepts is run again after `delayMs(attempt)`, up to `attempts` runs. */
+  retry?: { when: (error: unknown) => boolean; attempts: number; delayMs: (attempt: number) => number };
+}
+
+export function createWorkQueue(options: WorkQueueOptions = {}): WorkQueue {
+  const { retry } = options;
   const concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
   if (!(concurrency >= 1)) throw new Error(`concurrency must be at least 1, not ${concurrency}`);
   const running = new Map<string, Promise<void>>();
@@ -38,10 +46,17 @@ export function createWorkQueue(options: { concurrency?: number } = {}): WorkQue
 
   const start = (key: string, task: () => Promise<unknown>) => {
     const promise = (async () => {
-      try {
-        await task();
-      } catch (error) {
-        log.error('background task failed', { key, error });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return void (await task());
+        } catch (error) {
+          if (!retry || attempt >= retry.attempts || !retry.when(error)) {
+            return log.error('background task failed', { key, attempt, error });
+          }
+          // Still running meanwhile (it holds its place and the key): the process is not idle.
+          log.warn('background task failed; trying again', { key, attempt, error });
+          await new Promise((resolve) => setTimeout(resolve, retry.delayMs(attempt)));
+        }
       }
     })().finally(() => {
       running.delete(key);

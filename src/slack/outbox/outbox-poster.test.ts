@@ -1,5 +1,6 @@
 // The poster against a real database (PGlite, or PostgreSQL with DATABASE_URL) and the real WebClient, pointed at a
 // local fake Web API that records every call with its arrival time and plays scripted faults.
+import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { LogLevel, webApi } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { env } from '../../config/env.js';
@@ -327,6 +328,33 @@ describe('outbox poster', () => {
     expect(await poster().drainOnce()).toBe(0);
     expect(slack.calls).toHaveLength(0);
     expect((await row('busy')).lockedBy).toBe('alive#1');
+  });
+
+  it('a database blip while recording a sent row is ridden out: recorded at once, not left locked, posted once', async () => {
+    await enqueueSlackCall(ws, post('blip', 'CB'));
+    // The connection drops once, just as the poster records what Slack answered.
+    let cuts = 0;
+    const outbox = db.prisma.slackOutbox;
+    const flaky = new Proxy(db.prisma, {
+      get(target, property) {
+        if (property !== 'slackOutbox') return Reflect.get(target, property, target) as unknown;
+        return new Proxy(outbox, {
+          get(model, method) {
+            if (method !== 'updateMany') return Reflect.get(model, method, model) as unknown;
+            return (args: { data?: { status?: string } }) => {
+              if (args.data?.status === 'sent' && cuts++ === 0) {
+                return Promise.reject(new DriverAdapterError({ kind: 'ConnectionClosed' }));
+              }
+              return outbox.updateMany(args as Parameters<typeof outbox.updateMany>[0]);
+            };
+          },
+        });
+      },
+    });
+    await poster({ prisma: flaky, lockMs: 60_000 }).drain(10_000);
+    expect(cuts).toBe(2);
+    expect(await row('blip')).toMatchObject({ status: 'sent', lockedBy: null });
+    expect(texts('CB')).toEqual(['blip']);
   });
 
   it('a call that timed out after reaching Slack is found on retry, not posted twice', async () => {

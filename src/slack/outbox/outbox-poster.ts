@@ -15,8 +15,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { webApi } from '@slack/bolt';
 import { z } from 'zod';
 import type { PrismaClient } from '../../db/client.js';
+import { isTransientDatabaseError } from '../../db/transient-errors.js';
 import type { SlackOutbox } from '../../generated/prisma/client.js';
 import { log as defaultLog } from '../../log.js';
+import { mapWithConcurrency } from '../../concurrency.js';
 import { classifySlackError } from './classify-slack-error.js';
 import {
   OUTBOX_EVENT_TYPE,
@@ -111,6 +113,9 @@ class SendTimeoutError extends Error {
 const LOOKUP_LOOKBACK_MS = 10 * 60_000;
 const LOOKUP_PAGE_SIZE = 200;
 const LOOKUP_MAX_PAGES = 5;
+/** Recording a sent row through a database blip: 4 tries over about 3.5 s (well inside any lock). */
+const RECORD_ATTEMPTS = 4;
+const RECORD_RETRY_BASE_MS = 500;
 
 type Outcome =
   | {
@@ -304,7 +309,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     if (!row) return false;
     try {
       const outcome = await attempt(row);
-      await record(row, outcome);
+      await recordThroughBlips(row, outcome);
     } catch (error) {
       // Only the database can get here (attempt() turns every Slack failure into an outcome). The row stays locked
       // until lockMs passes; then any poster retries it, looking it up first.
@@ -406,6 +411,22 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       return { kind: 'postponed', delayMs: pollMs, reason: `${role} ${key} is not sent yet` };
     }
     return { kind: 'resolved', threadTs, targetTs };
+  }
+
+  /**
+   * Slack has answered; a database blip (a failover, connections cut) must not leave the row locked until lockMs
+   * passes — the thread would stall for a minute — so recording is tried a few times over a few seconds.
+   */
+  async function recordThroughBlips(row: SlackOutbox, outcome: Outcome): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await record(row, outcome);
+      } catch (error) {
+        if (attempt >= RECORD_ATTEMPTS || !isTransientDatabaseError(error)) throw error;
+        log.warn('Slack outbox row not recorded yet; trying again', { error, rowId: row.id, attempt });
+        await delay(RECORD_RETRY_BASE_MS * 2 ** (attempt - 1));
+      }
+    }
   }
 
   async function record(row: SlackOutbox, outcome: Outcome): Promise<void> {
@@ -783,18 +804,4 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      const item = items[index];
-      if (item !== undefined) results[index] = await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
