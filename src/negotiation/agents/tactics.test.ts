@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../catalog/rng.js';
 import { STRATEGIES } from '../strategies.js';
 import { describeTerms, formatPercent, productName, skeleton, skuRef } from './format.js';
-import { creditStrategies, missingStrategy, phrase, pickPhrase, tacticsOfStrategy, type Tactic } from './tactics.js';
+import {
+  closeSentences,
+  creditStrategies,
+  missingStrategy,
+  phrase,
+  pickPhrase,
+  tacticsOfStrategy,
+  type Tactic,
+} from './tactics.js';
 
 describe('strategy ids → tactics', () => {
   it('reads every registry id as exactly one tactic', () => {
@@ -71,5 +79,17 @@ describe('message formats', () => {
 
   it('masks numbers and SKUs in a sentence skeleton', () => {
     expect(skeleton('MC004-STB-L(Parka) at $79.10, 4.5% off')).toBe(skeleton('WJ008-0BS-M(Jacket) at $61.35, 3% off'));
+  });
+});
+
+describe('closing a sentence after a name that ends in a period', () => {
+  it('uses one period for both, and leaves an ellipsis and ordinary sentences alone', () => {
+    const thanks = phrase<{ name: string }>([], (f) => `Thanks, ${f.name}. We've reviewed your offer.`);
+    expect(thanks.render({ name: 'Ningbo Everbright Garments Co., Ltd.' })).toBe(
+      "Thanks, Ningbo Everbright Garments Co., Ltd. We've reviewed your offer.",
+    );
+    expect(thanks.render({ name: 'RapidGear Co' })).toBe("Thanks, RapidGear Co. We've reviewed your offer.");
+    expect(closeSentences('We could wait...')).toBe('We could wait...');
+    expect(closeSentences('At $12.50. Then 4.5% off.')).toBe('At $12.50. Then 4.5% off.');
   });
 });

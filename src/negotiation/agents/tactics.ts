@@ -98,7 +98,16 @@ export function phrase<F>(
   render: (fill: F) => string,
   applies?: (fill: F) => boolean,
 ): Phrase<F> {
-  return applies === undefined ? { tactics, render } : { tactics, render, applies };
+  const rendered = (fill: F) => closeSentences(render(fill));
+  return applies === undefined ? { tactics, render: rendered } : { tactics, render: rendered, applies };
+}
+
+/**
+ * A template ends its sentence after a name, and a name may end in an abbreviation's period ("… Co., Ltd."): one
+ * period closes both, as a writer would ("Thanks, Acme Ltd." — not "Ltd.."). An ellipsis is left alone.
+ */
+export function closeSentences(text: string): string {
+  return text.replace(/(?<=\p{L})\.\.(?!\.)/gu, '.');
 }
 
 /** How often a template matching a suggested strategy is preferred; below 1 so a matching template does not repeat. */
