@@ -434,6 +434,25 @@ describe('normalizeOffer', () => {
     expect(offer.capacityShare).toBe(0.6);
   });
 
+  it("falls back to the quotation's incoterm, and for a simulated supplier to its rule without the quoting port", () => {
+    const ningbo = { ...baseline, incoterm: 'FOB Ningbo' };
+    const quoting = normalizeOffer(fullDraft(), context({ baseline: ningbo })).offer;
+    expect(quoting.incoterm).toBe('FOB Ningbo');
+    const simulated = { code: 'SUP-003', priceLevel: 'mid' as const, isSimulated: true };
+    expect(normalizeOffer(fullDraft(), context({ baseline: ningbo, supplier: simulated })).offer.incoterm).toBe('FOB');
+    // What the supplier states stands; an incoterm the quotation does not give stays unknown.
+    const stated = normalizeOffer(
+      fullDraft({ incoterm: 'fob shenzhen' }),
+      context({ baseline: ningbo, supplier: simulated }),
+    );
+    expect(stated.offer.incoterm).toBe('FOB SHENZHEN');
+    const none = normalizeOffer(
+      fullDraft(),
+      context({ baseline: { ...baseline, incoterm: null }, supplier: simulated }),
+    );
+    expect(none.offer.incoterm).toBeNull();
+  });
+
   it('never lets a price leave its range, whatever the draft (random drafts, every price level)', () => {
     const rng = createRng(42);
     for (let run = 0; run < 300; run++) {

@@ -58,7 +58,7 @@ export interface NormalizeOfferContext {
   baseline: Baseline;
   /** The supplier's price level sets its range; its lead time and terms are fallbacks for a draft that omits them. */
   supplier: Pick<SupplierProfile, 'code' | 'priceLevel'> &
-    Partial<Pick<SupplierProfile, 'leadTimeDays' | 'paymentTerms'>>;
+    Partial<Pick<SupplierProfile, 'leadTimeDays' | 'paymentTerms' | 'isSimulated'>>;
   round: number;
   /** The supplier's previous offer, so that a detail the draft leaves out is not read as a change. */
   previous?: Offer | null;
@@ -180,7 +180,7 @@ export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext
     total: totalCents / 100,
     leadTimeDays: readLeadTime(draft.leadTimeDays, context, note),
     paymentTerms: readPaymentTerms(draft.paymentTerms, context, note),
-    incoterm: cleanText(draft.incoterm)?.toUpperCase() ?? previous?.incoterm ?? baseline.incoterm,
+    incoterm: cleanText(draft.incoterm)?.toUpperCase() ?? previous?.incoterm ?? fallbackIncoterm(context),
     currency: baseline.currency,
     concessions: cleanList(draft.concessions) ?? previous?.concessions ?? [],
     conditions: cleanList(draft.conditions) ?? previous?.conditions ?? [],
@@ -294,6 +294,15 @@ function scaleStatedPrices(lines: WorkingLine[], level: PriceLevel, note: (text:
       `range of ${tierPhrase[level]}: all scaled ${ratio < min ? 'up' : 'down'} by ` +
       `${(Math.abs(factor - 1) * 100).toFixed(1)}%`,
   );
+}
+
+/**
+ * The quotation's incoterm for the quoting supplier. Another supplier ships on the same rule, so landed costs compare,
+ * but not from the quoting supplier's port, which a simulated supplier's profile does not name: "FOB Ningbo" → "FOB".
+ */
+function fallbackIncoterm({ supplier, baseline }: NormalizeOfferContext): string | null {
+  if (!supplier.isSimulated || baseline.incoterm === null) return baseline.incoterm;
+  return /^[A-Z]{3}\b/i.exec(baseline.incoterm.trim())?.[0].toUpperCase() ?? null;
 }
 
 function fallbackLeadTime(context: NormalizeOfferContext): { days: number; source: string } {
