@@ -426,6 +426,24 @@ describe('allocateOrder: the split-overhead rule', () => {
     expectConsistent(plan, options);
   });
 
+  it('single source: one supplier for the whole order even where a split wins', () => {
+    const a = supplier('A', { L1: 10_000, L2: 10_000 });
+    const b = supplier('B', { L1: 5_000, L2: 20_000 });
+    const options = { lines: unitLines('L1', 'L2'), suppliers: [a, b], singleSource: true };
+    const plan = planOf(allocateOrder(options));
+    expect(plan.isSplit).toBe(false);
+    expect(owners(plan)).toEqual({ L1: 'A', L2: 'A' });
+    expect([plan.fob, plan.splitOverhead, plan.effectiveLandedCost]).toEqual([20_000, 0, 20_000]);
+    expectConsistent(plan, options);
+    // A capped supplier cannot be the single source; when every supplier is capped, no award fits.
+    expect(owners(planOf(allocateOrder({ ...options, suppliers: [a, { ...b, capacityShare: 0.6 }] })))).toEqual({
+      L1: 'A',
+      L2: 'A',
+    });
+    const allCapped = [a, b].map((s) => ({ ...s, capacityShare: 0.6 }));
+    expect(allocateOrder({ ...options, suppliers: allCapped })).toMatchObject({ ok: false });
+  });
+
   it('counts cash-flow cost: upfront terms can lose a line a cheaper FOB would win', () => {
     // Per $10,000 over 90 days, 100% upfront costs 10,000 × 0.08 × 90 / 365 = $197.26; B is only $100 cheaper.
     const lines = unitLines('L1');

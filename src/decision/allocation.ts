@@ -129,6 +129,8 @@ export interface AllocateOrderOptions {
   currency?: string;
   /** Lines up to which the search is exhaustive; tests lower it to check the bounded search against brute force. */
   exactLineLimit?: number;
+  /** One supplier for the whole order (the buyer's single-source choice after the curveball): no split is searched. */
+  singleSource?: boolean;
 }
 
 export interface AllocatedLine {
@@ -790,9 +792,13 @@ function choose(
   return { assign, evaluation: single.evaluation, isSplit: false, single, split: best, lowerBound };
 }
 
-function solve(model: Model, alone: readonly number[], exhaustive: boolean): Solution | null {
-  const search = exhaustive ? exactSplit(model) : boundedSplit(model);
-  return choose(model, alone, search.assign, search.lowerBound);
+/** How the split is searched: exhaustively, bounded (many lines), or not at all (single source only). */
+type SplitMethod = 'exhaustive' | 'bounded' | 'none';
+
+function solve(model: Model, alone: readonly number[], search: SplitMethod): Solution | null {
+  if (search === 'none') return choose(model, alone, null, null);
+  const found = search === 'exhaustive' ? exactSplit(model) : boundedSplit(model);
+  return choose(model, alone, found.assign, found.lowerBound);
 }
 
 /**
@@ -805,12 +811,15 @@ function solveWithin(
   model: Model,
   landed: Model,
   alone: readonly number[],
-  exhaustive: boolean,
+  search: SplitMethod,
   limit: number,
 ): Solution | null {
   const fits = (assign: readonly number[]) => evaluate(landed, assign).objective <= limit + CENT_EPSILON;
   const within = alone.filter((s) => fits(fillWith(model, s)));
-  if (exhaustive) return choose(model, within, exactSplit(model, { landed: landed.cost, limit }).assign, null);
+  if (search === 'none') return choose(model, within, null, null);
+  if (search === 'exhaustive') {
+    return choose(model, within, exactSplit(model, { landed: landed.cost, limit }).assign, null);
+  }
 
   // Every multiplier gives a valid bound, and every assignment that fits is a candidate: keep the best of each.
   let bound = -Infinity;
@@ -990,7 +999,8 @@ export function allocateOrder(options: AllocateOrderOptions): AllocationOutcome 
     .map((_, s) => s)
     .filter((s) => !excluded.some((e) => e.supplierCode === suppliers[s]?.supplierCode));
   const exhaustive = model.lineCount <= (options.exactLineLimit ?? EXACT_LINE_LIMIT);
-  const cheapest = solve(model, alone, exhaustive);
+  const search: SplitMethod = options.singleSource ? 'none' : exhaustive ? 'exhaustive' : 'bounded';
+  const cheapest = solve(model, alone, search);
   if (cheapest === null) return fail({ code: 'NO_FEASIBLE_ALLOCATION', proven: exhaustive });
 
   const money = (cents: number) => formatMoney(fromCents(cents), currency);
@@ -1008,13 +1018,13 @@ export function allocateOrder(options: AllocateOrderOptions): AllocationOutcome 
   const limit = cheapest.evaluation.objective * (1 + scoring.maxPremium);
   const scoredOrder = scoredModel(model, scoring);
   const fits = (assign: readonly number[]) => evaluate(model, assign).objective <= limit + CENT_EPSILON;
-  const best = solve(scoredOrder, alone, exhaustive);
+  const best = solve(scoredOrder, alone, search);
   const overLimit = best !== null && !fits(best.assign) ? best : null;
   // The cheapest award always fits, so there is always an award; it stands if the search finds nothing better.
   const chosen =
     best !== null && overLimit === null
       ? best
-      : (solveWithin(scoredOrder, model, alone, exhaustive, limit) ?? reEvaluate(scoredOrder, cheapest));
+      : (solveWithin(scoredOrder, model, alone, search, limit) ?? reEvaluate(scoredOrder, cheapest));
 
   const scoreOf = (assign: readonly number[]) => awardScore(model, scoring, assign);
   const premiumOf = (plan: PlanMoney) => plan.elc - cheapestPlan.elc;

@@ -53,6 +53,28 @@ describe('decide', () => {
     ]);
   });
 
+  it('single-sources when the buyer chose it after the curveball, though the split is cheaper, and says so', () => {
+    const numbers = numbersOf(decide(curveballInput({ singleSource: true })));
+    // The split (SUP-001 + SUP-002, $18,375.00 landed) would win; the best single supplier takes it all.
+    expect(numbers.recommendation).toMatchObject({ supplierCodes: ['SUP-001'], isSplit: false });
+    expect(numbers.allocation).toMatchObject({ effectiveLandedCost: 18_600, splitOverhead: 0 });
+    expect(numbers.award.flatMap((a) => a.lines.map((l) => l.sku))).toEqual(['A', 'B']);
+    expect(numbers.recommendation.reason).toMatch(/^Single source, as chosen after the curveball\. /);
+
+    // When no one supplier can take the whole order, it is split after all, and the reason says why.
+    const baseline = curveballInput();
+    const onlyCapped = curveballInput({
+      singleSource: true,
+      finalOffers: baseline.finalOffers.map((offer) =>
+        // Only the capped supplier quotes B: nobody else can take the whole order.
+        offer.supplierCode === 'SUP-002' ? offer : { ...offer, lines: offer.lines.filter((l) => l.sku === 'A') },
+      ),
+    });
+    const split = numbersOf(decide(onlyCapped));
+    expect(split.recommendation.isSplit).toBe(true);
+    expect(split.recommendation.reason).toMatch(/^Single source was chosen after the curveball, but no one supplier/);
+  });
+
   it('computes identified, awarded and landed savings and cost avoidance against the quotation, by hand', () => {
     const { savings } = numbersOf(decide(curveballInput()));
     // Identified: quoted $20,000 − the lowest final offer (SUP-002, $16,500) = $3,500, 17.5%.
@@ -162,6 +184,13 @@ describe('decide', () => {
     expect(numbers.award.reduce((sum, a) => sum + cents(a.fob), 0)).toBe(cents(numbers.allocation.fob));
     for (const a of numbers.award) if (a.supplierCode === 'SUP-002') expect(a.share).toBeLessThanOrEqual(0.6);
     expect(numbers.savings.awarded.amount).toBe((cents(baseline.total) - cents(numbers.allocation.fob)) / 100);
+
+    // The buyer's curveball choice reaches the decision: single source gives the whole order to one supplier.
+    expect(input.singleSource).toBe(false);
+    const chosen = { ...state, curveball: state.curveball && { ...state.curveball, chosen: 'single_source' } };
+    const single = decisionInputFromState(chosen);
+    expect(single.singleSource).toBe(true);
+    expect(numbersOf(decide(single)).award).toHaveLength(1);
   });
 });
 

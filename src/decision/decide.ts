@@ -62,6 +62,8 @@ export interface DecisionInput {
   moqs?: Readonly<Record<string, number | null>>;
   /** Suppliers left out before scoring, and why (for the record and the text). */
   excluded?: readonly { supplierCode: string; reason: string }[];
+  /** The buyer chose to single-source after the curveball: one supplier for the whole order, if any can take it. */
+  singleSource?: boolean;
   annualRate?: number;
   splitOverhead?: number;
 }
@@ -210,6 +212,7 @@ export function decisionInputFromState(
     finalOffers,
     openingOffers,
     capacityCaps: state.curveball ? { [state.curveball.supplierCode]: state.curveball.capacityShare } : {},
+    singleSource: state.curveball?.chosen === 'single_source',
     // The quoting supplier's sheet MOQ is met by construction (it quoted these very quantities); the simulated
     // suppliers have none. Callers that know better pass them.
     moqs: options.moqs,
@@ -261,19 +264,31 @@ export function decide(input: DecisionInput): DecideOutcome {
       factors: scoreOf(offer.supplierCode).factors,
     }),
   );
-  const outcome = allocateOrder({
-    lines: input.baseline.lines.map(({ sku, quantity }) => ({ sku, quantity })),
-    suppliers: options,
-    mode: input.mode,
-    weights,
-    // The price sub-score's own reference, so that a one-supplier award scores exactly what its supplier scores.
-    priceReference: Math.min(...offers.map((o) => o.total)),
-    annualRate,
-    splitOverhead: splitOverheadRate,
-    currency,
-  });
+  const allocate = (singleSource: boolean) =>
+    allocateOrder({
+      lines: input.baseline.lines.map(({ sku, quantity }) => ({ sku, quantity })),
+      suppliers: options,
+      mode: input.mode,
+      weights,
+      // The price sub-score's own reference, so that a one-supplier award scores exactly what its supplier scores.
+      priceReference: Math.min(...offers.map((o) => o.total)),
+      annualRate,
+      splitOverhead: splitOverheadRate,
+      currency,
+      singleSource,
+    });
+  // The buyer's single-source choice stands when one supplier can take the whole order; when none can, the order is
+  // split after all, and the reason says so.
+  const singleSourced = input.singleSource ? allocate(true) : null;
+  const outcome = singleSourced?.ok ? singleSourced : allocate(false);
   if (!outcome.ok) return { ok: false, error: 'no_allocation', message: outcome.message };
   const plan = outcome.plan;
+  const choiceNote =
+    singleSourced === null
+      ? ''
+      : singleSourced.ok
+        ? 'Single source, as chosen after the curveball. '
+        : 'Single source was chosen after the curveball, but no one supplier can take the whole order. ';
 
   const figures: OfferFigures[] = scores.map((score) => {
     const offer = offers.find((o) => o.supplierCode === score.supplierCode);
@@ -325,7 +340,7 @@ export function decide(input: DecisionInput): DecideOutcome {
     shares: award.map(({ supplierCode, name, share }) => ({ supplierCode, name, share })),
     isSplit: plan.isSplit,
     forcedSplit: plan.forcedSplit,
-    reason: plan.reason,
+    reason: choiceNote + plan.reason,
     leadTimeDays: Math.max(...award.map((a) => a.leadTimeDays)),
   };
 
