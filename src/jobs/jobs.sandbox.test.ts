@@ -22,6 +22,7 @@ import type { SandboxMessage } from '../sandbox/model.js';
 import { buttonsIn } from '../sandbox/play-story.js';
 import { CHANNEL, PEOPLE, type SandboxedParley, startSandboxedParley, TEAM_ID } from '../sandbox/sandboxed-parley.js';
 import { startParley, type ParleyServer } from '../server.js';
+import { chooseCurveball } from '../services/answer-question.js';
 import { beginNegotiation } from '../services/begin-negotiation.js';
 import { receiveSharedFile } from '../services/receive-shared-file.js';
 import { createContextFactory } from '../services/service-context.js';
@@ -379,6 +380,16 @@ describe('reminders and expiry in the thread', () => {
     expect(withButton(ts, ACTION.questionAnswer)).toHaveLength(0);
     expect(withButton(ts, ACTION.earlyTerminationFinish)).toHaveLength(0);
     expect(await homeText((text) => !text.includes('waiting.xlsx'))).toContain('Your active negotiations');
+
+    // A choice made from a message left from before (a curveball strategy) is refused with the reason, not an error.
+    const ctx = await contexts.forTeam(TEAM_ID);
+    if (!ctx) throw new Error('the workspace is seeded');
+    const late = await chooseCurveball(ctx, { negotiationId: negotiation.id, strategyId: 'single_source', by: buyer });
+    expect(late).toMatchObject({ ok: false, error: 'conflict' });
+    expect(late.ok ? '' : late.message).toBe(
+      'This negotiation expired after waiting too long for an answer; nothing was changed.',
+    );
+    expect((await db.prisma.negotiation.findUniqueOrThrow({ where: { id: negotiation.id } })).status).toBe('expired');
 
     // A later reminder run finds nothing to remind.
     await remindUnansweredQuestions({

@@ -1,6 +1,7 @@
 // The buyer answers: a suggested-answer button, a reply in the thread (it answers the oldest open question), or the
 // early-termination choice. One saved engine step with the thread's edits; the caller then resumes the run. Answering
 // an answered question changes nothing.
+import type { NegotiationStatus } from '../generated/prisma/client.js';
 import { applyBuyerInput, engineQuestionId } from '../negotiation/negotiation-store.js';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
@@ -76,6 +77,9 @@ export async function chooseCurveball(
 ): Promise<ServiceResult<{ resume: boolean }>> {
   const gate = await gateNegotiation(ctx, options.negotiationId, options.by);
   if (!gate.ok) return gate;
+  if (gate.value.status === 'completed') {
+    return refused('conflict', 'This negotiation is already decided: the award stands as it is.');
+  }
   return apply(ctx, options.negotiationId, {
     kind: 'curveball_strategy',
     strategyId: options.strategyId,
@@ -98,12 +102,24 @@ async function apply(
 async function gateNegotiation(ctx: ServiceContext, negotiationId: string, by: string) {
   const negotiation = await ctx.db.negotiation.findUnique({
     where: { id: negotiationId },
-    select: { id: true, quotation: { select: { uploadedBySlackUserId: true } } },
+    select: { id: true, status: true, quotation: { select: { uploadedBySlackUserId: true } } },
   });
   if (!negotiation) return refused('not_found', 'This negotiation no longer exists.');
+  const ended = ENDED[negotiation.status];
+  if (ended) return refused('conflict', `This negotiation ${ended}; nothing was changed.`);
   const uploader = negotiation.quotation.uploadedBySlackUserId;
   if (!mayWorkOnQuotation(by, uploader, ctx.workspace.settings)) {
     return refused('not_allowed', `Only <@${uploader}>, who shared the quotation, and the approvers can answer.`);
   }
   return done(negotiation);
 }
+
+/**
+ * A negotiation in these states takes no more answers or choices, and why, as the person is told. (A completed one
+ * still takes a repeated answer, which changes nothing, as every repeated click does.)
+ */
+const ENDED: Partial<Record<NegotiationStatus, string>> = {
+  cancelled: 'was cancelled',
+  expired: 'expired after waiting too long for an answer',
+  failed: 'stopped on an error',
+};
