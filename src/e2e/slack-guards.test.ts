@@ -7,6 +7,9 @@ import { useSandboxedParley } from './harness.js';
 import { buttonsIn, playStory } from '../sandbox/play-story.js';
 import { CHANNEL, PEOPLE } from '../sandbox/sandboxed-parley.js';
 import { ACTION } from '../slack/ids.js';
+import { scopeToWorkspace } from '../db/scoped.js';
+import { approvePurchaseOrder } from '../decision/purchase-orders.js';
+import { loadEnv } from '../config/env.js';
 
 const sample = (name: string) => readFile(new URL(`../../data/samples/${name}`, import.meta.url));
 
@@ -143,6 +146,53 @@ describe('an approver who clicks Approve twice', () => {
     expect(po?.approvals.map((a) => a.approverSlackUserId)).toEqual([PEOPLE.approver.id]);
     const confirmations = threadOf(story.threadTs).filter((m) => /approved by/.test(m.text));
     expect(confirmations).toHaveLength(1);
+  }, 120_000);
+});
+
+describe('an approval committed by a process that died before writing its messages', () => {
+  it('is told in the thread when the approver submits again (as they do when Slack saw no answer)', async () => {
+    const { driver, model } = running.parley.sandbox;
+    const story = await playStory(running.parley, {
+      file: { name: 'crashed-approval.xlsx', bytes: await sample('01-clean-baseline.xlsx') },
+      stopBeforeApproval: true,
+    });
+    const decision = threadOf(story.threadTs).find((m) =>
+      buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo),
+    );
+    const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
+    if (!decision || !open) throw new Error('no decision');
+    await driver.clickButton(PEOPLE.approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
+      value: open.value,
+    });
+    const modal = await running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), {
+      what: 'the PO modal',
+    });
+
+    // The first submission's approval commits; its process dies before the thread is told (and before Slack hears).
+    const quotation = await running.db.prisma.quotation.findFirstOrThrow({
+      where: { slackThreadTs: story.threadTs },
+      include: { negotiation: { include: { purchaseOrders: true } } },
+    });
+    const po = quotation.negotiation?.purchaseOrders.find((p) => p.status === 'draft');
+    if (!po) throw new Error('no draft PO');
+    const committed = await approvePurchaseOrder(scopeToWorkspace(running.db.prisma, quotation.workspaceId), {
+      purchaseOrderId: po.id,
+      approverSlackUserId: PEOPLE.approver.id,
+      expectedVersion: po.version,
+      approvers: [PEOPLE.approver.id, PEOPLE.secondApprover.id],
+      dualApprovalAboveUsd: loadEnv({}).PO_DUAL_APPROVAL_ABOVE_USD,
+    });
+    expect(committed).toMatchObject({ ok: true, changed: true });
+    await running.parley.settle();
+    const confirmations = () => threadOf(story.threadTs).filter((m) => /approved by/.test(m.text));
+    expect(confirmations()).toHaveLength(0);
+
+    // No answer came back, so the approver submits the same modal again: the approval stands once, now told.
+    await driver.submitView(PEOPLE.approver.id, modal.id, {});
+    await running.parley.settle();
+    expect(confirmations()).toHaveLength(1);
+    const approvals = await running.db.prisma.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } });
+    expect(approvals).toBe(1);
   }, 120_000);
 });
 

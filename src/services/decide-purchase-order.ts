@@ -1,6 +1,8 @@
 // An approver approves or rejects the draft PO from its modal. The state change (src/decision/purchase-orders.ts) is
 // atomic and idempotent; then the thread is told: the status card, a confirmation, and — once fully approved — the PO
-// workbook. The outbox keys make a repeated click post nothing twice.
+// workbook. The outbox keys make a repeated click post nothing twice; and a repeated submission whose first attempt
+// committed the change but died before writing these messages (a crash between the two transactions, before Slack
+// was acknowledged, so Slack or the person submits again) writes them then.
 import { decide, decisionInputFromState } from '../decision/decide.js';
 import { purchaseOrderDocument } from '../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../decision/po-workbook.js';
@@ -14,7 +16,8 @@ import {
 } from '../decision/purchase-orders.js';
 import { loadCheckpoint } from '../negotiation/negotiation-store.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueuePurchaseOrderOutcome } from './thread-output.js';
+import { isEnqueued } from '../slack/outbox/index.js';
+import { enqueuePurchaseOrderOutcome, poOutcomeKey } from './thread-output.js';
 
 export async function approvePo(
   ctx: ServiceContext,
@@ -29,7 +32,8 @@ export async function approvePo(
     dualApprovalAboveUsd: settings.dualApprovalAboveUsd,
     now: ctx.now,
   });
-  if (result.ok && result.changed) {
+  const approved = result.ok && result.po.approvals.some((a) => a.approverSlackUserId === options.by);
+  if (approved && (result.changed || !(await isEnqueued(ctx.db, poOutcomeKey(result.po.id, 'approval', options.by))))) {
     const workbook = result.po.status === 'approved' ? await workbookOf(ctx, result.po) : null;
     await ctx.db.$transaction((tx) =>
       enqueuePurchaseOrderOutcome(tx, {
@@ -56,7 +60,11 @@ export async function rejectPo(
     approvers: ctx.workspace.settings.approvers,
     now: ctx.now,
   });
-  if (result.ok && result.changed) {
+  const rejected = result.ok && result.po.rejectedBySlackUserId === options.by;
+  if (
+    rejected &&
+    (result.changed || !(await isEnqueued(ctx.db, poOutcomeKey(result.po.id, 'rejection', options.by))))
+  ) {
     await ctx.db.$transaction((tx) =>
       enqueuePurchaseOrderOutcome(tx, {
         po: result.po,

@@ -483,6 +483,11 @@ export async function enqueueNegotiationEvents(
   await enqueueStatus(tx, quotationId, negotiationStage(state, buyerId), `neg:${changeKey(state)}`);
 }
 
+/** The outbox key of an approver's approval or rejection message. */
+export function poOutcomeKey(purchaseOrderId: string, kind: 'approval' | 'rejection', by: string): string {
+  return `po:${purchaseOrderId}:${kind}:${by}`;
+}
+
 /** The curveball's strategies with the shares each would give (deterministic: from the latest offers). */
 function curveballModel(negotiationId: string, state: NegotiationState, curveball: Curveball): CurveballModel {
   const capped = supplierName(state, curveball.supplierCode);
@@ -631,7 +636,7 @@ export async function enqueuePurchaseOrderOutcome(
     input.kind === 'approval'
       ? buildPoOutcome({ kind: 'approval', poNumber: po.number, approvers, required: input.required })
       : buildPoOutcome({ kind: 'rejected', poNumber: po.number, by: input.by, reason: po.rejectedReason ?? '' });
-  const calls: OutboxCall[] = [message(thread, `po:${po.id}:${input.kind}:${input.by}`, outcome)];
+  const calls: OutboxCall[] = [message(thread, poOutcomeKey(po.id, input.kind, input.by), outcome)];
   if (input.workbook) {
     calls.push({
       dedupeKey: `po:${po.id}:workbook`,

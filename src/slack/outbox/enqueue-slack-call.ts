@@ -72,3 +72,8 @@ export async function sentTs(db: OutboxWriter, dedupeKey: string): Promise<strin
   const row = await db.slackOutbox.findFirst({ where: { dedupeKey, status: 'sent' }, select: { resultTs: true } });
   return row?.resultTs ?? null;
 }
+
+/** Whether a row with this key was ever enqueued in the workspace (sent or not). */
+export async function isEnqueued(db: OutboxWriter, dedupeKey: string): Promise<boolean> {
+  return (await db.slackOutbox.findFirst({ where: { dedupeKey }, select: { id: true } })) !== null;
+}

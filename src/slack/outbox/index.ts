@@ -3,6 +3,7 @@ export {
   enqueueSlackCall,
   enqueueSlackCalls,
   type OutboxWriter,
+  isEnqueued,
   sentTs,
   type WorkspaceTx,
 } from './enqueue-slack-call.js';
