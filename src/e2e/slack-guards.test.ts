@@ -16,6 +16,18 @@ const sample = (name: string) => readFile(new URL(`../../data/samples/${name}`, 
 const running = useSandboxedParley();
 
 const threadOf = (ts: string) => running.parley.sandbox.model.thread(CHANNEL.id, ts);
+
+/** The approver clicks the decision's "Review and approve PO" and waits for the modal. */
+async function openPoModal(threadTs: string) {
+  const { driver, model } = running.parley.sandbox;
+  const decision = threadOf(threadTs).find((m) => buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo));
+  const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
+  if (!decision || !open) throw new Error('no decision');
+  await driver.clickButton(PEOPLE.approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
+    value: open.value,
+  });
+  return running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), { what: 'the PO modal' });
+}
 const statusCards = (ts: string) => threadOf(ts).filter((m) => m.botId && /shared by/.test(JSON.stringify(m.blocks)));
 
 describe('requests Slack did not sign', () => {
@@ -111,22 +123,12 @@ describe('clicks by someone who may not act', () => {
 
 describe('an approver who clicks Approve twice', () => {
   it('approves once', async () => {
-    const { driver, model } = running.parley.sandbox;
+    const { driver } = running.parley.sandbox;
     const story = await playStory(running.parley, {
       file: { name: 'double.xlsx', bytes: await sample('01-clean-baseline.xlsx') },
       stopBeforeApproval: true,
     });
-    const decision = threadOf(story.threadTs).find((m) =>
-      buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo),
-    );
-    const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
-    if (!decision || !open) throw new Error('no decision');
-    const openModal = async () => {
-      await driver.clickButton(PEOPLE.approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
-        value: open.value,
-      });
-      return running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), { what: 'the PO modal' });
-    };
+    const openModal = () => openPoModal(story.threadTs);
     const first = await openModal();
     await Promise.all(
       [driver.submitView(PEOPLE.approver.id, first.id, {}), driver.submitView(PEOPLE.approver.id, first.id, {})].map(
@@ -151,22 +153,12 @@ describe('an approver who clicks Approve twice', () => {
 
 describe('an approval committed by a process that died before writing its messages', () => {
   it('is told in the thread when the approver submits again (as they do when Slack saw no answer)', async () => {
-    const { driver, model } = running.parley.sandbox;
+    const { driver } = running.parley.sandbox;
     const story = await playStory(running.parley, {
       file: { name: 'crashed-approval.xlsx', bytes: await sample('01-clean-baseline.xlsx') },
       stopBeforeApproval: true,
     });
-    const decision = threadOf(story.threadTs).find((m) =>
-      buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo),
-    );
-    const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
-    if (!decision || !open) throw new Error('no decision');
-    await driver.clickButton(PEOPLE.approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
-      value: open.value,
-    });
-    const modal = await running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), {
-      what: 'the PO modal',
-    });
+    const modal = await openPoModal(story.threadTs);
 
     // The first submission's approval commits; its process dies before the thread is told (and before Slack hears).
     const quotation = await running.db.prisma.quotation.findFirstOrThrow({

@@ -33,18 +33,7 @@ export async function approvePo(
     now: ctx.now,
   });
   const approved = result.ok && result.po.approvals.some((a) => a.approverSlackUserId === options.by);
-  if (approved && (result.changed || !(await isEnqueued(ctx.db, poOutcomeKey(result.po.id, 'approval', options.by))))) {
-    const workbook = result.po.status === 'approved' ? await workbookOf(ctx, result.po) : null;
-    await ctx.db.$transaction((tx) =>
-      enqueuePurchaseOrderOutcome(tx, {
-        po: result.po,
-        by: options.by,
-        kind: 'approval',
-        required: approvalsRequired(result.po, settings.dualApprovalAboveUsd),
-        workbook,
-      }),
-    );
-  }
+  if (approved) await tellThread(ctx, result, 'approval', options.by);
   return result;
 }
 
@@ -60,22 +49,26 @@ export async function rejectPo(
     approvers: ctx.workspace.settings.approvers,
     now: ctx.now,
   });
-  const rejected = result.ok && result.po.rejectedBySlackUserId === options.by;
-  if (
-    rejected &&
-    (result.changed || !(await isEnqueued(ctx.db, poOutcomeKey(result.po.id, 'rejection', options.by))))
-  ) {
-    await ctx.db.$transaction((tx) =>
-      enqueuePurchaseOrderOutcome(tx, {
-        po: result.po,
-        by: options.by,
-        kind: 'rejection',
-        required: approvalsRequired(result.po, ctx.workspace.settings.dualApprovalAboveUsd),
-        workbook: null,
-      }),
-    );
-  }
+  if (result.ok && result.po.rejectedBySlackUserId === options.by)
+    await tellThread(ctx, result, 'rejection', options.by);
   return result;
+}
+
+/**
+ * Writes the approver's message (and, once approved, the workbook) — after a change, or on a repeat whose first
+ * attempt committed the change but not its messages.
+ */
+async function tellThread(
+  ctx: ServiceContext,
+  result: Extract<PurchaseOrderResult, { ok: true }>,
+  kind: 'approval' | 'rejection',
+  by: string,
+): Promise<void> {
+  const { po } = result;
+  if (!result.changed && (await isEnqueued(ctx.db, poOutcomeKey(po.id, kind, by)))) return;
+  const workbook = kind === 'approval' && po.status === 'approved' ? await workbookOf(ctx, po) : null;
+  const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
+  await ctx.db.$transaction((tx) => enqueuePurchaseOrderOutcome(tx, { po, by, kind, required, workbook }));
 }
 
 export async function findPurchaseOrder(ctx: ServiceContext, purchaseOrderId: string) {
