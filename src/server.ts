@@ -18,7 +18,7 @@ import { botTokenFor, createInstallationStore } from './services/slack-installat
 import { createWorkQueue } from './services/work-queue.js';
 import { isTransientDatabaseError } from './db/transient-errors.js';
 import { createSlackApp, type SlackConnection } from './slack/app.js';
-import { createOutboxPoster } from './slack/outbox/index.js';
+import { createOutboxPoster } from './outbox/index.js';
 import { createSlackClients } from './slack/slack-clients.js';
 import { downloadSlackFile, slackFileInfo } from './slack/slack-files.js';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeMessagesApi, startFakeClaude } from '../llm/fake-messages-api.js';
+import { type FakeMessagesApi, startFakeClaude } from '../../test/support/fake-messages-api.js';
 import { claudeMatchFallback } from './llm-match-fallback.js';
 import type { LlmMatchItem } from './matcher.js';
 

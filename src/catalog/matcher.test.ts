@@ -15,7 +15,7 @@ import {
   naiveFuseMatch,
 } from './matcher.js';
 import { readCatalogCsv } from './products-csv.js';
-import { createRng, type Rng } from './rng.js';
+import { createRng, type Rng } from '../commerce/rng.js';
 import { ocrNormalizeSku, skuEditDistance } from './sku.js';
 
 const entries = toCatalogEntries(await readCatalogCsv('data/products.csv'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateCatalog, toCatalogCsv } from './catalog-generator.js';
+import { generateCatalog, toCatalogCsv } from '../../dev/catalog/catalog-generator.js';
 import { type CatalogProduct, parseCatalogCsv } from './products-csv.js';
 
 const HEADER = 'brand,sku,name,color,size,category';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../generated/prisma/client.js';
 import { scopeToWorkspace, type WorkspaceDb } from './scoped.js';
-import { createTestDatabase, type TestDatabase } from './testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';

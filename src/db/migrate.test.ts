@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './client.js';
 import { applyMigrations, loadMigrations, MigrationError } from './migrate.js';
-import { createTestDatabase, type TestDatabase } from './testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
 const EXPECTED_TABLES = [
   'AiUsage',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { env } from '../config/env.js';
 import { CrossWorkspaceWriteError, scopeToWorkspace, type WorkspaceDb } from './scoped.js';
-import { createTestDatabase, type TestDatabase } from './testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
 describe('workspace scoping', () => {
   let db: TestDatabase;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../catalog/rng.js';
+import { createRng, type Rng } from '../commerce/rng.js';
 import {
   CURVEBALL,
   SCORED_AWARD,

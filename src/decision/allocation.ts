@@ -57,7 +57,7 @@ import {
 import type { Offer, OfferLine } from '../negotiation/types.js';
 import { tierPriceAt } from '../quotation/size-matrix.js';
 import { cashFlowCostRate } from './cash-flow.js';
-import { CENT_EPSILON, formatMoney, formatPercent, fromCents } from './money.js';
+import { CENT_EPSILON, formatMoney, formatPercent, fromCents } from '../commerce/money.js';
 import { FACTOR_LABELS, PRICE_ZERO_ABOVE_LOWEST } from './scoring.js';
 
 /** Up to this many lines the best split is found by exhaustive branch and bound. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createOfflineBrandAgent } from '../negotiation/agents/offline-brand.js';
-import { createOfflineSupplierAgent } from '../negotiation/agents/offline-supplier.js';
+import { createOfflineBrandAgent } from '../negotiation/agents/offline/brand-agent.js';
+import { createOfflineSupplierAgent } from '../negotiation/agents/offline/supplier-agent.js';
 import { runUnattended } from '../negotiation/run-unattended.js';
 import { decide, decisionInputFromState } from './decide.js';
 import {
@@ -11,7 +11,7 @@ import {
   offerOf,
   PROFILES,
   seedSuppliersInput,
-} from './decide-fixtures.js';
+} from '../../test/support/decide-fixtures.js';
 import { NEGOTIATION_MODES } from '../config/business-rules.js';
 import { purchaseOrderDocument } from './po-document.js';
 import { writeDeterministic } from './write-decision.js';

@@ -33,7 +33,7 @@ import {
   type SupplierOption,
 } from './allocation.js';
 import { cashFlowCostRate, parsePaymentTerms } from './cash-flow.js';
-import { formatMoney, formatPercent, fromCents, toCents } from './money.js';
+import { formatMoney, formatPercent, fromCents, toCents } from '../commerce/money.js';
 import { FACTOR_LABELS, scoreOffers, weightsFor, type CustomWeights, type SupplierScore } from './scoring.js';
 
 /** Below this many score points, a factor difference is not worth naming in a reason. */

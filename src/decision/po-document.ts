@@ -1,5 +1,5 @@
 // The purchase order as a document (the workbook's input) from the decision's award: one place that maps the two.
-import { fromCents, toCents } from './money.js';
+import { fromCents, toCents } from '../commerce/money.js';
 import type { DecisionNumbers } from './decide.js';
 import type { PurchaseOrderDocument, PurchaseOrderStatus } from './po-workbook.js';
 

@@ -1,8 +1,8 @@
 import ExcelJS, { type Worksheet } from 'exceljs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inflateEntry, readZipDirectory } from '../quotation/zip-archive.js';
-import { toCents } from './money.js';
-import { samplePurchaseOrder } from './po-fixture.js';
+import { toCents } from '../commerce/money.js';
+import { samplePurchaseOrder } from '../../test/support/po-fixture.js';
 import {
   buildPurchaseOrderWorkbook,
   describePaymentTerms,

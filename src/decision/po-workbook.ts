@@ -14,7 +14,7 @@
 // timestamps (which JSZip stamps with the wall clock) are overwritten with it.
 import ExcelJS, { type Borders, type Cell, type Worksheet } from 'exceljs';
 import type { PriceTier } from '../negotiation/types.js';
-import { formatPercent, fromCents, toCents } from './money.js';
+import { formatPercent, fromCents, toCents } from '../commerce/money.js';
 
 export type PurchaseOrderStatus = 'draft' | 'approved' | 'rejected' | 'superseded';
 

@@ -26,7 +26,7 @@ import {
 } from '../config/business-rules.js';
 import type { Offer } from '../negotiation/types.js';
 import { cashFlowCostRate } from './cash-flow.js';
-import { formatMoney, formatPercent } from './money.js';
+import { formatMoney, formatPercent } from '../commerce/money.js';
 
 export const PRICE_ZERO_ABOVE_LOWEST = SCORING_SCALES.priceZeroAboveLowest;
 export const LEAD_TIME_ZERO_DAYS = SCORING_SCALES.leadTimeZeroDays;

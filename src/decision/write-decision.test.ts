@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeMessagesApi, startFakeClaude } from '../llm/fake-messages-api.js';
+import { type FakeMessagesApi, startFakeClaude } from '../../test/support/fake-messages-api.js';
 import { decide } from './decide.js';
-import { curveballInput, landedCostInput, numbersOf, seedSuppliersInput } from './decide-fixtures.js';
+import { curveballInput, landedCostInput, numbersOf, seedSuppliersInput } from '../../test/support/decide-fixtures.js';
 import {
   DECISION_PURPOSE,
   type DecisionText,

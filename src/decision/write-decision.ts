@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import type { Llm } from '../llm/llm.js';
 import type { AwardedSupplier, DecisionNumbers, OfferFigures } from './decide.js';
-import { formatMoney, formatPercent } from './money.js';
+import { formatMoney, formatPercent } from '../commerce/money.js';
 import { describeWeights } from './scoring.js';
 
 export interface KeyPoints {

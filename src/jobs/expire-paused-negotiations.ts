@@ -5,9 +5,9 @@
 // conditional on the row still being paused at the checkpoint the run saw, so an answer that lands at the same moment
 // wins, and a second instance finds nothing to do; once expired, no engine step is saved (negotiation-store.ts).
 import { log } from '../log.js';
-import { engineQuestionId } from '../negotiation/negotiation-store.js';
-import { enqueueStatus } from '../services/thread-output.js';
-import { enqueueSlackCalls, type OutboxCall } from '../slack/outbox/index.js';
+import { engineQuestionId } from '../db/stores/negotiation-store.js';
+import { enqueueStatus } from '../thread/thread-output.js';
+import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
 import { BRAND_AGENT_NAME, buildExpiredNotice, buildExpiredQuestion, expiredReason } from '../slack/views/index.js';
 import { contextCache, DAY_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../config/env.js';
 import { seedWorkspace } from '../db/seed.js';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
 import {
@@ -17,18 +17,24 @@ import {
   type NegotiationState,
   runUntilBlocked,
 } from '../negotiation/engine.js';
-import { acquireLease, loadCheckpoint, saveStep } from '../negotiation/negotiation-store.js';
-import type { SandboxMessage } from '../sandbox/model.js';
-import { buttonsIn } from '../sandbox/play-story.js';
-import { CHANNEL, PEOPLE, type SandboxedParley, startSandboxedParley, TEAM_ID } from '../sandbox/sandboxed-parley.js';
+import { acquireLease, loadCheckpoint, saveStep } from '../db/stores/negotiation-store.js';
+import type { SandboxMessage } from '../../dev/slack-stand-in/model.js';
+import { buttonsIn } from '../../dev/slack-stand-in/play-story.js';
+import {
+  CHANNEL,
+  PEOPLE,
+  type SandboxedParley,
+  startSandboxedParley,
+  TEAM_ID,
+} from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { startParley, type ParleyServer } from '../server.js';
 import { chooseCurveball } from '../services/answer-question.js';
 import { beginNegotiation } from '../services/begin-negotiation.js';
 import { receiveSharedFile } from '../services/receive-shared-file.js';
 import { createContextFactory } from '../services/service-context.js';
-import { enqueueNegotiationEvents } from '../services/thread-output.js';
+import { enqueueNegotiationEvents } from '../thread/thread-output.js';
 import { ACTION } from '../slack/ids.js';
-import { enqueueSlackCall } from '../slack/outbox/index.js';
+import { enqueueSlackCall } from '../outbox/index.js';
 import { expirePausedNegotiations } from './expire-paused-negotiations.js';
 import { DAY_MS, HOUR_MS } from './job-options.js';
 import { remindApprovers } from './remind-approvers.js';

@@ -1,8 +1,8 @@
 // The scheduled jobs on a real database (PGlite, or PostgreSQL with DATABASE_URL), each with a clock the test moves:
 // what is due when, what each run writes to the outbox, and that two runners racing on one database do each thing once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
-import { applyBuyerInput, engineQuestionId, StaleStepError } from '../negotiation/negotiation-store.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { applyBuyerInput, engineQuestionId, StaleStepError } from '../db/stores/negotiation-store.js';
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
 import { approvalReminderKey, approvalWaitDay, approversToRemind, remindApprovers } from './remind-approvers.js';
 import { expirePausedNegotiations, pausedExpiresAt } from './expire-paused-negotiations.js';
@@ -12,7 +12,7 @@ import { recoverOnStart, unlockOwnOutboxRows } from './recover-on-start.js';
 import { questionReminderDue, questionReminderKey, remindUnansweredQuestions } from './remind-unanswered-questions.js';
 import { type JobsConfig, startJobs } from './schedule-jobs.js';
 import { leaseIsFree, type RecoveringParley, sweepExpiredLeases } from './sweep-expired-leases.js';
-import { APPROVERS, BUYER, CHANNEL_ID, createJobsFixture } from './testing.js';
+import { APPROVERS, BUYER, CHANNEL_ID, createJobsFixture } from '../../test/support/jobs.js';
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
 const MINUTE = 60_000;

@@ -2,9 +2,9 @@
 // approvers who have not approved it. Nothing is added to the schema for this: the reminder's outbox dedupe key names
 // the PO and the day of its wait (`po:<id>:remind:day:<n>`), and writing that row is the claim — two instances (or a
 // run repeated within the day) write it once.
-import { approvalsRequired } from '../decision/purchase-orders.js';
+import { approvalsRequired } from '../db/stores/purchase-orders.js';
 import { log } from '../log.js';
-import { enqueueSlackCall } from '../slack/outbox/index.js';
+import { enqueueSlackCall } from '../outbox/index.js';
 import { buildApprovalReminder } from '../slack/views/index.js';
 import { contextCache, DAY_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 

@@ -3,7 +3,7 @@
 // claimed by a conditional update of the question (reminderCount n → n+1) in the transaction that enqueues it, under
 // a dedupe key per reminder number, so two instances never both send it.
 import { log } from '../log.js';
-import { enqueueSlackCall } from '../slack/outbox/index.js';
+import { enqueueSlackCall } from '../outbox/index.js';
 import { BRAND_AGENT_NAME, buildQuestionReminder } from '../slack/views/index.js';
 import { contextCache, DAY_MS, HOUR_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 

@@ -10,7 +10,7 @@
 // read again (`parley.rereadQuotation`: files.info and the download, as for a new upload).
 import { READ_LEASE_MS } from '../services/read-quotation.js';
 import { log } from '../log.js';
-import { LEASE_MS } from '../negotiation/negotiation-store.js';
+import { LEASE_MS } from '../db/stores/negotiation-store.js';
 import { DAY_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 
 /** What the sweep asks of the facade (src/services/parley.ts). */

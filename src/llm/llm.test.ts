@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { costUsd, priceFor } from './cost.js';
-import { type FakeMessagesApi, type FakeReply, startFakeClaude } from './fake-messages-api.js';
+import { type FakeMessagesApi, type FakeReply, startFakeClaude } from '../../test/support/fake-messages-api.js';
 import { cachedPrefixTokens, LlmError, type LlmUsage, promptParams, toolInputSchema } from './llm.js';
 
 const answerSchema = z.object({ total: z.number().positive(), currency: z.enum(['USD', 'EUR']) });

@@ -2,8 +2,8 @@
 // run at once through the one client (and its concurrency semaphore) — and calls outside any scope record nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
-import { startFakeClaude } from './fake-messages-api.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { startFakeClaude } from '../../test/support/fake-messages-api.js';
 import { usageRecorder, withUsageScope } from './usage-scope.js';
 
 let db: TestDatabase;

@@ -1,6 +1,6 @@
 // Usage summed per purpose and per model, and one call as an AI usage row that fits today's table.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import type { LlmUsage } from './llm.js';
 import { aiUsageRow, summarizeUsage } from './usage.js';
 

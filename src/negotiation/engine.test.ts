@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CURVEBALL, PRICE_RANGES } from '../config/business-rules.js';
-import { createOfflineBrandAgent } from './agents/offline-brand.js';
-import { createOfflineSupplierAgent } from './agents/offline-supplier.js';
+import { createOfflineBrandAgent } from './agents/offline/brand-agent.js';
+import { createOfflineSupplierAgent } from './agents/offline/supplier-agent.js';
 import { nextOpenQuestion } from './ask-info.js';
 import {
   advance,
@@ -14,7 +14,11 @@ import {
   type NegotiationState,
   negotiationStateSchema,
 } from './engine.js';
-import { exampleBaselineTotal as baselineTotal, exampleLines as lines, exampleSetup as setup } from './fixtures.js';
+import {
+  exampleBaselineTotal as baselineTotal,
+  exampleLines as lines,
+  exampleSetup as setup,
+} from '../../test/support/negotiation-fixtures.js';
 import { runUnattended } from './run-unattended.js';
 
 const agents: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };

@@ -4,7 +4,7 @@
 // Every step's randomness comes from the negotiation's seed and the step number, so a resumed run, or a second run
 // with the same seed, says exactly the same things. No Slack, no database here: the Slack layer renders the events.
 import { z } from 'zod';
-import { createRng } from '../catalog/rng.js';
+import { createRng } from '../commerce/rng.js';
 import {
   CURVEBALL,
   type NegotiationMode,

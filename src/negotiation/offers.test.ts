@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../catalog/rng.js';
+import { createRng } from '../commerce/rng.js';
 import { PRICE_LEVELS, PRICE_RANGES, type PriceLevel } from '../config/business-rules.js';
 import {
   effectiveMandate,

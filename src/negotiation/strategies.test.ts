@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../catalog/rng.js';
+import { createRng } from '../commerce/rng.js';
 import {
   getStrategy,
   knownStrategyIds,

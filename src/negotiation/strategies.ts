@@ -1,7 +1,7 @@
 // Seed 001's strategy registry: each run offers both agents 4 strategies drawn from it as optional suggestions, and
 // an agent reports the ones it used in `used_strategies`. Drawn from the negotiation's seeded RNG so that a replayed
 // negotiation is offered the same ones.
-import type { Rng } from '../catalog/rng.js';
+import type { Rng } from '../commerce/rng.js';
 
 export type StrategySide = 'brand' | 'supplier' | 'both';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sheetGrid } from './grid-fixture.js';
+import { sheetGrid } from '../../test/support/grid-fixture.js';
 import { classifyHeader, findItemTables, isSizeLabel, parsePriceBreak } from './header-detection.js';
 
 const kindOf = (text: string) => classifyHeader(text)?.kind ?? null;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeMessagesApi, startFakeClaude } from '../llm/fake-messages-api.js';
+import { type FakeMessagesApi, startFakeClaude } from '../../test/support/fake-messages-api.js';
 import { CHUNK_ROWS, chunkRows, renderRows, structureSheetWithLlm } from './llm-structurer.js';
 import { EMPTY_TERMS, type ExtractedLine, type SheetExtraction, type SheetGrid } from './types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sheetGrid } from './grid-fixture.js';
+import { sheetGrid } from '../../test/support/grid-fixture.js';
 import {
   companyStrength,
   extractMetadata,

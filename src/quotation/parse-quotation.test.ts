@@ -5,13 +5,13 @@ import { CatalogIndex, toCatalogEntries } from '../catalog/catalog-index.js';
 import { claudeMatchFallback } from '../catalog/llm-match-fallback.js';
 import { readCatalogCsv } from '../catalog/products-csv.js';
 import { CATALOG_CSV } from '../db/seed.js';
-import { type FakeMessagesApi, type FakeResponder, startFakeClaude } from '../llm/fake-messages-api.js';
+import { type FakeMessagesApi, type FakeResponder, startFakeClaude } from '../../test/support/fake-messages-api.js';
 import type { Llm } from '../llm/llm.js';
 import { QuotationError } from './errors.js';
 import { parseQuotation } from './parse-quotation.js';
 import { toParseJson } from './parse-report.js';
-import { quotationTruthSchema } from './sample-corpus/truth.js';
-import { corpusFigures, scoreExtraction } from './score-extraction.js';
+import { quotationTruthSchema } from '../../dev/sample-corpus/truth.js';
+import { corpusFigures, scoreExtraction } from '../../dev/sample-corpus/score-extraction.js';
 
 const SAMPLES = new URL('../../data/samples/', import.meta.url);
 const limits = { maxBytes: 15 * 1024 * 1024, maxRowsPerSheet: 20_000, maxCells: 500_000 };

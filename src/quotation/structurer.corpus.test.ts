@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { quotationTruthSchema, type QuotationTruth } from './sample-corpus/truth.js';
+import { quotationTruthSchema, type QuotationTruth } from '../../dev/sample-corpus/truth.js';
 import { assembleSku } from './size-matrix.js';
 import { structureWorkbook } from './structurer.js';
 import type { ExtractedLine, Extraction } from './types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sheetGrid, workbookGrid } from './grid-fixture.js';
+import { sheetGrid, workbookGrid } from '../../test/support/grid-fixture.js';
 import {
   columnLetter,
   LLM_RESTRUCTURE_BELOW,

@@ -2,10 +2,10 @@
 // early-termination choice. One saved engine step with the thread's edits; the caller then resumes the run. Answering
 // an answered question changes nothing.
 import type { NegotiationStatus } from '../generated/prisma/client.js';
-import { applyBuyerInput, engineQuestionId } from '../negotiation/negotiation-store.js';
+import { applyBuyerInput, engineQuestionId } from '../db/stores/negotiation-store.js';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueNegotiationEvents } from './thread-output.js';
+import { enqueueNegotiationEvents } from '../thread/thread-output.js';
 import { mayWorkOnQuotation } from './workspace-settings.js';
 
 /** Longest answer kept from a thread reply: it goes into later prompts as data. */

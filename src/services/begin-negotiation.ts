@@ -1,16 +1,16 @@
 // The buyer submits the start modal: the reviewed quotation becomes a baseline, the negotiation row and its engine
 // checkpoint are created with the first thread messages in one transaction, and the run is handed to the runner.
 // Submitting twice (a double click, a Slack retry) starts one negotiation.
-import { fnv1a } from '../catalog/rng.js';
+import { fnv1a } from '../commerce/rng.js';
 import { type NegotiationMode, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { baselineFromQuotation, type BaselineSource } from '../negotiation/baseline.js';
-import { startNegotiation } from '../negotiation/negotiation-store.js';
+import { startNegotiation } from '../db/stores/negotiation-store.js';
 import { priceTierSchema } from '../negotiation/types.js';
 import { z } from 'zod';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueNegotiationEvents } from './thread-output.js';
+import { enqueueNegotiationEvents } from '../thread/thread-output.js';
 import { mayWorkOnQuotation } from './workspace-settings.js';
 
 export interface NegotiationRequest {

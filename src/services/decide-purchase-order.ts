@@ -13,11 +13,11 @@ import {
   type PurchaseOrderResult,
   type PurchaseOrderView,
   rejectPurchaseOrder,
-} from '../decision/purchase-orders.js';
-import { loadCheckpoint } from '../negotiation/negotiation-store.js';
+} from '../db/stores/purchase-orders.js';
+import { loadCheckpoint } from '../db/stores/negotiation-store.js';
 import type { ServiceContext } from './service-context.js';
-import { isEnqueued } from '../slack/outbox/index.js';
-import { enqueuePurchaseOrderOutcome, poOutcomeKey } from './thread-output.js';
+import { isEnqueued } from '../outbox/index.js';
+import { enqueuePurchaseOrderOutcome, poOutcomeKey } from '../thread/thread-output.js';
 
 export async function approvePo(
   ctx: ServiceContext,

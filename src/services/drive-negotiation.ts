@@ -5,13 +5,13 @@
 // idempotent, so a conclusion interrupted by a crash is simply done again.
 import { decide, decisionInputFromState } from '../decision/decide.js';
 import { renderPriceTrajectory, type TrajectoryPoint } from '../decision/price-chart.js';
-import { createDraftPurchaseOrder } from '../decision/purchase-orders.js';
+import { createDraftPurchaseOrder } from '../db/stores/purchase-orders.js';
 import { writeDecision } from '../decision/write-decision.js';
 import type { EngineAgents, NegotiationState } from '../negotiation/engine.js';
-import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../negotiation/negotiation-store.js';
+import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../db/stores/negotiation-store.js';
 import { withUsageScope } from '../llm/usage-scope.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueDecision, enqueueDecisionFailed, enqueueNegotiationEvents } from './thread-output.js';
+import { enqueueDecision, enqueueDecisionFailed, enqueueNegotiationEvents } from '../thread/thread-output.js';
 
 export interface DriveNegotiationOptions {
   negotiationId: string;

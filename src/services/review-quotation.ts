@@ -5,10 +5,10 @@
 import { MATCH_REVIEW, QUOTED_SUPPLIER_DEFAULTS } from '../config/business-rules.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { supplierColumns } from '../db/seed.js';
-import type { WorkspaceTx } from '../negotiation/negotiation-store.js';
+import type { WorkspaceTx } from '../db/stores/negotiation-store.js';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueReviewChanged } from './thread-output.js';
+import { enqueueReviewChanged } from '../thread/thread-output.js';
 import { mayWorkOnQuotation } from './workspace-settings.js';
 import { z } from 'zod';
 

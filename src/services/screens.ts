@@ -3,7 +3,7 @@
 import type { HomeView, ModalView } from '@slack/types';
 import type { PrismaClient } from '../db/client.js';
 import { toJsonColumn } from '../db/json.js';
-import { approvalsRequired, loadPurchaseOrder } from '../decision/purchase-orders.js';
+import { approvalsRequired, loadPurchaseOrder } from '../db/stores/purchase-orders.js';
 import {
   buildAppHome,
   buildChannelStatus,

@@ -3,7 +3,7 @@
 // from the same analysis, whatever order the engine calls them in.
 import { COST_OF_CAPITAL_ANNUAL, type NegotiationMode, type SupplierProfile } from '../../config/business-rules.js';
 import type { BaselineLine, Offer } from '../types.js';
-import { softenTerms } from './concessions.js';
+import { softenTerms } from './offline/concessions.js';
 import type { BrandTurnContext, Clarification } from './interfaces.js';
 
 export interface SupplierSnapshot {

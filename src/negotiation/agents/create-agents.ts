@@ -2,10 +2,10 @@
 // twins alone when there is none. The one place that decides.
 import type { Llm } from '../../llm/llm.js';
 import type { EngineAgents } from '../engine.js';
-import { createClaudeBrandAgent } from './claude-brand.js';
-import { createClaudeSupplierAgent } from './claude-supplier.js';
-import { createOfflineBrandAgent } from './offline-brand.js';
-import { createOfflineSupplierAgent } from './offline-supplier.js';
+import { createClaudeBrandAgent } from './claude/brand-agent.js';
+import { createClaudeSupplierAgent } from './claude/supplier-agent.js';
+import { createOfflineBrandAgent } from './offline/brand-agent.js';
+import { createOfflineSupplierAgent } from './offline/supplier-agent.js';
 import { brandWithFallback, type FallbackOptions, supplierWithFallback } from './with-fallback.js';
 
 export function createNegotiationAgents(llm: Llm | null, options: FallbackOptions = {}): EngineAgents {

@@ -3,7 +3,7 @@
 // Agents are stateless: everything they remember comes in the context, which is what makes a resumed run identical.
 import { z } from 'zod';
 import { askInfoPayloadSchema as questionPayloadSchema } from '../ask-info.js';
-import type { Rng } from '../../catalog/rng.js';
+import type { Rng } from '../../commerce/rng.js';
 import type { NegotiationMode, SupplierProfile } from '../../config/business-rules.js';
 import { ACTION_TYPES, priceTierSchema, type AgentTurn, type Baseline, type Mandate, type Offer } from '../types.js';
 

@@ -2,23 +2,23 @@
 // retries is no fallback; an API that stays overloaded, a timeout or output that stays invalid make that call come
 // from the offline twin — and a whole negotiation still completes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRng } from '../../catalog/rng.js';
+import { createRng } from '../../commerce/rng.js';
 import { QUOTED_SUPPLIER_DEFAULTS, SIMULATED_SUPPLIERS } from '../../config/business-rules.js';
 import {
   startFakeClaude,
   type FakeMessagesApi,
   type FakeReply,
   type FakeResponder,
-} from '../../llm/fake-messages-api.js';
+} from '../../../test/support/fake-messages-api.js';
 import { LlmError, type LlmUsage } from '../../llm/llm.js';
 import { runUnattended } from '../run-unattended.js';
-import { createClaudeBrandAgent } from './claude-brand.js';
-import { createClaudeSupplierAgent } from './claude-supplier.js';
+import { createClaudeBrandAgent } from './claude/brand-agent.js';
+import { createClaudeSupplierAgent } from './claude/supplier-agent.js';
 import { brandTurnSchema, supplierTurnSchema, type PillarBriefs } from './interfaces.js';
-import { createOfflineBrandAgent } from './offline-brand.js';
-import { createOfflineSupplierAgent } from './offline-supplier.js';
-import { HEALTHY_MESSAGE, healthyNegotiationReplies as healthy } from './fake-replies.js';
-import { BASELINE, brandAction, brandContext, supplierContext } from './testing.js';
+import { createOfflineBrandAgent } from './offline/brand-agent.js';
+import { createOfflineSupplierAgent } from './offline/supplier-agent.js';
+import { HEALTHY_MESSAGE, healthyNegotiationReplies as healthy } from '../../../test/support/fake-replies.js';
+import { BASELINE, brandAction, brandContext, supplierContext } from '../../../test/support/agents.js';
 import { brandWithFallback, FALLBACK_PURPOSES, supplierWithFallback, type FallbackPurpose } from './with-fallback.js';
 
 const overloaded: FakeReply = { kind: 'error', status: 529, type: 'overloaded_error' };

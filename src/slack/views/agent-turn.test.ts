@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_TYPES } from '../../negotiation/types.js';
 import { ACTION_LABEL, type AgentTurnModel, buildAgentTurn } from './agent-turn.js';
-import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const offer = {
   total: 50440,

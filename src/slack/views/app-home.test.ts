@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION } from '../ids.js';
 import { HOME_LIST_MAX, buildAppHome } from './app-home.js';
-import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const LINK = 'https://acme.slack.com/archives/C0123/p1700000000000100';
 

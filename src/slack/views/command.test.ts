@@ -8,7 +8,14 @@ import {
   buildSettingsModal,
   parseSettingsModal,
 } from './command.js';
-import { HOSTILE, buttons, elements, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import {
+  HOSTILE,
+  buttons,
+  elements,
+  expectNoInjection,
+  expectNoViolations,
+  visibleText,
+} from '../../../test/support/views.js';
 
 const LINK = 'https://acme.slack.com/archives/C0123/p1700000000000100';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION, actionIdPattern, curveballChoiceCodec } from '../ids.js';
 import { type CurveballModel, buildCurveball } from './curveball.js';
-import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const NEG = 'clnegotiation000000000001';
 

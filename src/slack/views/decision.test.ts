@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION, poIdCodec } from '../ids.js';
 import { type DecisionModel, buildDecision } from './decision.js';
-import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const PO = 'clpurchaseorder0000000001';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { notXlsx } from '../../quotation/xlsx-errors.js';
 import { buildFileError, buildGenericError, buildNotAllowed } from './notices.js';
-import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 describe('buildNotAllowed', () => {
   it('says who may do it and why, for each rule', () => {

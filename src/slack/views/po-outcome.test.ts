@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPoOutcome } from './po-outcome.js';
-import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 describe('buildPoOutcome', () => {
   it('first of two approvals waits for a second approver', () => {

@@ -6,7 +6,7 @@ import {
   buildEarlyTerminationAnswered,
   buildQuestion,
 } from './question.js';
-import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const Q = 'clquestion000000000000001';
 

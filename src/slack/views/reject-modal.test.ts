@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { REJECT_REASON_MAX as DOMAIN_MAX } from '../../decision/purchase-orders.js';
+import { REJECT_REASON_MAX as DOMAIN_MAX } from '../../db/stores/purchase-orders.js';
 import { ACTION, BLOCK, CALLBACK, poRefCodec } from '../ids.js';
 import { REJECT_REASON_MAX, buildRejectModal, parseRejectModal } from './reject-modal.js';
-import { HOSTILE, elements, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, elements, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const PO = 'clpurchaseorder0000000001';
 

@@ -8,7 +8,7 @@ import {
   expiredReason,
 } from './reminders.js';
 import { buildStatusCard } from './status-card.js';
-import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const ASKED = new Date('2026-03-02T09:00:00Z');
 

@@ -11,7 +11,14 @@ import {
   supplierChoiceCodec,
 } from '../ids.js';
 import { REVIEW_PAGE_SIZE, type ReviewLine, type ReviewModel, buildReviewMessage, reviewPageCount } from './review.js';
-import { HOSTILE, buttons, elements, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import {
+  HOSTILE,
+  buttons,
+  elements,
+  expectNoInjection,
+  expectNoViolations,
+  visibleText,
+} from '../../../test/support/views.js';
 
 const QT = 'clquotation00000000000001';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type RoundAnalysisModel, buildRoundAnalysis } from './round-analysis.js';
-import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const model: RoundAnalysisModel = {
   round: 2,

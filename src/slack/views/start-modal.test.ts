@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION, BLOCK, CALLBACK, quotationRefCodec } from '../ids.js';
 import { NOTES_MAX, buildStartModal, parseStartModal } from './start-modal.js';
-import { HOSTILE, elements, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, elements, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const QT = 'clquotation00000000000001';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildStatusCard, type StatusCardModel, type StatusStage, type StatusSupplierRow } from './status-card.js';
-import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from './test-helpers.js';
+import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const suppliers: StatusSupplierRow[] = [
   { name: 'Valden Textiles', status: 'active', latestTotal: 41650, leadTimeDays: 50, paymentTerms: '33/33/33' },

@@ -1,0 +1,348 @@
+// `npm run -s bench -- <name>`: Parley's benchmarks. Each prints a table and, as its last line, one JSON object with
+// the figures. Speed and accuracy targets are measured here, not in timed unit tests.
+import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { CatalogIndex, toCatalogEntries } from '../src/catalog/catalog-index.js';
+import { type MatchQuery, measureMatcher } from '../src/catalog/matcher.js';
+import { readCatalogCsv } from '../src/catalog/products-csv.js';
+import { SIMULATED_SUPPLIERS } from '../src/config/business-rules.js';
+import { decide, decisionInputFromState } from '../src/decision/decide.js';
+import { writeDecision } from '../src/decision/write-decision.js';
+import { priceFor } from '../src/llm/cost.js';
+import { estimateTokens, type FakeResponder, startFakeClaude } from '../test/support/fake-messages-api.js';
+import type { LlmUsage } from '../src/llm/llm.js';
+import { minCacheableTokens } from '../src/llm/prompt-cache.js';
+import { summarizeUsage } from '../src/llm/usage.js';
+import { createNegotiationAgents } from '../src/negotiation/agents/create-agents.js';
+import { healthyNegotiationReplies } from '../test/support/fake-replies.js';
+import { baselineFromQuotation } from '../src/negotiation/baseline.js';
+import { runUnattended } from '../src/negotiation/run-unattended.js';
+import { CATALOG_CSV } from '../src/db/seed.js';
+import { type ParsedQuotation, parseQuotation } from '../src/quotation/parse-quotation.js';
+import { quotationTruthSchema, type QuotationTruth } from './sample-corpus/truth.js';
+import { corpusFigures, type ExtractionScore, scoreExtraction } from './sample-corpus/score-extraction.js';
+import { env } from '../src/config/env.js';
+import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from './reliability/reliability-bench.js';
+import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
+
+const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
+/** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
+const MATCHER_SAMPLE_LINES = 300;
+
+const benches: Record<string, () => Promise<void>> = { ingest, negotiation, reliability };
+
+const name = process.argv[2];
+const bench = name ? benches[name] : undefined;
+if (!bench) {
+  console.error(`usage: npm run -s bench -- <${Object.keys(benches).join(' | ')}>`);
+  process.exit(2);
+}
+await bench();
+
+async function ingest(): Promise<void> {
+  const products = toCatalogEntries(await readCatalogCsv(CATALOG_CSV));
+  const buildStarted = performance.now();
+  const catalog = CatalogIndex.build(products);
+  const indexBuildMs = performance.now() - buildStarted;
+
+  const files = (await readdir(SAMPLES_DIR)).filter((file) => file.endsWith('.xlsx')).sort();
+  const rows: string[][] = [];
+  const scores: ExtractionScore[] = [];
+  const matcherLines: { query: MatchQuery; expectedSku: string | null }[] = [];
+  let largeFileSeconds = 0;
+  for (const file of files) {
+    const truth: QuotationTruth = quotationTruthSchema.parse(
+      JSON.parse(await readFile(join(SAMPLES_DIR, file.replace(/\.xlsx$/, '.truth.json')), 'utf8')),
+    );
+    const data = await readFile(join(SAMPLES_DIR, file));
+    const started = performance.now();
+    const parsed: ParsedQuotation = await parseQuotation({
+      data,
+      catalog,
+      suppliers: [],
+      limits: readLimitsFrom(env),
+      llm: null,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (truth.items.length >= 2_000) largeFileSeconds = Math.max(largeFileSeconds, seconds);
+    const score = scoreExtraction(parsed, truth);
+    scores.push(score);
+    const figures = corpusFigures([score]);
+    rows.push([
+      file,
+      String(truth.items.length),
+      String(parsed.items.length),
+      figures.itemF1.toFixed(3),
+      figures.qtyAcc.toFixed(3),
+      figures.priceAcc.toFixed(3),
+      figures.matchTop1.toFixed(3),
+      String(figures.wrongAutoAccept),
+      figures.metaAcc.toFixed(3),
+      seconds.toFixed(2),
+    ]);
+    for (const expected of truth.items) {
+      const line = parsed.items.find(
+        (item) =>
+          item.sheet === expected.sheet && item.row === expected.row && (item.size ?? '') === (expected.size ?? ''),
+      );
+      if (line) {
+        const { rawSku, description, color, size } = line;
+        matcherLines.push({ query: { rawSku, description, color, size }, expectedSku: expected.sku });
+      }
+    }
+  }
+
+  // The same lines for both matchers: an even spread over the corpus.
+  const step = Math.max(1, Math.floor(matcherLines.length / MATCHER_SAMPLE_LINES));
+  const sample = matcherLines.filter((_, index) => index % step === 0).slice(0, MATCHER_SAMPLE_LINES);
+  const matcher = measureMatcher(catalog, products, sample);
+
+  printTable(['file', 'truth', 'parsed', 'itemF1', 'qty', 'price', 'top1', 'wrongAuto', 'meta', 'seconds'], rows);
+  const corpus = corpusFigures(scores);
+  console.log(
+    `\ncatalog index: ${products.length} products in ${indexBuildMs.toFixed(0)} ms; matcher on ${sample.length} ` +
+      `lines: ${matcher.msPerLine.toFixed(3)} ms/line (top-1 ${matcher.top1.toFixed(3)}) vs naive fuse.js ` +
+      `${matcher.baselineMsPerLine.toFixed(2)} ms/line (top-1 ${matcher.baselineTop1.toFixed(3)})`,
+  );
+  const misses = scores.flatMap((score) => score.misses);
+  if (misses.length) console.log(`\nfirst misses:\n  ${misses.slice(0, 15).join('\n  ')}`);
+  console.log(
+    JSON.stringify({
+      ...corpus,
+      largeFileSeconds: round(largeFileSeconds, 3),
+      matcherMsPerLine: round(matcher.msPerLine, 4),
+      fuseBaselineMsPerLine: round(matcher.baselineMsPerLine, 3),
+      matcherSpeedup: round(matcher.baselineMsPerLine / matcher.msPerLine, 1),
+    }),
+  );
+}
+
+/**
+ * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
+ * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process.
+ * Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
+ * API, which records every prompt and returns the usage the cost is computed from: prompt tokens are characters ÷ 4 of
+ * what the real SDK sends (tool definitions included), with Anthropic's prompt caching emulated (minimum prefix per
+ * model, 5-minute lifetime, writes 1.25×, reads 0.1×), and outputs at plausible lengths.
+ */
+async function negotiation(): Promise<void> {
+  const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
+  const parsed = await parseQuotation({
+    data: await readFile(join(SAMPLES_DIR, '02-title-block-header-row-9.xlsx')),
+    catalog,
+    suppliers: [],
+    limits: readLimitsFrom(env),
+    llm: null,
+  });
+  const { baseline, quotedSupplier } = baselineFromQuotation(
+    parsed,
+    new Map(catalog.entries.map((e) => [e.sku, e.name])),
+  );
+  const agents = createNegotiationAgents(null);
+  const run = (seed: number, withAgents = agents, earlyTermination: 'finish' | 'continue' = 'finish') =>
+    runUnattended(
+      {
+        seed,
+        brandName: 'Valden Outdoor',
+        mode: 'balanced',
+        maxRounds: 4,
+        mandate: { targetTotal: null, walkAwayTotal: null },
+        buyerNotes: null,
+        baseline,
+        profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+      },
+      withAgents,
+      { answers: 'auto', earlyTermination },
+    );
+
+  await run(0); // warm-up
+  const durations: number[] = [];
+  let messages = 0;
+  const sequentialStarted = performance.now();
+  for (let seed = 1; seed <= 50; seed++) {
+    const started = performance.now();
+    const { events } = await run(seed);
+    durations.push(performance.now() - started);
+    messages += events.filter((event) => event.type === 'message').length;
+  }
+  const sequentialSeconds = (performance.now() - sequentialStarted) / 1000;
+  const concurrentStarted = performance.now();
+  await Promise.all(Array.from({ length: 20 }, (_, index) => run(100 + index)));
+  const concurrentSeconds = (performance.now() - concurrentStarted) / 1000;
+
+  const usage: LlmUsage[] = [];
+  const fallbacks: string[] = [];
+  const { api, llm } = await startFakeClaude(withDecisionMemo(healthyNegotiationReplies), {
+    fastModel: env.ANTHROPIC_FAST_MODEL,
+    reasoningModel: env.ANTHROPIC_REASONING_MODEL,
+    onUsage: (entry) => usage.push(entry),
+  });
+  try {
+    // The whole negotiation, all rounds: the buyer declines an early finish so the cost is not understated.
+    const { state } = await run(
+      1,
+      createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }),
+      'continue',
+    );
+    const decided = decide(decisionInputFromState(state));
+    if (!decided.ok) throw new Error(`the benchmark negotiation has no decision: ${decided.message}`);
+    // The memo's call is billed whether or not its figures pass the check; a rejected memo is not a Claude failure.
+    await writeDecision(decided.numbers, { llm });
+  } finally {
+    await api.close();
+  }
+  // A brand turn is its pillar briefs and the synthesis that follows them (the RFQ fast path is not a brand turn).
+  const brandTurns: number[] = [];
+  let turnTokens = 0;
+  for (const request of api.requests) {
+    const tool = request.tool_choice?.name;
+    if (tool === 'record_brief') turnTokens += estimateTokens(request);
+    if (tool === 'send_message') {
+      brandTurns.push(turnTokens + estimateTokens(request));
+      turnTokens = 0;
+    }
+  }
+  const claudeCost = usage.reduce((sum, entry) => sum + entry.costUsd, 0);
+  const cachedTokens = usage.reduce((sum, entry) => sum + entry.cacheReadInputTokens, 0);
+  const promptTokens = usage.reduce(
+    (sum, entry) => sum + entry.inputTokens + entry.cacheCreationInputTokens + entry.cacheReadInputTokens,
+    0,
+  );
+
+  const sorted = [...durations].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  printTable(
+    ['runs', 'lines', 'median ms', 'p95 ms', 'messages/run', 'sequential/s', '20 concurrent/s'],
+    [
+      [
+        String(durations.length),
+        String(baseline.lines.length),
+        median.toFixed(1),
+        (sorted[Math.floor(sorted.length * 0.95)] ?? 0).toFixed(1),
+        (messages / durations.length).toFixed(1),
+        (durations.length / sequentialSeconds).toFixed(1),
+        (20 / concurrentSeconds).toFixed(1),
+      ],
+    ],
+  );
+  console.log('\nClaude path, where the money goes (tokens; USD at the prices of business-rules):');
+  const usageRow = (row: ReturnType<typeof summarizeUsage>[number]) => [
+    row.purpose,
+    row.model,
+    String(row.calls),
+    String(row.inputTokens),
+    String(row.cacheCreationInputTokens),
+    String(row.cacheReadInputTokens),
+    String(row.outputTokens),
+    row.costUsd.toFixed(4),
+    `${((row.costUsd / Math.max(claudeCost, Number.EPSILON)) * 100).toFixed(0)}%`,
+  ];
+  printTable(
+    ['purpose', 'model', 'calls', 'input', 'cache write', 'cache read', 'output', 'USD', 'share'],
+    [...summarizeUsage(usage).map(usageRow), ...summarizeUsage(usage, 'model').map(usageRow)],
+  );
+  const models = [...new Set(usage.map((entry) => entry.model))].map((model) => {
+    const price = priceFor(model);
+    return `${model} $${price.input}/$${price.output} per MTok, caches prefixes ≥ ${minCacheableTokens(model)} tokens`;
+  });
+  console.log(
+    `\nClaude path (fake Messages API, ${baseline.lines.length} lines): ${api.requests.length} calls, brand turns of ` +
+      `${Math.min(...brandTurns)}–${Math.max(...brandTurns)} prompt tokens (mean ${Math.round(mean(brandTurns))}), ` +
+      `${((cachedTokens / Math.max(promptTokens, 1)) * 100).toFixed(0)}% of prompt tokens read from the cache, ` +
+      `$${claudeCost.toFixed(4)} in all, ${fallbacks.length} fallbacks to the offline twin\n${models.join('\n')}`,
+  );
+  console.log(
+    JSON.stringify({
+      offlineMedianMs: round(median, 1),
+      offlinePerSecond: round(durations.length / sequentialSeconds, 1),
+      concurrent20PerSecond: round(20 / concurrentSeconds, 1),
+      promptTokensPerBrandTurn: Math.max(...brandTurns),
+      llmCallsPerNegotiation: api.requests.length,
+      estCostUsdPerNegotiation: round(claudeCost, 4),
+    }),
+  );
+}
+
+/**
+ * The healthy fake Claude, plus a recommendation memo of plausible length for the decision's call (reasoning tier):
+ * a summary, five key points and the trade-offs, ~350 words.
+ */
+function withDecisionMemo(respond: FakeResponder): FakeResponder {
+  const sentence =
+    'Ningbo Everbright Garments offers the lowest landed cost on the full order, while Alpine Premium is capped at ' +
+    'sixty percent after its capacity shock and RapidGear Co trades a higher price for the shortest lead time.';
+  const memo = {
+    summary: `${sentence} The recommendation keeps the award with the supplier whose offer scores best overall.`,
+    keyPoints: {
+      price: `${sentence} Price carries the largest weight in the balanced mode.`,
+      quality: 'Alpine Premium has the best quality record and the lowest defect rate; the others are close enough.',
+      leadTime: 'RapidGear Co delivers soonest; the awarded supplier still meets the buyer’s delivery window.',
+      cashFlow: 'Paying more of the order later lowers the cash-flow cost; the scores include it for every offer.',
+      risk: 'A single supplier is simpler to manage; a split would hedge capacity risk at the cost of the overhead.',
+    },
+    tradeOffs: `${sentence} Choosing speed or quality instead would cost more than the difference is worth here.`,
+    cheapestNotChosenReason: null,
+  };
+  return (request, index) =>
+    request.tool_choice?.name === 'write_decision' ? { kind: 'tool', input: memo } : respond(request, index);
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
+  console.log(line(header));
+  console.log(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows) console.log(line(row));
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
+function round(value: number, decimals: number): number {
+  return Math.round(value * 10 ** decimals) / 10 ** decimals;
+}
+
+/**
+ * Crashes, two instances, load, faults and hostile files (dev/reliability/). `--trials N` (20), `--side-by-side N`
+ * (crash trials run at once, 2), `--uploads N` (50),
+ * `--channels N` (10), `--fuzz N` (3000), `--backends pglite,postgres` (both, PostgreSQL when it answers), `--parts
+ * crash,twins,faults,load,fuzz` (all).
+ */
+async function reliability(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: {
+      trials: { type: 'string', default: '20' },
+      'side-by-side': { type: 'string', default: '2' },
+      uploads: { type: 'string', default: '50' },
+      channels: { type: 'string', default: '10' },
+      fuzz: { type: 'string', default: '3000' },
+      backends: { type: 'string' },
+      parts: { type: 'string' },
+    },
+  });
+  const parts = values.parts
+    ?.split(',')
+    .filter((p): p is ReliabilityPart => RELIABILITY_PARTS.some((known) => known === p));
+  const backends = values.backends
+    ?.split(',')
+    .map((b): 'pglite' | 'postgres' => (b === 'postgres' ? 'postgres' : 'pglite'));
+  const figures = await runReliability({
+    crashTrials: Number(values.trials),
+    crashConcurrency: Number(values['side-by-side']),
+    loadUploads: Number(values.uploads),
+    loadChannels: Number(values.channels),
+    fuzzCases: Number(values.fuzz),
+    backends,
+    parts,
+    print: (line) => console.log(line),
+    logPath: join(tmpdir(), 'parley-reliability.log'),
+  });
+  console.log(JSON.stringify(figures));
+}

@@ -1,0 +1,265 @@
+// `npm run -s bench -- reliability`: Parley killed, doubled, loaded, faulted and fed hostile files — proof that it
+// loses nothing and doubles nothing. Every run is the real service (`src/main.ts` in its own process) against the
+// local Slack stand-in, on the embedded database and on PostgreSQL (when one answers at 127.0.0.1:5432).
+import pg from 'pg';
+import { startFakeMessagesApi } from '../../test/support/fake-messages-api.js';
+import { healthyNegotiationReplies } from '../../test/support/fake-replies.js';
+import { createRng } from '../../src/commerce/rng.js';
+import { mapWithConcurrency } from '../../src/concurrency.js';
+import { createBenchDatabase, type DatabaseKind, dropBenchTemplates, postgresAvailable } from './bench-databases.js';
+import { fuzzSummary } from './ingestion-fuzz.js';
+import { runLoad } from './load-run.js';
+import { sleep } from './parley-process.js';
+import {
+  explainLost,
+  lostMessages,
+  runStory,
+  sameDecision,
+  type StoryOutcome,
+  type StoryRunOptions,
+} from './story-run.js';
+
+export interface ReliabilityOptions {
+  crashTrials: number;
+  /** Crash trials run side by side (default 2). */
+  crashConcurrency?: number;
+  loadUploads: number;
+  loadChannels: number;
+  fuzzCases: number;
+  backends?: DatabaseKind[];
+  /** Which parts to run (default all): crash, twins, faults, load, fuzz. */
+  parts?: readonly ReliabilityPart[];
+  print: (line: string) => void;
+  logPath?: string;
+}
+
+export const RELIABILITY_PARTS = ['crash', 'twins', 'faults', 'load', 'fuzz'] as const;
+export type ReliabilityPart = (typeof RELIABILITY_PARTS)[number];
+
+export interface ReliabilityFigures {
+  crashTrials: number;
+  crashPassed: number;
+  duplicateMessages: number;
+  lostMessages: number;
+  twoInstanceDuplicates: number;
+  loadUploads: number;
+  loadCompleted: number;
+  ackP50Ms: number;
+  ackP99Ms: number;
+  maxMsgPerSecPerChannel: number;
+  faultRuns: number;
+  faultPassed: number;
+  fuzzCases: number;
+  fuzzCrashes: number;
+  fuzzHangs: number;
+}
+
+async function story(kind: DatabaseKind, label: string, options: Omit<StoryRunOptions, 'db' | 'label'>) {
+  const db = await createBenchDatabase(kind, label);
+  try {
+    return await runStory({ ...options, db, label });
+  } finally {
+    await db.drop();
+  }
+}
+
+const verdict = (ok: boolean) => (ok ? 'ok' : 'FAILED');
+
+export async function runReliability(options: ReliabilityOptions): Promise<ReliabilityFigures> {
+  try {
+    return await runParts(options);
+  } finally {
+    await dropBenchTemplates();
+  }
+}
+
+async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures> {
+  const { print } = options;
+  const backends =
+    options.backends ?? (['pglite', ...((await postgresAvailable()) ? ['postgres'] : [])] as DatabaseKind[]);
+  const figures: ReliabilityFigures = {
+    crashTrials: 0,
+    crashPassed: 0,
+    duplicateMessages: 0,
+    lostMessages: 0,
+    twoInstanceDuplicates: 0,
+    loadUploads: 0,
+    loadCompleted: 0,
+    ackP50Ms: 0,
+    ackP99Ms: 0,
+    maxMsgPerSecPerChannel: 0,
+    faultRuns: 0,
+    faultPassed: 0,
+    fuzzCases: 0,
+    fuzzCrashes: 0,
+    fuzzHangs: 0,
+  };
+  const rng = createRng(20261122);
+  const runs = (part: ReliabilityPart) => (options.parts ?? RELIABILITY_PARTS).includes(part);
+  const common = { seed: 1, logPath: options.logPath };
+
+  // ── Crashes: SIGKILL at random moments, restart, compare with an uninterrupted run of the same seed ──
+  print('run          backend   kills  done  same decision  duplicates  lost  unsent  seconds');
+  const line = (name: string, kind: string, run: StoryOutcome, same: boolean | null, lost: number | null) =>
+    print(
+      `${name.padEnd(12)} ${kind.padEnd(9)} ${String(run.kills).padStart(5)}  ${(run.completed ? 'yes' : 'NO').padEnd(4)}  ` +
+        `${(same === null ? '—' : same ? 'yes' : 'NO').padEnd(13)}  ${String(run.duplicateMessages).padStart(10)}  ` +
+        `${String(lost ?? '—').padStart(4)}  ${String(run.unsentRows).padStart(6)}  ${run.seconds.toFixed(1).padStart(7)}` +
+        (run.error
+          ? `  ${run.error.slice(0, 100)} (quotation ${run.quotationStatus}, negotiation ${run.negotiationStatus})`
+          : ''),
+    );
+  const trialsPer = Math.ceil(options.crashTrials / backends.length);
+  for (const kind of runs('crash') ? backends : []) {
+    const reference = await story(kind, 'reference', common);
+    line('reference', kind, reference, null, null);
+    // Kills land anywhere from the upload to the approval (the span of the reference's story). Drawn up front, in
+    // trial order, so a seed names the same trials however many run side by side.
+    const trials = Array.from({ length: Math.min(trialsPer, options.crashTrials - figures.crashTrials) }, (_, i) => {
+      const kills = rng.int(1, 2);
+      const storyMs = Math.max(200, Math.round(reference.storyMs));
+      return { trial: i + 1, killAtMs: Array.from({ length: kills }, () => rng.int(100, storyMs)) };
+    });
+    // Trials are independent (each its own stand-in, database and process), so they run a few at a time.
+    await mapWithConcurrency(trials, options.crashConcurrency ?? 2, async ({ trial, killAtMs }) => {
+      const run = await story(kind, `crash${trial}`, { ...common, killAtMs });
+      const lost = lostMessages(reference, run);
+      const same = sameDecision(reference, run);
+      figures.crashTrials += 1;
+      figures.duplicateMessages += run.duplicateMessages;
+      figures.lostMessages += lost.length + run.unsentRows;
+      const passed = run.completed && same && run.duplicateMessages === 0 && lost.length === 0 && run.unsentRows === 0;
+      if (passed) figures.crashPassed += 1;
+      line(`crash ${trial}`, kind, run, same, lost.length);
+      if (!passed) print(`             (killed at ${killAtMs.join(' and ')} ms)`);
+      for (const why of explainLost(run, lost)) print(`             lost ${why}`);
+    });
+  }
+
+  // ── Two instances on one PostgreSQL, each event and click to one of them at random ──
+  if (runs('twins') && backends.includes('postgres')) {
+    for (let run = 1; run <= 2; run++) {
+      const outcome = await story('postgres', `twin${run}`, { ...common, instances: 2 });
+      figures.twoInstanceDuplicates += outcome.duplicateMessages + Math.max(0, outcome.quotations - 1);
+      line(`2 instances`, 'postgres', outcome, null, null);
+    }
+  }
+
+  // ── Faults: Slack 500/429/slow, the database dropping connections, Claude 529/timeouts ──
+  const faultRun = async (name: string, kind: DatabaseKind, extra: Partial<StoryRunOptions>) => {
+    const outcome = await story(kind, name, { ...common, ...extra });
+    figures.faultRuns += 1;
+    const passed = outcome.completed && outcome.duplicateMessages === 0 && outcome.unsentRows === 0;
+    if (passed) figures.faultPassed += 1;
+    line(name, kind, outcome, null, null);
+  };
+  for (const kind of runs('faults') ? backends : []) {
+    await faultRun('slack faults', kind, {
+      prepare: (sandbox) => {
+        for (const method of ['chat.postMessage', 'chat.update', 'files.completeUploadExternal']) {
+          sandbox.faults.set(method, { status: 500 }, { probability: 0.08 });
+        }
+        sandbox.faults.set('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, { probability: 0.08 });
+        sandbox.faults.set('chat.update', { hangMs: 6_000 }, { probability: 0.03 });
+      },
+    });
+    const claude = await startFakeMessagesApi((request, index) => {
+      const roll = (index * 7919) % 100;
+      if (roll < 15) return { kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded' };
+      if (roll < 22) return { kind: 'hang', ms: 5_000 };
+      return healthyNegotiationReplies(request, index);
+    });
+    try {
+      await faultRun('claude faults', kind, {
+        env: {
+          ANTHROPIC_API_KEY: 'bench-key',
+          ANTHROPIC_BASE_URL: claude.url,
+          LLM_TIMEOUT_MS: '2000',
+          LLM_MAX_RETRIES: '1',
+        },
+      });
+      const requests = claude.requests.length;
+      print(`             (Claude's fake answered ${requests} requests, about a fifth of them with 529 or silence)`);
+    } finally {
+      await claude.close();
+    }
+  }
+  if (runs('faults') && backends.includes('postgres')) {
+    await faultRun('db drops', 'postgres', {
+      prepare: (sandbox) => {
+        // Mid-negotiation (the thread has its fifteenth message), every connection to the run's database is cut,
+        // again and again, for three seconds.
+        void (async () => {
+          const posts = () => sandbox.model.calls.filter((call) => call.method === 'chat.postMessage').length;
+          while (posts() < 15) await sleep(50);
+          for (let i = 0; i < 6; i++) {
+            await terminateConnections().catch(() => {});
+            await sleep(500);
+          }
+        })();
+      },
+    });
+  }
+
+  // ── Load: many uploads in many channels at once ──
+  if (runs('load')) await load();
+  // ── Hostile files ──
+  if (runs('fuzz')) {
+    print('');
+    const fuzz = await fuzzSummary({ cases: options.fuzzCases, print });
+    figures.fuzzCases = fuzz.fuzzCases;
+    figures.fuzzCrashes = fuzz.fuzzCrashes;
+    figures.fuzzHangs = fuzz.fuzzHangs;
+  }
+  return figures;
+
+  async function load() {
+    const loadKind: DatabaseKind = backends.includes('postgres') ? 'postgres' : 'pglite';
+    const loadDb = await createBenchDatabase(loadKind, 'load');
+    try {
+      const load = await runLoad({
+        db: loadDb,
+        uploads: options.loadUploads,
+        channels: options.loadChannels,
+        rounds: 2,
+        rateLimitShare: 0.05,
+        logPath: options.logPath,
+      });
+      figures.loadUploads = load.uploads;
+      figures.loadCompleted = load.completed;
+      figures.ackP50Ms = load.ackP50Ms;
+      figures.ackP99Ms = load.ackP99Ms;
+      figures.maxMsgPerSecPerChannel = load.maxMsgPerSecPerChannel;
+      figures.duplicateMessages += load.duplicateMessages;
+      figures.lostMessages += load.unsentRows;
+      print(
+        `\nload (${loadKind}): ${load.uploads} uploads in ${options.loadChannels} channels → ${load.completed} approved POs; ` +
+          `ack p50 ${load.ackP50Ms} ms, p99 ${load.ackP99Ms} ms; busiest channel ${load.maxMsgPerSecPerChannel} posts/s; ` +
+          `${load.rateLimited} 429s answered; ${load.duplicateMessages} duplicates; ${load.unsentRows} unsent; ` +
+          `${load.seconds} s ${verdict(load.errors.length === 0)}`,
+      );
+      print(`  ${'acknowledged'.padEnd(40)} ${'count'.padStart(5)} ${'p50 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
+      for (const kind of load.ackBreakdown) {
+        print(
+          `  ${kind.what.padEnd(40)} ${String(kind.count).padStart(5)} ${kind.p50.toFixed(0).padStart(7)} ${kind.max.toFixed(0).padStart(7)}`,
+        );
+      }
+      for (const error of load.errors.slice(0, 5)) print(`  ${error}`);
+    } finally {
+      await loadDb.drop();
+    }
+  }
+}
+
+/** Cuts every connection to the benchmark's databases (as a failover or a network blip would). */
+async function terminateConnections(): Promise<void> {
+  const client = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+  await client.connect();
+  try {
+    await client.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname LIKE 'parley_db_drops_%' AND pid <> pg_backend_pid()`,
+    );
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,199 @@
+// One run of the whole story against Parley in separate processes (`src/main.ts`, as `npm start` runs it): the
+// stand-in plays the people, the processes do the work. Optionally kills a process with SIGKILL at chosen moments and
+// starts it again (same instance id, same port), or runs two instances on one database. Afterwards it reads what
+// happened — the thread, the outbox, the PO — so runs can be compared.
+import { readFile } from 'node:fs/promises';
+import { type SlackSandbox } from '../slack-stand-in/index.js';
+import { playStory } from '../slack-stand-in/play-story.js';
+import { CHANNEL, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
+import { OUTBOX_EVENT_TYPE } from '../../src/outbox/index.js';
+import type { BenchDatabase } from './bench-databases.js';
+import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
+
+export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
+
+export interface StoryRunOptions {
+  db: BenchDatabase;
+  label: string;
+  seed: number;
+  /** Moments (ms after the upload) to SIGKILL an instance and start it again. */
+  killAtMs?: number[];
+  /** Instances side by side (each event and click goes to one at random). */
+  instances?: number;
+  /** Extra environment for the instances (faults, Claude's fake…). */
+  env?: Record<string, string>;
+  /** Called with the stand-in before the story starts (e.g. to set faults). */
+  prepare?: (sandbox: SlackSandbox) => void;
+  logPath?: string;
+}
+
+export interface StoryOutcome {
+  completed: boolean;
+  error: string | null;
+  kills: number;
+  /** Outbox keys of the bot's messages in the thread, in order (from each message's metadata). */
+  messageKeys: string[];
+  duplicateMessages: number;
+  /** Outbox rows never sent (pending, sending or failed at the end). */
+  unsentRows: number;
+  /** Every outbox row at the end, by key: its status and the ts Slack gave (to explain a lost message). */
+  outbox: Map<string, { status: string; resultTs: string | null; attempts: number }>;
+  quotations: number;
+  /** Where the story stood at the end: the quotation's and the negotiation's status. */
+  quotationStatus: string | null;
+  negotiationStatus: string | null;
+  /** The approved PO's figures: the final decision as numbers. */
+  po: { status: string; effectiveLandedCost: number; allocations: Record<string, number> } | null;
+  seconds: number;
+  /** From the instances being up to the story's end: the span kills are aimed at. */
+  storyMs: number;
+}
+
+export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> {
+  const started = performance.now();
+  const sandbox = await startStoryStandIn({ seed: options.seed });
+  options.prepare?.(sandbox);
+  const count = options.instances ?? 1;
+  const processes: ParleyProcess[] = [];
+  for (let i = 0; i < count; i++) {
+    const port = await freePort();
+    processes.push(
+      new ParleyProcess({
+        port,
+        instanceId: `${options.label}-${i + 1}`,
+        logPath: options.logPath,
+        env: {
+          ...standInEnv(sandbox, port),
+          ...options.db.env,
+          SLACK_POST_INTERVAL_MS: '20',
+          OUTBOX_LOCK_MS: '10000',
+          NEGOTIATION_SEED: String(options.seed),
+          ...options.env,
+        },
+      }),
+    );
+  }
+  // The first start migrates and seeds; the others start after it, as a rolling deploy would.
+  for (const process of processes) await process.start();
+  const storyStarted = performance.now();
+  const eventsUrls = processes.map((p) => `${p.url}/slack/events`);
+  sandbox.setEventsUrl(eventsUrls[0] ?? '');
+  sandbox.driver.redeliverForMs = 60_000;
+
+  // Each delivery goes to a random instance, as a load balancer (or Slack's Socket Mode connections) would spread it.
+  if (count > 1) {
+    const send = sandbox.driver.send.bind(sandbox.driver);
+    sandbox.driver.send = (body, contentType, tamper) => {
+      sandbox.setEventsUrl(eventsUrls[Math.floor(Math.random() * eventsUrls.length)] ?? '');
+      return send(body, contentType, tamper);
+    };
+  }
+
+  let kills = 0;
+  const killer = (async () => {
+    let previous = 0;
+    for (const at of [...(options.killAtMs ?? [])].sort((a, b) => a - b)) {
+      await sleep(at - previous);
+      previous = at;
+      const victim = processes[kills % processes.length];
+      if (!victim) continue;
+      await victim.kill();
+      kills += 1;
+      await victim.start();
+    }
+  })();
+
+  const stage = {
+    sandbox,
+    settle: async () => {
+      await sandbox.driver.idle();
+      await settleProcesses(processes);
+    },
+  };
+  let error: string | null = null;
+  let threadTs: string | null = null;
+  try {
+    const story = await playStory(stage, { file: { name: 'quote.xlsx', bytes: await readFile(STORY_SAMPLE) } });
+    threadTs = story.threadTs;
+    await killer;
+    await stage.settle();
+  } catch (caught) {
+    error = caught instanceof Error ? caught.message : String(caught);
+    await killer.catch(() => {});
+  }
+  const storyMs = performance.now() - storyStarted;
+  for (const process of processes) await process.stop();
+
+  const thread = threadTs ? sandbox.model.thread(CHANNEL.id, threadTs) : [];
+  const messageKeys = thread.flatMap((m) => {
+    const metadata = m.metadata as { event_type?: string; event_payload?: { key?: unknown } } | undefined;
+    return metadata?.event_type === OUTBOX_EVENT_TYPE && typeof metadata.event_payload?.key === 'string'
+      ? [metadata.event_payload.key]
+      : [];
+  });
+  await sandbox.close();
+
+  const database = await options.db.open();
+  try {
+    const unsentRows = await database.prisma.slackOutbox.count({ where: { status: { not: 'sent' } } });
+    const rows = await database.prisma.slackOutbox.findMany({
+      select: { dedupeKey: true, status: true, resultTs: true, attempts: true },
+    });
+    const quotations = await database.prisma.quotation.count();
+    const negotiation = await database.prisma.negotiation.findFirst({ select: { status: true } });
+    const quotation = await database.prisma.quotation.findFirst({ select: { status: true } });
+    const po = await database.prisma.purchaseOrder.findFirst({
+      where: { status: { not: 'superseded' } },
+      include: { allocations: { include: { supplier: { select: { name: true } } } } },
+    });
+    return {
+      completed: error === null && po?.status === 'approved',
+      error,
+      kills,
+      messageKeys,
+      duplicateMessages: messageKeys.length - new Set(messageKeys).size,
+      unsentRows,
+      outbox: new Map(rows.map(({ dedupeKey, ...row }) => [dedupeKey, row])),
+      quotations,
+      quotationStatus: quotation?.status ?? null,
+      negotiationStatus: negotiation?.status ?? null,
+      po: po
+        ? {
+            status: po.status,
+            effectiveLandedCost: Number(po.effectiveLandedCost),
+            allocations: Object.fromEntries(po.allocations.map((a) => [a.supplier.name, Number(a.fobCost)])),
+          }
+        : null,
+      seconds: (performance.now() - started) / 1000,
+      storyMs,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Messages the reference run posted that this run did not (lost), by outbox key. Keys name database ids, which differ
+ * between runs: they are compared with the ids blanked out (`neg:*:msg:17`).
+ */
+export function lostMessages(reference: StoryOutcome, run: StoryOutcome): string[] {
+  const seen = new Set(run.messageKeys.map(keyShape));
+  return [...new Set(reference.messageKeys.map(keyShape))].filter((key) => !seen.has(key));
+}
+
+const keyShape = (key: string) => key.replace(/[a-z0-9]{20,}/gi, '*');
+
+/** What the run's outbox says of each lost message (never written, or written and sent as ts …), for the log. */
+export function explainLost(run: StoryOutcome, lost: readonly string[]): string[] {
+  return lost.map((shape) => {
+    const rows = [...run.outbox].filter(([key]) => keyShape(key) === shape);
+    if (rows.length === 0) return `${shape}: no outbox row`;
+    return rows
+      .map(([key, row]) => `${key}: ${row.status}, ts ${row.resultTs ?? '—'}, ${row.attempts} attempt(s)`)
+      .join('; ');
+  });
+}
+
+export function sameDecision(a: StoryOutcome, b: StoryOutcome): boolean {
+  return JSON.stringify(a.po) === JSON.stringify(b.po);
+}

@@ -1,0 +1,89 @@
+// A corpus of messy supplier quotations with answer keys, for measuring the parser: every file is a style seen in
+// real supplier mail, every product a real catalog row, and every run writes the same bytes.
+import type { CatalogProduct } from '../../src/catalog/products-csv.js';
+import { createRng, fnv1a } from '../../src/commerce/rng.js';
+import type { MessId } from './messes.js';
+import { indexCatalog } from './sample-catalog.js';
+import type { SampleStyle } from './sample.js';
+import { bilingualChinese } from './styles/bilingual-chinese.js';
+import { cleanBaseline } from './styles/clean-baseline.js';
+import { euroDiscount } from './styles/euro-discount.js';
+import { formulaTotals } from './styles/formula-totals.js';
+import { hostileHidden } from './styles/hostile-hidden.js';
+import { largeQuotation } from './styles/large-quotation.js';
+import { multiSheet } from './styles/multi-sheet.js';
+import { noSkuCharges } from './styles/no-sku-charges.js';
+import { ocrSkus } from './styles/ocr-skus.js';
+import { priceBreaks } from './styles/price-breaks.js';
+import { sizeRunMatrix } from './styles/size-run-matrix.js';
+import { textNumbers } from './styles/text-numbers.js';
+import { titleBlock } from './styles/title-block.js';
+import { quotationTruthSchema, type QuotationTruth } from './truth.js';
+import { workbookToBuffer } from './workbook.js';
+
+export const DEFAULT_CORPUS_SEED = 0x5a4d91e;
+
+/** In file-number order; append new styles at the end so existing file names keep their numbers. */
+export const SAMPLE_STYLES: readonly SampleStyle[] = [
+  cleanBaseline,
+  titleBlock,
+  formulaTotals,
+  textNumbers,
+  euroDiscount,
+  priceBreaks,
+  sizeRunMatrix,
+  multiSheet,
+  bilingualChinese,
+  ocrSkus,
+  noSkuCharges,
+  hostileHidden,
+  largeQuotation,
+];
+
+export interface SampleFile {
+  /** `NN-name.xlsx` */
+  fileName: string;
+  /** `NN-name.truth.json` */
+  truthFileName: string;
+  messes: readonly MessId[];
+  xlsx: Buffer;
+  truth: QuotationTruth;
+}
+
+export interface GenerateCorpusOptions {
+  catalog: readonly CatalogProduct[];
+  seed?: number;
+}
+
+/** Each style draws from its own stream, so editing one style leaves the others' files unchanged. */
+const hashName = fnv1a;
+
+export async function generateSampleCorpus(options: GenerateCorpusOptions): Promise<SampleFile[]> {
+  const { seed = DEFAULT_CORPUS_SEED } = options;
+  const catalog = indexCatalog(options.catalog);
+  const files: SampleFile[] = [];
+
+  for (const [index, style] of SAMPLE_STYLES.entries()) {
+    const base = `${String(index + 1).padStart(2, '0')}-${style.name}`;
+    const built = style.build({ rng: createRng((seed ^ hashName(style.name)) >>> 0), catalog });
+    // Parsing checks the builder's work and fixes the key order the truth file is written in.
+    const truth = quotationTruthSchema.parse({
+      file: `${base}.xlsx`,
+      description: built.description,
+      messes: [...style.messes],
+      supplier: { name: built.supplier },
+      terms: built.terms,
+      items: built.items,
+      charges: built.charges,
+      statedTotal: built.statedTotal,
+    } satisfies QuotationTruth);
+    files.push({
+      fileName: `${base}.xlsx`,
+      truthFileName: `${base}.truth.json`,
+      messes: style.messes,
+      xlsx: await workbookToBuffer(built.workbook),
+      truth,
+    });
+  }
+  return files;
+}

@@ -1,0 +1,229 @@
+// The four things a buyer does, played through the stand-in as people would: share the XLSX, settle the review
+// (confirm the suggestions, name the supplier), start the negotiation from the modal, answer each question with its
+// first suggested answer, then an approver opens the PO and approves it (a second approver when two are needed).
+// Every step is a real signed request into Parley's Bolt receiver; nothing is called behind its back.
+import { ACTION, BLOCK, reviewConfirmCodec } from '../../src/slack/ids.js';
+import type { SlackSandbox } from './index.js';
+import type { SandboxMessage } from './model.js';
+import { CHANNEL, PEOPLE } from './sandboxed-parley.js';
+
+/** Where the story is played: the stand-in, and a way to wait until Parley has done what the last click asked. */
+export interface StoryStage {
+  sandbox: SlackSandbox;
+  /** `thread`: the story's thread, for a stage that can wait for one thread rather than for all of Parley. */
+  settle(thread?: { channel: string; ts: string }): Promise<void>;
+}
+
+export interface ButtonRef {
+  actionId: string;
+  value: string | undefined;
+  text: string;
+}
+
+/** Every button in a message's blocks (in actions blocks and as section accessories), in order. */
+export function buttonsIn(message: Pick<SandboxMessage, 'blocks'>): ButtonRef[] {
+  const found: ButtonRef[] = [];
+  const visit = (element: unknown) => {
+    if (typeof element !== 'object' || element === null) return;
+    const e = element as { type?: string; action_id?: string; value?: string; text?: { text?: string } };
+    if (e.type === 'button' && e.action_id)
+      found.push({ actionId: e.action_id, value: e.value, text: e.text?.text ?? '' });
+  };
+  for (const block of message.blocks ?? []) {
+    const b = block as { elements?: unknown[]; accessory?: unknown };
+    b.elements?.forEach(visit);
+    visit(b.accessory);
+  }
+  return found;
+}
+
+/** Buttons of one kind that share a block carry an index (`question_answer:0`). */
+function same(actionId: string, base: string): boolean {
+  return actionId === base || actionId.startsWith(`${base}:`);
+}
+
+/** A person has one modal open at a time: stories played side by side in one workspace (the load run) take turns. */
+const modalTurns = new WeakMap<SlackSandbox, Map<string, Promise<unknown>>>();
+function oneModalAtATime<T>(sandbox: SlackSandbox, userId: string, work: () => Promise<T>): Promise<T> {
+  const turns = modalTurns.get(sandbox) ?? new Map<string, Promise<unknown>>();
+  modalTurns.set(sandbox, turns);
+  const mine = (turns.get(userId) ?? Promise.resolve()).catch(() => {}).then(work);
+  turns.set(userId, mine);
+  return mine;
+}
+
+/** Whether a modal's private_metadata and a button's value name the same quotation or PO (`qt` / `po`). */
+function sameSubject(metadata: unknown, buttonValue: string | undefined): boolean {
+  const ids = (raw: unknown) => {
+    try {
+      const parsed = typeof raw === 'string' ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      return [parsed.qt, parsed.po].filter((id): id is string => typeof id === 'string');
+    } catch {
+      return [];
+    }
+  };
+  const wanted = ids(buttonValue);
+  return wanted.length > 0 && ids(metadata).some((id) => wanted.includes(id));
+}
+
+export interface StoryResult {
+  threadTs: string;
+  /** What people did, in order, as the demo narrates it. */
+  actions: string[];
+}
+
+export interface StoryOptions {
+  file: { name: string; bytes: Buffer };
+  /** Answer questions by clicking (`button`) or by replying in the thread (`reply`). */
+  answerBy?: 'button' | 'reply';
+  /** What the buyer says when Parley offers to stop early. */
+  earlyTermination?: 'finish' | 'continue';
+  /** Stop after the negotiation is decided, before anyone approves. */
+  stopBeforeApproval?: boolean;
+  /** The channel to share in (default #sourcing; every person is a member of the stand-in's channels). */
+  channelId?: string;
+  /** Rounds picked in the start modal (default: the modal's default). */
+  rounds?: number;
+}
+
+const MAX_STEPS = 200;
+
+export async function playStory(parley: StoryStage, options: StoryOptions): Promise<StoryResult> {
+  const { sandbox } = parley;
+  const { driver, model } = sandbox;
+  const channel = options.channelId ?? CHANNEL.id;
+  const actions: string[] = [];
+  const buyer = PEOPLE.buyer.id;
+
+  const shared = await driver.shareFile(buyer, channel, { name: options.file.name, bytes: options.file.bytes });
+  const threadTs = shared.ts;
+  const here = { channel, ts: threadTs };
+  actions.push(`${PEOPLE.buyer.name} shares ${options.file.name} in #${model.channels.get(channel)?.name ?? channel}`);
+  await parley.settle(here);
+
+  const thread = () => model.thread(channel, threadTs);
+  /** The person's open modal about the same thing as the button that opened it (its metadata names the same id). */
+  const modalFor = (userId: string, buttonValue: string | undefined) =>
+    model.openViews(userId).find((view) => sameSubject(view.view.private_metadata, buttonValue));
+  const withButton = (actionId: string) => thread().filter((m) => buttonsIn(m).some((b) => same(b.actionId, actionId)));
+  /**
+   * Clicks a button that opens a modal and waits for it (views.open runs while the click is handled). A person whose
+   * modal did not open — the app was restarting and the click's trigger expired — clicks again.
+   */
+  const openModal = async (who: string, message: SandboxMessage, button: ButtonRef, what: string) => {
+    for (let attempt = 1; ; attempt++) {
+      await driver.clickButton(who, { channel, ts: message.ts }, button.actionId, { value: button.value });
+      try {
+        return await sandbox.waitFor(() => modalFor(who, button.value), { what, timeoutMs: 10_000 });
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
+  };
+  const click = async (who: string, message: SandboxMessage, button: ButtonRef) => {
+    await driver.clickButton(who, { channel, ts: message.ts }, button.actionId, { value: button.value });
+    await parley.settle(here);
+  };
+
+  // Review: confirm all suggestions, name the supplier, then settle each line a click could not.
+  let confirmedAll = false;
+  for (let step = 0; step < MAX_STEPS; step++) {
+    const review = [
+      ACTION.reviewConfirmAll,
+      ACTION.reviewSupplierCreate,
+      ACTION.reviewSupplierUseExisting,
+      ACTION.reviewConfirm,
+      ACTION.reviewNotInCatalog,
+    ]
+      .map((actionId) => withButton(actionId)[0])
+      .find((message) => message !== undefined);
+    if (!review) break;
+    const buttons = buttonsIn(review);
+    const find = (actionId: string) => buttons.find((b) => b.actionId === actionId);
+    // A line with a suggestion is confirmed; one without any is marked as not in the catalog.
+    const confirmable = buttons.find(
+      (b) => b.actionId === ACTION.reviewConfirm && reviewConfirmCodec.decode(b.value)?.p,
+    );
+    const next =
+      find(ACTION.reviewSupplierUseExisting) ??
+      find(ACTION.reviewSupplierCreate) ??
+      (confirmedAll ? undefined : find(ACTION.reviewConfirmAll)) ??
+      confirmable ??
+      find(ACTION.reviewNotInCatalog) ??
+      find(ACTION.reviewPageNext);
+    if (!next) break;
+    if (next.actionId === ACTION.reviewConfirmAll) confirmedAll = true;
+    actions.push(`${PEOPLE.buyer.name} clicks [${next.text}] in the review`);
+    await click(buyer, review, next);
+  }
+
+  // Start: the button opens the modal; the buyer keeps the defaults and submits.
+  const start = withButton(ACTION.reviewStartNegotiation).at(-1);
+  if (!start) throw new Error('The thread never offered to start the negotiation');
+  const startButton = buttonsIn(start).find((b) => b.actionId === ACTION.reviewStartNegotiation);
+  if (!startButton) throw new Error('No start button');
+  actions.push(`${PEOPLE.buyer.name} clicks [${startButton.text}]`);
+  await oneModalAtATime(sandbox, buyer, async () => {
+    const modal = await openModal(buyer, start, startButton, 'the start modal');
+    actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
+    await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
+  });
+  await parley.settle(here);
+
+  // Questions until the decision is in.
+  for (let step = 0; step < MAX_STEPS; step++) {
+    if (withButton(ACTION.decisionOpenPo).length > 0) break;
+    const early = withButton(ACTION.earlyTerminationFinish)[0];
+    if (early) {
+      const choice =
+        options.earlyTermination === 'continue' ? ACTION.earlyTerminationContinue : ACTION.earlyTerminationFinish;
+      const button = buttonsIn(early).find((b) => b.actionId === choice);
+      if (button) {
+        actions.push(`${PEOPLE.buyer.name} clicks [${button.text}]`);
+        await click(buyer, early, button);
+        continue;
+      }
+    }
+    const question = withButton(ACTION.questionAnswer)[0];
+    if (!question) {
+      await parley.settle(here);
+      if (withButton(ACTION.questionAnswer).length === 0 && withButton(ACTION.earlyTerminationFinish).length === 0) {
+        if (withButton(ACTION.decisionOpenPo).length > 0) break;
+        throw new Error('The negotiation stopped without a question or a decision');
+      }
+      continue;
+    }
+    const answer = buttonsIn(question).find((b) => same(b.actionId, ACTION.questionAnswer));
+    if (!answer) continue;
+    if (options.answerBy === 'reply') {
+      actions.push(`${PEOPLE.buyer.name} replies in the thread: "${answer.text}"`);
+      await driver.replyInThread(buyer, channel, threadTs, answer.text);
+      await parley.settle(here);
+    } else {
+      actions.push(`${PEOPLE.buyer.name} clicks [${answer.text}]`);
+      await click(buyer, question, answer);
+    }
+  }
+  if (options.stopBeforeApproval) return { threadTs, actions };
+
+  // Approval: each approver needed opens the PO from the decision and approves it in the modal; once the PO is
+  // approved, the next approver's modal is read-only (no Approve button) and the story ends.
+  for (const approver of [PEOPLE.approver, PEOPLE.secondApprover]) {
+    const decision = withButton(ACTION.decisionOpenPo).at(-1);
+    const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
+    if (!decision || !open) throw new Error('No decision with a PO to review');
+    const approved = await oneModalAtATime(sandbox, approver.id, async () => {
+      const po = await openModal(approver.id, decision, open, 'the PO modal');
+      if (po.view.submit === undefined) {
+        await driver.closeView(approver.id, po.id);
+        return true;
+      }
+      actions.push(`${approver.name} clicks [${open.text}], then [Approve] in the PO modal`);
+      await driver.submitView(approver.id, po.id, {});
+      return false;
+    });
+    if (approved) break;
+    await parley.settle(here);
+  }
+  return { threadTs, actions };
+}

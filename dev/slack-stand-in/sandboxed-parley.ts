@@ -1,0 +1,100 @@
+// Parley running against the local Slack stand-in, with a team, a channel and the people of the story: the buyer who
+// shares quotations, two approvers and a colleague who may do nothing. Used by the demo and the end-to-end tests —
+// the real Bolt HTTP receiver, the real WebClient, the real database; only Slack itself is stood in for.
+import { createServer } from 'node:net';
+import { type Env, loadEnv } from '../../src/config/env.js';
+import type { Database } from '../../src/db/client.js';
+import { startParley } from '../../src/server.js';
+import { type SlackSandbox, startSlackSandbox } from './index.js';
+
+export const TEAM_ID = 'T0VALDEN01';
+export const PEOPLE = {
+  buyer: { id: 'U0MAYA0001', name: 'maya', realName: 'Maya Lindqvist' },
+  approver: { id: 'U0SAM00001', name: 'sam', realName: 'Sam Okafor' },
+  secondApprover: { id: 'U0LEE00001', name: 'lee', realName: 'Lee Park' },
+  colleague: { id: 'U0JO000001', name: 'jo', realName: 'Jo Bauer' },
+} as const;
+export const CHANNEL = { id: 'C0SOURCING', name: 'sourcing' } as const;
+
+export interface SandboxedParleyOptions {
+  db: Database;
+  callLogPath?: string;
+  /** Per-channel post interval; the stand-in has no rate limit, so the demo and tests use a short one. */
+  postIntervalMs?: number;
+  /** Extra environment (e.g. PO_DUAL_APPROVAL_ABOVE_USD). */
+  env?: Record<string, string>;
+  /** The sandbox's fault randomness. */
+  seed?: number;
+  /** Every negotiation's offline seed. */
+  negotiationSeed?: number;
+}
+
+export type SandboxedParley = Awaited<ReturnType<typeof startSandboxedParley>>;
+
+/** The stand-in with the story's team and people, in #sourcing and in `extraChannels` more channels (#sourcing-2…). */
+export function startStoryStandIn(options: { callLogPath?: string; seed?: number; extraChannels?: number } = {}) {
+  const members = Object.values(PEOPLE).map((p) => p.id);
+  const extra = Array.from({ length: options.extraChannels ?? 0 }, (_, i) => ({
+    id: `C0SOURCING${i + 2}`,
+    name: `sourcing-${i + 2}`,
+    members,
+  }));
+  return startSlackSandbox({
+    teamId: TEAM_ID,
+    teamName: 'Valden Outdoor',
+    users: Object.values(PEOPLE).map(({ id, name, realName }) => ({ id, name, realName })),
+    channels: [{ id: CHANNEL.id, name: CHANNEL.name, members }, ...extra],
+    callLogPath: options.callLogPath,
+    echoBotEvents: true,
+    seed: options.seed ?? 1,
+  });
+}
+
+/** The environment that points Parley at the stand-in, as `npm start` would read it. */
+export function standInEnv(sandbox: SlackSandbox, port: number): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: sandbox.botToken,
+    SLACK_SIGNING_SECRET: sandbox.signingSecret,
+    SLACK_API_URL: sandbox.apiUrl,
+    PORT: String(port),
+    APPROVER_SLACK_IDS: `${PEOPLE.approver.id},${PEOPLE.secondApprover.id}`,
+    SEED_SLACK_TEAM_ID: TEAM_ID,
+  };
+}
+
+export async function startSandboxedParley(options: SandboxedParleyOptions) {
+  const sandbox: SlackSandbox = await startStoryStandIn({ callLogPath: options.callLogPath, seed: options.seed });
+  const port = await freePort();
+  const env: Env = loadEnv({ ...standInEnv(sandbox, port), ...options.env });
+  const server = await startParley({
+    env,
+    db: options.db,
+    postIntervalMs: options.postIntervalMs ?? 20,
+    negotiationSeed: options.negotiationSeed,
+  });
+  sandbox.setEventsUrl(`http://127.0.0.1:${port}/slack/events`);
+  return {
+    sandbox,
+    server,
+    env,
+    db: options.db,
+    /** Lets every background task and every due outbox row finish. */
+    settle: () => server.settle(),
+    async stop() {
+      await server.stop();
+      await sandbox.close();
+    },
+  };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,148 @@
+// The engine on a real database (PGlite, or PostgreSQL with DATABASE_URL): a run interrupted at any step resumes from
+// its checkpoint with the same transcript as an uninterrupted one, and no message is written twice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
+import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
+import { seedWorkspace, supplierColumns } from '../seed.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
+import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
+import { nextOpenQuestion } from '../../negotiation/ask-info.js';
+import { advance, type EngineAgents } from '../../negotiation/engine.js';
+import {
+  acquireLease,
+  applyBuyerInput,
+  loadCheckpoint,
+  runNegotiation,
+  saveStep,
+  StaleStepError,
+  startNegotiation,
+} from './negotiation-store.js';
+import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
+import { runUnattended } from '../../negotiation/run-unattended.js';
+
+const agents: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
+const setup = (seed: number) => exampleSetup(seed);
+
+describe('negotiations on the database', () => {
+  let db: TestDatabase;
+  let ws: WorkspaceDb;
+  let supplierIds: Record<string, string>;
+  let files = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const { workspaceId } = await seedWorkspace(db.prisma, {
+      slackTeamId: 'TNEG',
+      brandName: 'Valden Outdoor',
+      catalog: [],
+    });
+    ws = scopeToWorkspace(db.prisma, workspaceId);
+    const quoted = await ws.supplier.create({
+      data: {
+        workspaceId,
+        ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
+      },
+    });
+    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
+    supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+  });
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  async function newNegotiation(seed: number) {
+    const quotation = await ws.quotation.create({
+      data: {
+        workspaceId: ws.$workspaceId,
+        slackFileId: `F${++files}`,
+        slackChannelId: 'C1',
+        uploadedBySlackUserId: 'U1',
+        fileName: 'quote.xlsx',
+      },
+    });
+    return startNegotiation(ws, {
+      quotationId: quotation.id,
+      startedBySlackUserId: 'U1',
+      setup: setup(seed),
+      supplierIds,
+      questionBudget: 3,
+    });
+  }
+
+  /** Runs to completion, answering each question with its first suggestion; `crashAfter` drops the run mid-way. */
+  async function drive(negotiationId: string, owner: string, crashAfter?: number) {
+    if (crashAfter !== undefined) {
+      // The "crashed" process: takes some steps, saves them, then disappears without releasing its lease.
+      await acquireLease(ws, negotiationId, 'crashed-process');
+      let { state, version } = await loadCheckpoint(ws, negotiationId);
+      for (let step = 0; step < crashAfter && state.status === 'running'; step++) {
+        const result = await advance(state, agents);
+        version = await saveStep(ws, negotiationId, version, result);
+        state = result.state;
+      }
+      // Its lease has to expire before anyone else may take over.
+      expect(await acquireLease(ws, negotiationId, owner)).toBe(false);
+      await ws.negotiation.updateMany({ where: { id: negotiationId }, data: { leaseExpiresAt: new Date(0) } });
+    }
+    for (let guard = 0; guard < 30; guard++) {
+      const state = await runNegotiation(ws, negotiationId, agents, owner);
+      if (!state || state.status === 'completed') return;
+      const question = nextOpenQuestion(state.askInfo);
+      if (state.status === 'awaiting_early_termination') {
+        await applyBuyerInput(ws, negotiationId, { kind: 'early_termination', finish: true, by: 'auto' });
+      } else if (question) {
+        await applyBuyerInput(ws, negotiationId, {
+          kind: 'answer',
+          questionId: question.id,
+          answer: question.suggestedAnswers[0] ?? 'Yes',
+          by: 'auto',
+        });
+      }
+    }
+  }
+
+  const transcript = async (negotiationId: string) =>
+    (await ws.message.findMany({ where: { negotiationId }, orderBy: { sequence: 'asc' } })).map(
+      (m) => `${m.sequence} ${m.speakerName}: ${m.text}`,
+    );
+
+  it('stores every message, offer and question of a run, and matches the in-memory engine', async () => {
+    const { negotiationId } = await newNegotiation(21);
+    await drive(negotiationId, 'instance-a');
+    const reference = await runUnattended(setup(21), agents, { answers: 'auto' });
+    const expected = reference.events.flatMap((e) =>
+      e.type === 'message' ? [`${e.sequence} ${e.speaker}: ${e.text}`] : [],
+    );
+    expect(await transcript(negotiationId)).toEqual(expected);
+
+    const negotiation = await ws.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
+    expect(negotiation.status).toBe('completed');
+    expect(negotiation.leaseOwner).toBeNull();
+    const rounds = await ws.negotiationRound.count({ where: { negotiationId } });
+    expect(rounds).toBeGreaterThanOrEqual(9);
+    const questions = await ws.pendingQuestion.findMany({ where: { negotiationId } });
+    expect(questions.every((q) => q.status === 'answered' && q.answeredBySlackUserId === 'auto')).toBe(true);
+  });
+
+  it.each([1, 5, 12, 19])(
+    'resumes after a crash at step %i with the same transcript and no duplicate',
+    async (crashAfter) => {
+      const [crashed, clean] = [await newNegotiation(33), await newNegotiation(33)];
+      await drive(crashed.negotiationId, 'instance-b', crashAfter);
+      await drive(clean.negotiationId, 'instance-c');
+      const resumed = await transcript(crashed.negotiationId);
+      expect(resumed).toEqual(await transcript(clean.negotiationId));
+      expect(new Set(resumed).size).toBe(resumed.length);
+    },
+  );
+
+  it('stores a step computed twice only once', async () => {
+    const { negotiationId } = await newNegotiation(5);
+    const { state, version } = await loadCheckpoint(ws, negotiationId);
+    const result = await advance(state, agents);
+    await saveStep(ws, negotiationId, version, result);
+    await expect(saveStep(ws, negotiationId, version, result)).rejects.toThrow(StaleStepError);
+    expect(await ws.message.count({ where: { negotiationId } })).toBe(1);
+  });
+});

@@ -1,0 +1,329 @@
+// Where a negotiation lives between steps: the engine's checkpoint and everything each step said and offered, written
+// in one transaction per step, guarded by a lease (which process runs it) and an optimistic checkpoint version (so a
+// step computed twice — a crash after the write, a second instance — is stored once). A process that dies at any
+// point leaves either the step before or the step after; another process resumes from there.
+import type { SupplierProfile } from '../../config/business-rules.js';
+import { toJsonColumn } from '../json.js';
+import type { WorkspaceDb } from '../scoped.js';
+import {
+  advance,
+  answer,
+  chooseCurveballStrategy,
+  createNegotiation,
+  decideEarlyTermination,
+  type EngineAgents,
+  type NegotiationEvent,
+  type NegotiationSetup,
+  type NegotiationState,
+  negotiationStateSchema,
+  type StepResult,
+} from '../../negotiation/engine.js';
+
+export const LEASE_MS = 60_000;
+
+/** A transaction of the workspace's client: what a step's writes (and the Slack outbox, later) go through. */
+export type WorkspaceTx = Parameters<Parameters<WorkspaceDb['$transaction']>[0]>[0];
+
+export interface StartNegotiationOptions {
+  quotationId: string;
+  startedBySlackUserId: string;
+  setup: NegotiationSetup;
+  /** The database supplier behind each engine role (SUP-001 is the quotation's own supplier). */
+  supplierIds: Record<string, string>;
+  questionBudget: number;
+}
+
+export class StaleStepError extends Error {
+  override name = 'StaleStepError';
+}
+
+/** A step's other writes, in its transaction: the Slack outbox rows that report its events. */
+export type AlsoWrite = (tx: WorkspaceTx, events: NegotiationEvent[], state: NegotiationState) => Promise<void>;
+
+export async function startNegotiation(db: WorkspaceDb, options: StartNegotiationOptions, alsoWrite?: AlsoWrite) {
+  const { state, events } = createNegotiation({ ...options.setup, questionBudget: options.questionBudget });
+  return db.$transaction(async (tx) => {
+    const negotiation = await tx.negotiation.create({
+      data: {
+        workspaceId: db.$workspaceId,
+        quotationId: options.quotationId,
+        mode: state.mode,
+        status: 'negotiating',
+        maxRounds: state.maxRounds,
+        questionBudget: options.questionBudget,
+        targetTotal: state.mandate.targetTotal,
+        walkAwayTotal: state.mandate.walkAwayTotal,
+        notes: state.buyerNotes,
+        rngSeed: state.seed,
+        checkpoint: toJsonColumn(state),
+        startedBySlackUserId: options.startedBySlackUserId,
+        startedAt: new Date(),
+      },
+    });
+    await tx.negotiationSupplier.createMany({
+      data: state.profiles.map((profile: SupplierProfile) => ({
+        workspaceId: db.$workspaceId,
+        negotiationId: negotiation.id,
+        supplierId: options.supplierIds[profile.code] ?? missing(profile.code),
+      })),
+    });
+    await writeEvents(tx, db.$workspaceId, negotiation.id, state, events);
+    await alsoWrite?.(tx, events, state);
+    return { negotiationId: negotiation.id, state, events };
+  });
+}
+
+function missing(code: string): never {
+  throw new Error(`No database supplier for ${code}`);
+}
+
+/** Takes the lease if it is free, expired, or already ours. True when this process may run the negotiation. */
+export async function acquireLease(db: WorkspaceDb, negotiationId: string, owner: string, now = new Date()) {
+  const { count } = await db.negotiation.updateMany({
+    where: {
+      id: negotiationId,
+      OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }],
+    },
+    data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + LEASE_MS) },
+  });
+  return count === 1;
+}
+
+export async function releaseLease(db: WorkspaceDb, negotiationId: string, owner: string) {
+  await db.negotiation.updateMany({
+    where: { id: negotiationId, leaseOwner: owner },
+    data: { leaseOwner: null, leaseExpiresAt: null },
+  });
+}
+
+export async function loadCheckpoint(db: WorkspaceDb, negotiationId: string) {
+  const row = await db.negotiation.findUniqueOrThrow({
+    where: { id: negotiationId },
+    select: { checkpoint: true, checkpointVersion: true },
+  });
+  return { state: negotiationStateSchema.parse(row.checkpoint), version: row.checkpointVersion };
+}
+
+/**
+ * Saves one step: the new checkpoint (only over the version it was computed from) and the step's messages, offers
+ * and questions. `alsoWrite` runs in the same transaction (the Slack outbox rows for the step's events).
+ */
+export async function saveStep(
+  db: WorkspaceDb,
+  negotiationId: string,
+  fromVersion: number,
+  result: StepResult,
+  alsoWrite?: AlsoWrite,
+): Promise<number> {
+  const { state, events } = result;
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.negotiation.updateMany({
+      // jobs: an expired (or cancelled) negotiation takes no more steps, so a late click cannot revive it.
+      where: { id: negotiationId, checkpointVersion: fromVersion, status: { notIn: ['expired', 'cancelled'] } },
+      data: {
+        checkpoint: toJsonColumn(state),
+        checkpointVersion: { increment: 1 },
+        currentRound: state.round,
+        phase: state.phase,
+        status: statusOf(state),
+        curveball: state.curveball ? toJsonColumn(state.curveball) : undefined,
+        questionsAsked: state.askInfo.questions.length,
+        clarifications: toJsonColumn(state.askInfo.clarifications),
+        ...(state.status === 'completed' ? { completedAt: new Date() } : {}),
+        ...(state.earlyTermination?.decision === 'accepted'
+          ? {
+              earlyTermination: true,
+              earlyTerminationReason: state.earlyTermination.offered.reason,
+              roundsSkipped: state.earlyTermination.offered.roundsSkipped,
+              estimatedCostSavedUsd: state.earlyTermination.offered.estimatedCostSavedUsd,
+            }
+          : {}),
+      },
+    });
+    // Another process (or this one, before a crash) already saved a step from this checkpoint: ours is a duplicate.
+    if (count === 0) throw new StaleStepError(`Negotiation ${negotiationId} moved on from version ${fromVersion}`);
+    await markPause(tx, negotiationId, statusOf(state));
+    await writeEvents(tx, db.$workspaceId, negotiationId, state, events);
+    await alsoWrite?.(tx, events, state);
+    return fromVersion + 1;
+  });
+}
+
+// jobs: `pausedAt` is when the negotiation last started waiting for the buyer (the expiry job counts from it). Set
+// only on the transition — a paused row still has it — and cleared when the run goes on.
+async function markPause(tx: WorkspaceTx, negotiationId: string, status: ReturnType<typeof statusOf>) {
+  await tx.negotiation.updateMany({
+    where: status === 'paused' ? { id: negotiationId, pausedAt: null } : { id: negotiationId, pausedAt: { not: null } },
+    data: { pausedAt: status === 'paused' ? new Date() : null },
+  });
+}
+
+function statusOf(state: NegotiationState) {
+  if (state.status === 'completed') return 'completed' as const;
+  return state.status === 'running' ? ('negotiating' as const) : ('paused' as const);
+}
+
+/** A question's row id: the engine's question id within its negotiation, so a button can name both. */
+export function pendingQuestionId(negotiationId: string, questionId: string): string {
+  return `${negotiationId}_${questionId}`;
+}
+
+/** The engine's question id back from a row id (negotiation ids are cuids: no underscore). */
+export function engineQuestionId(rowId: string): string {
+  return rowId.slice(rowId.indexOf('_') + 1);
+}
+
+async function writeEvents(
+  tx: WorkspaceTx,
+  workspaceId: string,
+  negotiationId: string,
+  state: NegotiationState,
+  events: NegotiationEvent[],
+) {
+  const suppliers = await tx.negotiationSupplier.findMany({
+    where: { negotiationId },
+    select: { id: true, supplier: { select: { code: true } } },
+  });
+  // Engine roles → rows: the simulated suppliers by their code; the quoting role (SUP-001) is the other row, whatever
+  // code the quotation's own supplier has in this workspace.
+  const [quotedRole, ...otherRoles] = state.profiles;
+  const otherCodes = new Set(otherRoles.map((profile) => profile.code));
+  const rowFor = (code: string) =>
+    suppliers.find((row) => row.supplier.code === code)?.id ??
+    (code === quotedRole?.code ? suppliers.find((row) => !otherCodes.has(row.supplier.code))?.id : undefined);
+
+  for (const event of events) {
+    if (event.type === 'message') {
+      await tx.message.create({
+        data: {
+          workspaceId,
+          negotiationId,
+          negotiationSupplierId: rowFor(event.supplierCode) ?? null,
+          sequence: event.sequence,
+          role: event.role,
+          speakerName: event.speaker,
+          text: event.text,
+          action: toJsonColumn(event.action),
+          actionType: event.action.type,
+          usedStrategies: event.usedStrategies,
+          pillarBriefs: event.pillarBriefs ? toJsonColumn(event.pillarBriefs) : undefined,
+        },
+      });
+    } else if (event.type === 'offer_extracted') {
+      const rowId = rowFor(event.supplierCode);
+      if (!rowId) continue;
+      const evaluation = state.evaluations.find(
+        (e) => e.round === event.round && e.supplierCode === event.supplierCode,
+      );
+      await tx.negotiationRound.upsert({
+        where: { negotiationSupplierId_roundNumber: { negotiationSupplierId: rowId, roundNumber: event.round } },
+        create: {
+          workspaceId,
+          negotiationId,
+          negotiationSupplierId: rowId,
+          roundNumber: event.round,
+          phase: state.phase,
+          offerData: toJsonColumn(event.offer),
+          offerTotal: event.offer.total,
+          evaluation: evaluation?.evaluation ?? null,
+        },
+        update: { offerData: toJsonColumn(event.offer), offerTotal: event.offer.total },
+      });
+    } else if (event.type === 'question_asked') {
+      await tx.pendingQuestion.create({
+        data: {
+          id: pendingQuestionId(negotiationId, event.questionId),
+          workspaceId,
+          negotiationId,
+          negotiationSupplierId: rowFor(event.supplierCode) ?? null,
+          kind: event.kind,
+          question: event.question,
+          suggestedAnswers: event.suggestedAnswers,
+        },
+      });
+    } else if (event.type === 'early_termination_offered') {
+      await tx.pendingQuestion.create({
+        data: {
+          id: pendingQuestionId(negotiationId, event.questionId),
+          workspaceId,
+          negotiationId,
+          kind: 'early_termination',
+          question: event.record.reason,
+          suggestedAnswers: ['Finish now', 'Keep negotiating'],
+        },
+      });
+    } else if (event.type === 'question_answered') {
+      await tx.pendingQuestion.updateMany({
+        where: { id: pendingQuestionId(negotiationId, event.questionId), status: 'open' },
+        data: {
+          status: 'answered',
+          answer: event.answer,
+          answeredBySlackUserId: event.answeredBy,
+          answeredAt: new Date(),
+        },
+      });
+    } else if (event.type === 'supplier_done') {
+      const rowId = rowFor(event.supplierCode);
+      if (!rowId) continue;
+      const supplier = state.suppliers[event.supplierCode];
+      await tx.negotiationSupplier.update({
+        where: { id: rowId },
+        data: {
+          status: event.status,
+          impasseReason: event.status === 'impasse' && event.reason !== 'accepted' ? event.reason : null,
+          impasseDetails: event.details ? { details: event.details } : undefined,
+          finalOffer: supplier?.offers.at(-1) ? toJsonColumn(supplier.offers.at(-1)) : undefined,
+          finalOfferTotal: supplier?.offers.at(-1)?.total ?? null,
+        },
+      });
+    }
+  }
+}
+
+/**
+ * Runs a negotiation until it waits for the buyer or completes, one saved step at a time, holding the lease. Returns
+ * the last saved state. Safe to call on any instance at any time: without the lease it does nothing.
+ */
+export async function runNegotiation(
+  db: WorkspaceDb,
+  negotiationId: string,
+  agents: EngineAgents,
+  owner: string,
+  alsoWrite?: AlsoWrite,
+): Promise<NegotiationState | null> {
+  if (!(await acquireLease(db, negotiationId, owner))) return null;
+  let { state, version } = await loadCheckpoint(db, negotiationId);
+  try {
+    while (state.status === 'running') {
+      const result = await advance(state, agents);
+      version = await saveStep(db, negotiationId, version, result, alsoWrite);
+      state = result.state;
+      await acquireLease(db, negotiationId, owner); // renew: a long run must not lose it to an expiry sweep
+    }
+  } finally {
+    await releaseLease(db, negotiationId, owner);
+  }
+  return state;
+}
+
+/** The buyer answers a question or decides on early termination: one saved step, then the run can continue. */
+export async function applyBuyerInput(
+  db: WorkspaceDb,
+  negotiationId: string,
+  input:
+    | { kind: 'answer'; questionId: string; answer: string; by: string }
+    | { kind: 'early_termination'; finish: boolean; by: string }
+    | { kind: 'curveball_strategy'; strategyId: string; by: string },
+  alsoWrite?: AlsoWrite,
+): Promise<StepResult> {
+  const { state, version } = await loadCheckpoint(db, negotiationId);
+  const result =
+    input.kind === 'answer'
+      ? answer(state, input.questionId, input.answer, input.by)
+      : input.kind === 'early_termination'
+        ? decideEarlyTermination(state, input.finish, input.by)
+        : chooseCurveballStrategy(state, input.strategyId, input.by);
+  if (result.events.length === 0) return result; // already answered, or nothing was asked: idempotent
+  await saveStep(db, negotiationId, version, result, alsoWrite);
+  return result;
+}

@@ -1,0 +1,473 @@
+// The offline brand agent "Alex": an RFQ for round 1, three pillar briefs (negotiator, risk analyst, product/cost)
+// and a synthesized 80–100-word message, from the numbers in brand-analysis.ts and the banks in phrases.ts. It may ask
+// the buyer (ASK_INFO) about a longer lead time or a split order — each at most once, and only when the answer is
+// not already known from the notes or earlier answers.
+import { COST_OF_CAPITAL_ANNUAL, SPLIT_ORDER_OVERHEAD } from '../../../config/business-rules.js';
+import { analyse, isLeadTimeTopic, isSplitTopic, prefersSpeed, type BrandAnalysis } from '../brand-analysis.js';
+import { tierQuantity } from './concessions.js';
+import {
+  describeTerms,
+  formatItemList,
+  formatMoney,
+  formatPercent,
+  MAX_MESSAGE_CHARS,
+  skeleton,
+  skuRef,
+  wordCount,
+} from '../format.js';
+import {
+  type BrandAgent,
+  type BrandTurn,
+  type BrandTurnContext,
+  type CompetitorMention,
+  type PillarBriefs,
+} from '../interfaces.js';
+import {
+  BRAND_PHRASES,
+  BRAND_STRATEGY_LINES,
+  RFQ_PHRASES,
+  RFQ_STRATEGY_LINES,
+  type BrandFill,
+  type RfqFill,
+} from './phrases.js';
+import {
+  creditStrategies,
+  missingStrategy,
+  pickPhrase,
+  preferredTactics,
+  type Phrase,
+  type Tactic,
+} from './tactics.js';
+
+/** The synthesizer's word budget (seed 002 §6.4). */
+export const MESSAGE_WORDS = { min: 80, max: 100 } as const;
+/** An RFQ lists every line; past this it summarises the tail rather than overflow the message. */
+const MAX_RFQ_CHARS = 3_500;
+
+/** Chance of asking about an unknown lead-time tolerance when this supplier is the slow one. */
+const LEAD_QUESTION_CHANCE = 0.5;
+/** Chance of asking about a split once the curveball caps this supplier, when the buyer has already answered once. */
+const SPLIT_QUESTION_CHANCE = 0.5;
+/** A lead time this long is worth asking the buyer about. */
+const SLOW_LEAD_DAYS = 40;
+
+export function createOfflineBrandAgent(): BrandAgent {
+  return {
+    rfq: (context) => Promise.resolve(offlineRfq(context)),
+    pillars: (context) => Promise.resolve(offlinePillars(context)),
+    synthesize: (context, briefs) => Promise.resolve(offlineSynthesize(context, briefs)),
+  };
+}
+
+export function offlineRfq(context: BrandTurnContext): BrandTurn {
+  const { baseline, rng } = context;
+  const preferred = preferredTactics(context.suggestedStrategies);
+  const largest = [...baseline.lines].sort((a, b) => b.quantity * b.unitPrice - a.quantity * a.unitPrice)[0];
+  const fill: RfqFill = {
+    name: context.supplier.name,
+    brand: context.brandName,
+    lineCount: String(baseline.lines.length),
+    units: baseline.lines.reduce((sum, line) => sum + line.quantity, 0).toLocaleString('en-US'),
+    sku: largest === undefined ? '' : skuRef(largest),
+    unit: formatMoney(largest?.unitPrice ?? 0, baseline.currency),
+  };
+  const never = (): boolean => false;
+  const intro = pickPhrase(RFQ_PHRASES.intro, fill, rng, { preferred, said: never });
+  const outro = pickPhrase(RFQ_PHRASES.outro, fill, rng, { preferred, said: never });
+  const tactics = new Set([...intro.tactics, ...outro.tactics]);
+  const missing = missingStrategy(context.suggestedStrategies, tactics, RFQ_STRATEGY_LINES, fill, never);
+  const extra = missing === null ? null : pickPhrase(missing, fill, rng, { preferred, said: never });
+  for (const tactic of extra?.tactics ?? []) tactics.add(tactic);
+  const closing = extra === null ? outro.text : `${extra.text} ${outro.text}`;
+  const budget = MAX_RFQ_CHARS - intro.text.length - closing.length - 4;
+  const text = `${intro.text}\n${itemListWithin(context, budget)}\n${closing}`;
+  return {
+    action: {
+      type: 'REQUEST_CRITERIA',
+      payload: { items: baseline.lines.map((line) => ({ sku: line.sku, quantity: line.quantity })) },
+    },
+    message_text: text,
+    used_strategies: creditStrategies(context.suggestedStrategies, tactics),
+  };
+}
+
+/** The full `SKU(Description) — Qty N` list, or as much of it as fits with a count of the rest. */
+function itemListWithin(context: BrandTurnContext, budget: number): string {
+  const full = formatItemList(context.baseline.lines);
+  if (full.length <= budget) return full;
+  const shown: string[] = [];
+  let used = 0;
+  const lines = full.split('\n');
+  for (const line of lines) {
+    if (used + line.length + 1 > budget - 60) break;
+    shown.push(line);
+    used += line.length + 1;
+  }
+  return `${shown.join('\n')}\n- and ${lines.length - shown.length} more lines as in the attached quotation`;
+}
+
+export function offlinePillars(context: BrandTurnContext): PillarBriefs {
+  const analysis = analyse(context);
+  const { rng } = context;
+  const money = (amount: number): string => formatMoney(amount, context.baseline.currency);
+  const { current, cheaperRival, rivals, ask, focus, curveball } = analysis;
+
+  let negotiator: string;
+  if (cheaperRival !== null) {
+    const gap = 1 - cheaperRival.total / current.total;
+    negotiator = rng.pick([
+      `${cheaperRival.name} is at ${money(cheaperRival.total)}, ${formatPercent(gap)} below ${current.name}'s ${money(current.total)}. Anchor on it and ask for ${money(ask.total)} (${formatPercent(ask.discount)} off).`,
+      `Leverage: ${cheaperRival.name} quotes ${money(cheaperRival.total)} against ${money(current.total)} here, a ${money(current.total - cheaperRival.total)} gap. Cite it and push to ${money(ask.total)}.`,
+    ]);
+  } else if (rivals.length > 0) {
+    const nextBest = rivals[0];
+    const gap = nextBest === undefined ? 0 : nextBest.total - current.total;
+    negotiator = `${current.name} is the lowest bid at ${money(current.total)}, ${money(gap)} under ${nextBest?.name ?? 'the rest'}. Keep the pressure on with volume and ask for ${money(ask.total)} (${formatPercent(ask.discount)} off).`;
+  } else {
+    negotiator = `No competing offers yet; anchor on the quoted ${money(context.baseline.total)} and ask ${current.name} for ${money(ask.total)} (${formatPercent(ask.discount)} off).`;
+  }
+  if (analysis.final) negotiator += ' Final round: make it the decisive number.';
+  else negotiator += ` ${analysis.roundsLeft} round${analysis.roundsLeft === 1 ? '' : 's'} left after this one.`;
+
+  let riskAnalyst: string;
+  const reliability = `${current.leadTimeDays}-day lead time, ${formatPercent(current.profile.onTimeDeliveryRate)} on-time, ${formatPercent(current.profile.defectRate)} defects`;
+  if (curveball?.thisSupplier === true) {
+    riskAnalyst = `${current.name} can fill only ${formatPercent(curveball.capacityShare, 0)} (${money(curveball.cappedValue)}) after the capacity shock; the other ${formatPercent(1 - curveball.capacityShare, 0)} needs ${rivals.map((r) => `${r.name} (${r.leadTimeDays} days)`).join(' or ') || 'a second supplier'}. Lock dates for the share it can fill.`;
+  } else if (curveball !== null) {
+    riskAnalyst = `${curveball.cappedName} is capped at ${formatPercent(curveball.capacityShare, 0)}, so ${current.name} is a candidate for the other ${formatPercent(1 - curveball.capacityShare, 0)} (about ${money(curveball.openValue)} at its prices); ${reliability}.`;
+  } else {
+    const faster = analysis.fasterRival;
+    riskAnalyst = rng.pick([
+      `${current.name}: ${reliability}. ${faster === null ? 'It is the fastest option on the table' : `${faster.name} ships in ${faster.leadTimeDays} days`}; single-sourcing ${money(current.total)} concentrates the risk, so keep a second supplier warm.`,
+      `Supply risk on ${current.name} is ${reliability}. ${analysis.requiredLeadDays === null ? 'The buyer has not set a delivery deadline yet' : `The buyer needs delivery within ${analysis.requiredLeadDays} days`}.`,
+    ]);
+  }
+
+  const tier = focus.line.tiers[0];
+  const tierNote =
+    tier === undefined
+      ? ` No volume tier is quoted; ask for one at ${tierQuantity(focus.line.quantity)} units.`
+      : ` The quote has a break at ${tier.minQty}+ for ${money(tier.unitPrice)}.`;
+  const productCost = `${skuRef(focus.line)} is ${formatPercent(focus.share, 0)} of the order (${focus.line.quantity} × ${money(focus.unitPrice)} = ${money(focus.value)}). ${describeTerms(current.paymentTerms)} over ${current.leadTimeDays} days costs about ${money(analysis.cashCost)} in capital at ${formatPercent(COST_OF_CAPITAL_ANNUAL, 0)}/yr.${tierNote}`;
+
+  return { negotiator, riskAnalyst, productCost };
+}
+
+/**
+ * The briefs are the visible critique; the offline synthesizer writes from the same analysis they came from (numbers are
+ * code's job), so it does not parse them — a Claude synthesizer reads them instead.
+ */
+export function offlineSynthesize(context: BrandTurnContext, _briefs: PillarBriefs): BrandTurn {
+  const analysis = analyse(context);
+  const question = questionFor(context, analysis);
+  if (question !== null) return question;
+  return new BrandVoice(context, analysis).message();
+}
+
+function askedBefore(context: BrandTurnContext, topic: string): boolean {
+  return context.history.messages.some(
+    (message) =>
+      message.from === 'brand' && message.action?.type === 'ASK_INFO' && message.action.payload['topic'] === topic,
+  );
+}
+
+/** ASK_INFO when something essential is unknown: at most one topic per supplier, each asked once per negotiation. */
+function questionFor(context: BrandTurnContext, analysis: BrandAnalysis): BrandTurn | null {
+  const { current, fasterRival, cheaperRival, curveball } = analysis;
+  const notes = context.buyerNotes ?? '';
+  const money = (amount: number): string => formatMoney(amount, context.baseline.currency);
+
+  const leadKnown =
+    prefersSpeed(context) ||
+    context.clarifications.some(isLeadTimeTopic) ||
+    /lead.?time|deliver|deadline|urgent|asap|ship by|\d+\s*(days|weeks)/i.test(notes);
+  const slow = current.leadTimeDays >= SLOW_LEAD_DAYS;
+  if (!leadKnown && slow && fasterRival !== null && !analysis.final && !askedBefore(context, 'lead_time')) {
+    if (context.rng.next() < LEAD_QUESTION_CHANCE) {
+      const days = current.leadTimeDays;
+      const standing = cheaperRival === null ? 'is the cheapest so far but quotes' : 'quotes';
+      return askInfo(context, {
+        topic: 'lead_time',
+        question: `${current.name} ${standing} ${days} days, while ${fasterRival.name} can ship in ${fasterRival.leadTimeDays}. Is a ${days}-day lead time acceptable for this order?`,
+        suggestedAnswers: [
+          `Yes, ${days} days is fine`,
+          'Need delivery within 30 days',
+          'Need delivery within 21 days',
+          'Speed matters more than price',
+        ],
+        tactics: ['leadTime'],
+      });
+    }
+  }
+
+  const splitKnown =
+    context.clarifications.some(isSplitTopic) || /split|single supplier|one supplier|sole/i.test(notes);
+  if (curveball?.thisSupplier === true && !splitKnown && !askedBefore(context, 'split_order')) {
+    // With no answer from the buyer yet, this is the question to ask: the curveball makes it essential.
+    if (context.clarifications.length === 0 || context.rng.next() < SPLIT_QUESTION_CHANCE) {
+      return askInfo(context, {
+        topic: 'split_order',
+        question: `${current.name} can now fill only ${formatPercent(curveball.capacityShare, 0)} of the order (about ${money(curveball.cappedValue)}). Are you open to splitting the order between two suppliers?`,
+        suggestedAnswers: [
+          'Yes, split the order',
+          'Prefer a single supplier',
+          `Split only if it saves more than ${formatPercent(SPLIT_ORDER_OVERHEAD, 0)}`,
+        ],
+        tactics: ['supplyRisk', 'batna'],
+      });
+    }
+  }
+  return null;
+}
+
+function askInfo(
+  context: BrandTurnContext,
+  ask: { topic: string; question: string; suggestedAnswers: string[]; tactics: readonly Tactic[] },
+): BrandTurn {
+  return {
+    action: {
+      type: 'ASK_INFO',
+      payload: { question: ask.question, suggestedAnswers: ask.suggestedAnswers, topic: ask.topic },
+    },
+    message_text: `Before I reply to ${context.supplier.name}, a quick question: ${ask.question}`,
+    used_strategies: creditStrategies(context.suggestedStrategies, new Set(ask.tactics)),
+  };
+}
+
+interface Part {
+  text: string;
+  tactics: readonly Tactic[];
+  /** Required parts are never dropped; optional ones go lightest first when the message runs long. */
+  optional: boolean;
+  weight: number;
+  /** Marks the sentence that cites a competitor, so the payload names it only when the text does. */
+  competitor?: boolean;
+}
+
+/** Writes one counter (or acceptance) as Alex, in 80–100 words, citing real SKUs and numbers. */
+class BrandVoice {
+  private readonly fill: BrandFill;
+  private readonly preferred: ReadonlySet<Tactic>;
+  private readonly said: (sentence: string) => boolean;
+  private readonly previousTexts: readonly string[];
+  /** Skeletons of the sentences already in this message. */
+  private readonly current: string[] = [];
+  private readonly money: (amount: number) => string;
+
+  constructor(
+    private readonly context: BrandTurnContext,
+    private readonly analysis: BrandAnalysis,
+  ) {
+    this.money = (amount) => formatMoney(amount, context.baseline.currency);
+    this.preferred = preferredTactics(context.suggestedStrategies);
+    this.previousTexts = context.history.messages.filter((m) => m.from === 'brand').map((m) => m.text);
+    const previousSkeletons = this.previousTexts.map(skeleton);
+    this.said = (sentence) => {
+      const shape = skeleton(sentence);
+      return this.current.includes(shape) || previousSkeletons.some((text) => text.includes(shape));
+    };
+    this.fill = this.buildFill();
+  }
+
+  message(): BrandTurn {
+    const { analysis } = this;
+    return analysis.supplierAccepted || analysis.meetsTarget ? this.acceptance() : this.counter();
+  }
+
+  private counter(): BrandTurn {
+    const { analysis, context } = this;
+    const { rng } = context;
+    const parts: Part[] = [
+      this.part(analysis.current.fromOffer ? BRAND_PHRASES.ack : BRAND_PHRASES.ackQuote, false, 10),
+    ];
+    if (analysis.cheaperRival !== null)
+      parts.push({ ...this.part(BRAND_PHRASES.leverage, false, 10), competitor: true });
+    else if (analysis.fasterRival !== null) {
+      parts.push({ ...this.part(BRAND_PHRASES.leverageSpeed, true, 6), competitor: true });
+    }
+    parts.push(this.part(BRAND_PHRASES.focus, true, 4));
+    parts.push(this.part(BRAND_PHRASES.ask, false, 10));
+
+    const { ask } = analysis;
+    if (ask.leadTimeDays !== null) parts.push(this.part(BRAND_PHRASES.speed, true, 7));
+    if (ask.paymentTerms !== null) parts.push(this.part(BRAND_PHRASES.cashflow, true, 7));
+    if (context.mode === 'quality') parts.push(this.part(BRAND_PHRASES.quality, true, 6));
+    else if (context.mode === 'cost') parts.push(this.part(BRAND_PHRASES.volume, true, 6));
+    else if (ask.leadTimeDays === null && ask.paymentTerms === null) {
+      parts.push(this.part(rng.next() < 0.5 ? BRAND_PHRASES.quality : BRAND_PHRASES.volume, true, 3));
+    }
+
+    const curveball = analysis.curveball;
+    const risk =
+      curveball === null
+        ? BRAND_PHRASES.riskNone
+        : curveball.thisSupplier
+          ? this.prefersSingleSupplier()
+            ? BRAND_PHRASES.riskCappedSingle
+            : BRAND_PHRASES.riskCapped
+          : BRAND_PHRASES.riskOpen;
+    // The capped supplier must hear about its cap every time; elsewhere the risk line is colour.
+    parts.push(this.part(risk, curveball === null || !curveball.thisSupplier, curveball?.thisSupplier ? 9 : 5));
+    const closer = this.part(
+      analysis.final ? BRAND_PHRASES.finalCloser : BRAND_PHRASES.closer,
+      true,
+      analysis.final ? 8 : 2,
+    );
+
+    const kept = this.withStrategy(this.fit(parts, closer, BRAND_PHRASES.filler), closer);
+    const cited = kept.some((part) => part.competitor === true);
+    const rival = analysis.cheaperRival ?? analysis.fasterRival;
+    const competitor: CompetitorMention | undefined =
+      cited && rival !== null
+        ? {
+            round: context.round,
+            supplierCode: rival.code,
+            supplierName: rival.name,
+            total: rival.total,
+            leadTimeDays: rival.leadTimeDays,
+            paymentTerms: rival.paymentTerms,
+          }
+        : undefined;
+    return this.turn(
+      'COUNTER_OFFER',
+      {
+        ask: {
+          round: context.round,
+          targetTotal: ask.total,
+          leadTimeDays: ask.leadTimeDays,
+          paymentTerms: ask.paymentTerms,
+        },
+        ...(competitor === undefined ? {} : { competitor }),
+      },
+      kept,
+    );
+  }
+
+  private acceptance(): BrandTurn {
+    const parts: Part[] = [
+      this.part(BRAND_PHRASES.accept, false, 10),
+      this.part(BRAND_PHRASES.acceptDetail, false, 9),
+      this.part(BRAND_PHRASES.acceptNext, false, 9),
+    ];
+    if (this.analysis.curveball?.thisSupplier === true) parts.push(this.part(BRAND_PHRASES.riskCapped, false, 9));
+    const kept = this.fit(parts, null, BRAND_PHRASES.acceptExtra);
+    return this.turn('ACCEPT', { acceptedTotal: this.analysis.current.total }, kept);
+  }
+
+  private prefersSingleSupplier(): boolean {
+    return this.context.clarifications.some((c) => isSplitTopic(c) && /single|one supplier|no\b/i.test(c.answer));
+  }
+
+  /** Drops optional parts while over 100 words (or 700 characters), then adds filler sentences while under 80. */
+  private fit(parts: Part[], closer: Part | null, extras: readonly Phrase<BrandFill>[]): Part[] {
+    const kept = closer === null ? [...parts] : [...parts, closer];
+    const words = (): number => wordCount(kept.map((part) => part.text).join(' '));
+    const chars = (): number => kept.map((part) => part.text).join(' ').length;
+    const droppable = kept.filter((part) => part.optional).sort((a, b) => a.weight - b.weight);
+    for (const part of droppable) {
+      if (words() <= MESSAGE_WORDS.max && chars() <= MAX_MESSAGE_CHARS) break;
+      kept.splice(kept.indexOf(part), 1);
+    }
+    const fitting = extras.filter(
+      (extra) => (extra.applies?.(this.fill) ?? true) && !this.said(extra.render(this.fill)),
+    );
+    for (const filler of this.context.rng.sample(fitting, fitting.length)) {
+      if (words() >= MESSAGE_WORDS.min) break;
+      const text = filler.render(this.fill);
+      if (kept.some((part) => part.text === text)) continue;
+      const at = closer !== null && kept.includes(closer) ? kept.indexOf(closer) : kept.length;
+      const candidate: Part = { text, tactics: filler.tactics, optional: true, weight: 0 };
+      kept.splice(at, 0, candidate);
+      if (words() > MESSAGE_WORDS.max || chars() > MAX_MESSAGE_CHARS) kept.splice(at, 1);
+    }
+    return kept;
+  }
+
+  /**
+   * When no sentence used an offered strategy, one that does goes in before the closer, and the message is refitted
+   * around it (it is never the part dropped).
+   */
+  private withStrategy(kept: Part[], closer: Part | null): Part[] {
+    const used = new Set(kept.flatMap((part) => part.tactics));
+    const missing = missingStrategy(this.context.suggestedStrategies, used, BRAND_STRATEGY_LINES, this.fill, this.said);
+    if (missing === null) return kept;
+    const line = this.part(missing, false, 8);
+    const at = closer !== null && kept.includes(closer) ? kept.indexOf(closer) : kept.length;
+    const parts = [...kept];
+    parts.splice(at, 0, line);
+    const keptCloser = closer !== null && kept.includes(closer) ? closer : null;
+    return this.fit(
+      parts.filter((part) => part !== closer),
+      keptCloser,
+      BRAND_PHRASES.filler,
+    );
+  }
+
+  private part(bank: readonly Phrase<BrandFill>[], optional: boolean, weight: number): Part {
+    const picked = pickPhrase(bank, this.fill, this.context.rng, { preferred: this.preferred, said: this.said });
+    this.current.push(skeleton(picked.text));
+    return { ...picked, optional, weight };
+  }
+
+  private turn(type: BrandTurn['action']['type'], payload: BrandTurn['action']['payload'], parts: Part[]): BrandTurn {
+    let text = parts.map((part) => part.text).join(' ');
+    if (this.previousTexts.includes(text)) text += ` Round ${this.context.round} of ${this.context.maxRounds}.`;
+    return {
+      action: { type, payload },
+      message_text: text,
+      used_strategies: creditStrategies(
+        this.context.suggestedStrategies,
+        new Set(parts.flatMap((part) => part.tactics)),
+      ),
+    };
+  }
+
+  private buildFill(): BrandFill {
+    const { context, analysis, money } = this;
+    const { current, focus, ask, curveball } = analysis;
+    const rival = analysis.cheaperRival ?? analysis.fasterRival;
+    const gap = rival === null ? 0 : Math.abs(current.total - rival.total);
+    const capacityShare = curveball?.capacityShare ?? 1;
+    return {
+      name: current.name,
+      brand: context.brandName,
+      total: money(current.total),
+      lead: String(current.leadTimeDays),
+      terms: describeTerms(current.paymentTerms),
+      units: analysis.units.toLocaleString('en-US'),
+      lineCount: String(context.baseline.lines.length),
+      sku: skuRef(focus.line),
+      unit: money(focus.unitPrice),
+      qty: focus.line.quantity.toLocaleString('en-US'),
+      value: money(focus.value),
+      share: formatPercent(focus.share, 0),
+      rank: ['the biggest line', 'the second-biggest line', 'the third-biggest line'][focus.rank] ?? 'a major line',
+      askTotal: money(ask.total),
+      askUnit: money(ask.unitPrice),
+      askPct: formatPercent(ask.discount),
+      rival: rival?.name ?? 'another supplier',
+      rivalTotal: money(rival?.total ?? current.total),
+      rivalLead: String(rival?.leadTimeDays ?? current.leadTimeDays),
+      rivalIsCheaper: analysis.cheaperRival !== null,
+      rivalUnit: money(
+        rival?.offer?.lines.find((line) => line.sku === focus.line.sku)?.unitPrice ?? focus.line.unitPrice,
+      ),
+      quality: current.profile.qualityRating.toFixed(1),
+      defect: formatPercent(current.profile.defectRate),
+      gap: money(gap),
+      gapPct: formatPercent(rival === null ? 0 : gap / current.total),
+      targetLead: String(ask.leadTimeDays ?? current.leadTimeDays),
+      targetTerms: describeTerms(ask.paymentTerms ?? current.paymentTerms),
+      onTime: formatPercent(current.profile.onTimeDeliveryRate),
+      capped: curveball?.cappedName ?? '',
+      capPct: formatPercent(capacityShare, 0),
+      capValue: money(curveball?.cappedValue ?? current.total),
+      restPct: formatPercent(1 - capacityShare, 0),
+      restValue: money(curveball?.openValue ?? 0),
+      round: String(context.round),
+      maxRounds: String(context.maxRounds),
+      roundsLeft: analysis.roundsLeft <= 1 ? 'one more round' : `${analysis.roundsLeft} more rounds`,
+      target: context.mandate.targetTotal === null ? '' : money(context.mandate.targetTotal),
+    };
+  }
+}

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { env } from '../config/env.js';
+import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { enqueueSlackCall, enqueueSlackCalls, sentTs } from './enqueue-slack-call.js';
+import { InvalidOutboxCallError, OUTBOX_REFERENCE_KEY, type OutboxCall, readStoredPayload } from './outbox-call.js';
+import { compareRows } from './outbox-poster.js';
+
+const post = (dedupeKey: string, extra: Partial<OutboxCall> = {}): OutboxCall => ({
+  dedupeKey,
+  method: 'chat.postMessage',
+  channelId: 'C1',
+  payload: { text: dedupeKey },
+  ...extra,
+});
+
+class Rollback extends Error {}
+
+describe('enqueueSlackCall', () => {
+  let db: TestDatabase;
+  let ws: WorkspaceDb;
+  let other: WorkspaceDb;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const [a, b] = await Promise.all([
+      db.prisma.workspace.create({ data: { slackTeamId: 'TA', name: 'A', brandName: 'Brand A' } }),
+      db.prisma.workspace.create({ data: { slackTeamId: 'TB', name: 'B', brandName: 'Brand B' } }),
+    ]);
+    ws = scopeToWorkspace(db.prisma, a.id);
+    other = scopeToWorkspace(db.prisma, b.id);
+  });
+  afterAll(async () => {
+    await db.destroy();
+  });
+  beforeEach(async () => {
+    await db.prisma.slackOutbox.deleteMany();
+  });
+
+  it('runs on the backend the environment asks for', () => {
+    expect(db.kind).toBe(env.DATABASE_URL ? 'postgres' : 'pglite');
+  });
+
+  it('writes one row per dedupe key inside a transaction that then commits and keeps working', async () => {
+    const result = await ws.$transaction(async (tx) => {
+      const first = await enqueueSlackCall(tx, post('neg:1:msg:1'));
+      const again = await enqueueSlackCall(tx, post('neg:1:msg:1', { payload: { text: 'different' } }));
+      // On PostgreSQL a unique violation would abort the transaction; this write proves it did not.
+      const quotation = await tx.quotation.create({
+        data: {
+          workspaceId: ws.$workspaceId,
+          slackFileId: 'F1',
+          slackChannelId: 'C1',
+          uploadedBySlackUserId: 'U1',
+          fileName: 'q.xlsx',
+        },
+      });
+      return { first, again, quotationId: quotation.id };
+    });
+    expect(result.first).toBe(true);
+    expect(result.again).toBe(false);
+    const rows = await ws.slackOutbox.findMany();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.payload).toEqual({ text: 'neg:1:msg:1' });
+    expect(rows[0]?.workspaceId).toBe(ws.$workspaceId);
+    expect(await ws.quotation.count({ where: { id: result.quotationId } })).toBe(1);
+    // Replayed later, outside the transaction: still nothing new.
+    expect(await enqueueSlackCall(ws, post('neg:1:msg:1'))).toBe(false);
+    expect(await ws.slackOutbox.count()).toBe(1);
+  });
+
+  it('skips keys repeated within one batch and keys already stored', async () => {
+    await enqueueSlackCall(ws, post('a'));
+    const written = await enqueueSlackCalls(ws, [post('a'), post('b'), post('b'), post('c')]);
+    expect(written).toBe(2);
+    expect((await ws.slackOutbox.findMany()).map((row) => row.dedupeKey).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('writes nothing when the surrounding transaction rolls back', async () => {
+    await expect(
+      ws.$transaction(async (tx) => {
+        await enqueueSlackCalls(tx, [post('r1'), post('r2')]);
+        expect(await tx.slackOutbox.count()).toBe(2);
+        throw new Rollback('the state change failed');
+      }),
+    ).rejects.toBeInstanceOf(Rollback);
+    expect(await ws.slackOutbox.count()).toBe(0);
+  });
+
+  it('keeps the order of a batch and of successive calls', async () => {
+    await enqueueSlackCalls(
+      ws,
+      Array.from({ length: 20 }, (_, i) => post(`order:${i}`)),
+    );
+    await enqueueSlackCall(ws, post('order:20'));
+    const rows = await ws.slackOutbox.findMany();
+    const sorted = [...rows].sort(compareRows).map((row) => row.dedupeKey);
+    expect(sorted).toEqual(Array.from({ length: 21 }, (_, i) => `order:${i}`));
+  });
+
+  it('stores references under the reserved payload key and the explicit thread in its column', async () => {
+    await enqueueSlackCalls(ws, [
+      post('card'),
+      post('reply', { threadOf: 'card' }),
+      { dedupeKey: 'edit', method: 'chat.update', channelId: 'C1', updateOf: 'card', payload: { text: 'v2' } },
+      post('in-thread', { threadTs: '1700000000.000100' }),
+    ]);
+    const byKey = new Map((await ws.slackOutbox.findMany()).map((row) => [row.dedupeKey, row]));
+    expect(byKey.get('reply')?.payload).toEqual({ text: 'reply', [OUTBOX_REFERENCE_KEY]: { threadOf: 'card' } });
+    expect(readStoredPayload(byKey.get('edit')?.payload)).toEqual({
+      args: { text: 'v2' },
+      references: { updateOf: 'card' },
+    });
+    expect(byKey.get('in-thread')?.threadTs).toBe('1700000000.000100');
+    expect(byKey.get('card')?.status).toBe('pending');
+    expect(byKey.get('card')?.notBefore.getTime()).toBe(byKey.get('card')?.createdAt.getTime());
+  });
+
+  it('refuses malformed calls, which aborts the caller’s transaction', async () => {
+    const bad: OutboxCall[] = [
+      { dedupeKey: 'u', method: 'chat.update', channelId: 'C1', payload: { text: 'x' } },
+      post('p', { payload: { text: 'x', channel: 'C2' } }),
+      post('m', { payload: { text: 'x', metadata: { event_type: 'x', event_payload: {} } } }),
+      post('t', { threadTs: '1.2', threadOf: 'card' }),
+      { dedupeKey: 'v', method: 'views.publish', channelId: 'C1', payload: { user_id: 'U1', view: {} } },
+      { dedupeKey: 'v2', method: 'views.publish', channelId: null, payload: { view: {} } },
+      { dedupeKey: 'f', method: 'files.uploadV2', channelId: 'C1', payload: { filename: 'a.png' } },
+      post('self', { threadOf: 'self' }),
+    ];
+    for (const call of bad) {
+      await expect(enqueueSlackCall(ws, call), call.dedupeKey).rejects.toBeInstanceOf(InvalidOutboxCallError);
+    }
+    await expect(
+      ws.$transaction(async (tx) => {
+        await enqueueSlackCall(tx, post('good'));
+        await enqueueSlackCall(tx, bad[0] ?? post('x'));
+      }),
+    ).rejects.toBeInstanceOf(InvalidOutboxCallError);
+    expect(await ws.slackOutbox.count()).toBe(0);
+  });
+
+  it('accepts every method in its documented shape', async () => {
+    const written = await enqueueSlackCalls(ws, [
+      post('p'),
+      { dedupeKey: 'u', method: 'chat.update', channelId: 'C1', updateOf: 'p', payload: { text: 'x' } },
+      { dedupeKey: 'e', method: 'chat.postEphemeral', channelId: 'C1', payload: { user: 'U1', text: 'no' } },
+      { dedupeKey: 'r', method: 'reactions.add', channelId: 'C1', updateOf: 'p', payload: { name: 'eyes' } },
+      { dedupeKey: 'v', method: 'views.publish', channelId: null, payload: { user_id: 'U1', view: { type: 'home' } } },
+      {
+        dedupeKey: 'f',
+        method: 'files.uploadV2',
+        channelId: 'C1',
+        threadOf: 'p',
+        payload: { filename: 'po.xlsx', title: 'PO', contentBase64: Buffer.from('xlsx').toString('base64') },
+      },
+    ]);
+    expect(written).toBe(6);
+  });
+
+  it('sentTs finds the ts of a sent row of this workspace only', async () => {
+    await enqueueSlackCalls(ws, [post('card'), post('later')]);
+    expect(await sentTs(ws, 'card')).toBeNull();
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'card' },
+      data: { status: 'sent', resultTs: '1700000000.000200', sentAt: new Date() },
+    });
+    expect(await sentTs(ws, 'card')).toBe('1700000000.000200');
+    expect(await sentTs(ws, 'later')).toBeNull();
+    expect(await sentTs(ws, 'missing')).toBeNull();
+    expect(await sentTs(other, 'card')).toBeNull();
+    // The same key in another workspace is another row.
+    expect(await enqueueSlackCall(other, post('card'))).toBe(true);
+  });
+});

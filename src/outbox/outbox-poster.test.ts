@@ -1,0 +1,545 @@
+// The poster against a real database (PGlite, or PostgreSQL with DATABASE_URL) and the real WebClient, pointed at a
+// local fake Web API that records every call with its arrival time and plays scripted faults.
+import { DriverAdapterError } from '@prisma/driver-adapter-utils';
+import { LogLevel, webApi } from '@slack/bolt';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { env } from '../config/env.js';
+import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { enqueueSlackCall, enqueueSlackCalls, sentTs } from './enqueue-slack-call.js';
+import { type FakeSlackWebApi, startFakeSlackWebApi } from '../../test/support/fake-slack-web-api.js';
+import { OUTBOX_EVENT_TYPE, type OutboxCall } from './outbox-call.js';
+import {
+  createOutboxPoster,
+  type OutboxLog,
+  type OutboxPoster,
+  type OutboxPosterOptions,
+  OutboxDrainTimeoutError,
+} from './outbox-poster.js';
+
+interface LogEntry {
+  level: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+const post = (dedupeKey: string, channelId = 'C1', extra: Partial<OutboxCall> = {}): OutboxCall => ({
+  dedupeKey,
+  method: 'chat.postMessage',
+  channelId,
+  payload: { text: dedupeKey },
+  ...extra,
+});
+
+describe('outbox poster', () => {
+  let db: TestDatabase;
+  let ws: WorkspaceDb;
+  let slack: FakeSlackWebApi;
+  let client: webApi.WebClient;
+  let logs: LogEntry[];
+  let posters: OutboxPoster[];
+
+  const capture: OutboxLog = {
+    debug: (message, fields = {}) => logs.push({ level: 'debug', message, fields }),
+    info: (message, fields = {}) => logs.push({ level: 'info', message, fields }),
+    warn: (message, fields = {}) => logs.push({ level: 'warn', message, fields }),
+    error: (message, fields = {}) => logs.push({ level: 'error', message, fields }),
+  };
+
+  function poster(options: Partial<OutboxPosterOptions> = {}): OutboxPoster {
+    const created = createOutboxPoster({
+      prisma: db.prisma,
+      clientFor: () => client,
+      owner: 'test',
+      postIntervalMs: 50,
+      pollMs: 20,
+      backoffBaseMs: 30,
+      log: capture,
+      ...options,
+    });
+    posters.push(created);
+    return created;
+  }
+
+  const row = (dedupeKey: string) => ws.slackOutbox.findFirstOrThrow({ where: { dedupeKey } });
+  const texts = (channel: string) => slack.messages(channel).map((message) => message.text);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const workspace = await db.prisma.workspace.create({
+      data: { slackTeamId: 'T1', name: 'Valden', brandName: 'Valden Outdoor' },
+    });
+    ws = scopeToWorkspace(db.prisma, workspace.id);
+  });
+  afterAll(async () => {
+    await db.destroy();
+  });
+  beforeEach(async () => {
+    await db.prisma.slackOutbox.deleteMany();
+    slack = await startFakeSlackWebApi();
+    client = new webApi.WebClient('xoxb-test', {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      logLevel: LogLevel.ERROR,
+    });
+    logs = [];
+    posters = [];
+  });
+  afterEach(async () => {
+    await Promise.all(posters.map((p) => p.stop()));
+    await slack.close();
+  });
+
+  it('runs on the backend the environment asks for', () => {
+    expect(db.kind).toBe(env.DATABASE_URL ? 'postgres' : 'pglite');
+  });
+
+  it('posts, threads replies under the post and edits it, in order, recording each ts', async () => {
+    await enqueueSlackCalls(ws, [
+      post('card'),
+      post('reply-1', 'C1', { threadOf: 'card' }),
+      { dedupeKey: 'card-v2', method: 'chat.update', channelId: 'C1', updateOf: 'card', payload: { text: 'card v2' } },
+      post('reply-2', 'C1', { threadOf: 'card' }),
+      { dedupeKey: 'seen', method: 'reactions.add', channelId: 'C1', updateOf: 'card', payload: { name: 'eyes' } },
+    ]);
+    await poster().drain(10_000);
+
+    const cardTs = await sentTs(ws, 'card');
+    expect(cardTs).toMatch(/^\d+\.\d{6}$/);
+    expect(slack.calls.map((call) => call.method)).toEqual([
+      'chat.postMessage',
+      'chat.postMessage',
+      'chat.update',
+      'chat.postMessage',
+      'reactions.add',
+    ]);
+    const [card, reply1, reply2] = slack.messages('C1');
+    expect(card).toMatchObject({ ts: cardTs, text: 'card v2', edits: 1 });
+    expect(card?.metadata).toEqual({ event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'card' } });
+    expect(reply1).toMatchObject({ text: 'reply-1', threadTs: cardTs });
+    expect(reply2).toMatchObject({ text: 'reply-2', threadTs: cardTs });
+    expect(slack.reactions).toEqual([{ channel: 'C1', timestamp: cardTs, name: 'eyes' }]);
+    expect(await row('reply-1')).toMatchObject({ status: 'sent', threadTs: cardTs, resultTs: reply1?.ts, attempts: 1 });
+    expect((await row('card-v2')).resultTs).toBe(cardTs);
+    expect((await row('reply-2')).sentAt).toBeInstanceOf(Date);
+  });
+
+  it('paces posts per channel from the last recorded send, while channels proceed in parallel', async () => {
+    const interval = 300;
+    await enqueueSlackCalls(ws, [
+      ...['a1', 'a2', 'a3'].map((key) => post(key, 'CA')),
+      ...['b1', 'b2', 'b3'].map((key) => post(key, 'CB')),
+    ]);
+    await poster({ postIntervalMs: interval }).drain(10_000);
+
+    const arrivals = (channel: string) =>
+      slack
+        .callsTo('chat.postMessage')
+        .filter((call) => call.args.channel === channel)
+        .map((call) => call.at);
+    for (const channel of ['CA', 'CB']) {
+      const at = arrivals(channel);
+      expect(at).toHaveLength(3);
+      const gaps = at.slice(1).map((time, i) => time - (at[i] ?? Infinity));
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(interval - 5);
+    }
+    expect(texts('CA')).toEqual(['a1', 'a2', 'a3']);
+    expect(texts('CB')).toEqual(['b1', 'b2', 'b3']);
+    // In parallel: the second channel did not wait for the first one's three posts.
+    expect(Math.abs((arrivals('CA')[0] ?? 0) - (arrivals('CB')[0] ?? Infinity))).toBeLessThan(interval);
+  });
+
+  it('pacing holds across instances: a new poster waits for the previous post another one recorded', async () => {
+    const interval = 400;
+    await enqueueSlackCall(ws, post('x1', 'CX'));
+    await poster({ postIntervalMs: interval, owner: 'one' }).drain(5_000);
+    await enqueueSlackCall(ws, post('x2', 'CX'));
+    const second = poster({ postIntervalMs: interval, owner: 'two' });
+    await second.drain(5_000);
+    const [first, next] = slack.callsTo('chat.postMessage').map((call) => call.at);
+    expect((next ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(interval - 5);
+  });
+
+  it('honours a 429 Retry-After, keeps the channel waiting, and the message arrives once', async () => {
+    slack.inject('chat.postMessage', { kind: 'ratelimited', retryAfterSeconds: 1 });
+    await enqueueSlackCalls(ws, [post('limited', 'CR'), post('after', 'CR')]);
+    await poster().drain(10_000);
+
+    const calls = slack.callsTo('chat.postMessage');
+    expect(calls.map((call) => [call.args.text, call.fault])).toEqual([
+      ['limited', 'ratelimited'],
+      ['limited', undefined],
+      ['after', undefined],
+    ]);
+    expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(990);
+    expect(texts('CR')).toEqual(['limited', 'after']);
+    // A 429 proves nothing was posted: it is not an attempt, and no lookup is needed.
+    expect((await row('limited')).attempts).toBe(1);
+    expect(slack.callsTo('conversations.history')).toHaveLength(0);
+  });
+
+  it('retries a 5xx with backoff, looks before re-posting, and succeeds once', async () => {
+    slack.inject('chat.postMessage', { kind: 'status', status: 503 }, { times: 2 });
+    await enqueueSlackCall(ws, post('flaky', 'CF'));
+    await poster().drain(10_000);
+
+    expect(slack.callsTo('chat.postMessage').map((call) => call.fault)).toEqual(['status', 'status', undefined]);
+    expect(slack.callsTo('conversations.history')).toHaveLength(2);
+    expect(texts('CF')).toEqual(['flaky']);
+    expect(await row('flaky')).toMatchObject({ status: 'sent', attempts: 3, lastError: null });
+    expect(logs.filter((entry) => entry.level === 'warn' && entry.message.includes('retried'))).toHaveLength(2);
+  });
+
+  it('gives up after maxAttempts and does not block the channel', async () => {
+    slack.inject('chat.postMessage', { kind: 'status', status: 500 }, { times: 10, when: (a) => a.text === 'doomed' });
+    await enqueueSlackCalls(ws, [post('doomed', 'CD'), post('next', 'CD')]);
+    await poster({ maxAttempts: 3 }).drain(10_000);
+
+    expect(slack.callsTo('chat.postMessage').filter((call) => call.args.text === 'doomed')).toHaveLength(3);
+    expect(await row('doomed')).toMatchObject({ status: 'failed', attempts: 3 });
+    expect((await row('doomed')).lastError).toMatch(/gave up after 3 attempts: HTTP 500/);
+    expect(texts('CD')).toEqual(['next']);
+  });
+
+  it('fails an ok:false call at once, logs it with the row id, and sends the next row; dependants fail clearly', async () => {
+    slack.inject('chat.postMessage', { kind: 'error', error: 'invalid_blocks' }, { when: (a) => a.text === 'broken' });
+    await enqueueSlackCalls(ws, [
+      post('broken', 'CE'),
+      post('fine', 'CE'),
+      post('reply-to-broken', 'CE', { threadOf: 'broken' }),
+      { dedupeKey: 'edit-broken', method: 'chat.update', channelId: 'CE', updateOf: 'broken', payload: { text: 'x' } },
+    ]);
+    await poster().drain(10_000);
+
+    const broken = await row('broken');
+    expect(broken).toMatchObject({ status: 'failed', attempts: 1, lastError: 'Slack error invalid_blocks' });
+    expect(texts('CE')).toEqual(['fine']);
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: 'error', fields: expect.objectContaining({ rowId: broken.id }) }),
+    );
+    expect(await row('reply-to-broken')).toMatchObject({
+      status: 'failed',
+      lastError: 'threadOf broken failed: Slack error invalid_blocks',
+    });
+    expect((await row('edit-broken')).lastError).toBe('updateOf broken failed: Slack error invalid_blocks');
+    expect(slack.callsTo('chat.update')).toHaveLength(0);
+  });
+
+  it('two posters on one database send 30 rows exactly once each, in order per channel', async () => {
+    const channels = ['P1', 'P2', 'P3'];
+    const calls = Array.from({ length: 30 }, (_, i) => post(`multi:${i}`, channels[i % 3]));
+    await enqueueSlackCalls(ws, calls.slice(0, 15));
+    const sentBy = new Map<string, string>();
+    const make = (owner: string) =>
+      poster({ owner, postIntervalMs: 20, onSent: (sent) => void sentBy.set(sent.dedupeKey, owner) });
+    const [one, two] = [make('one'), make('two')];
+    // In lockstep first: both read the same three lane heads; the conditional claim lets each go out once.
+    const firstPass = await Promise.all([one.drainOnce(), two.drainOnce()]);
+    expect(firstPass[0] + firstPass[1]).toBe(3);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(3);
+    const draining = Promise.all([one.drain(30_000), two.drain(30_000)]);
+    await enqueueSlackCalls(ws, calls.slice(15));
+    await draining;
+    await Promise.all([one.drain(30_000), two.drain(30_000)]);
+
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(30);
+    expect(sentBy.size).toBe(30);
+    for (const [index, channel] of channels.entries()) {
+      const expected = calls.filter((_, i) => i % 3 === index).map((call) => call.dedupeKey);
+      expect(texts(channel)).toEqual(expected);
+    }
+    expect(await ws.slackOutbox.count({ where: { status: 'sent' } })).toBe(30);
+  });
+
+  it('after a crash, records the message an expired sending row already posted instead of posting again', async () => {
+    const seeded = slack.seedMessage({
+      channel: 'CC',
+      text: 'posted before the crash',
+      metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'crash:1' } },
+    });
+    slack.seedMessage({
+      channel: 'CC',
+      text: 'another row',
+      metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'crash:0' } },
+    });
+    await enqueueSlackCall(ws, post('crash:1', 'CC'));
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'crash:1' },
+      data: { status: 'sending', attempts: 1, lockedBy: 'dead#1', lockedUntil: new Date(Date.now() - 1_000) },
+    });
+    const recovered: boolean[] = [];
+    await poster({ onSent: (_, result) => void recovered.push(result.recovered) }).drain(5_000);
+
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+    expect(slack.callsTo('conversations.history')).toHaveLength(1);
+    expect(slack.callsTo('conversations.history')[0]?.args.include_all_metadata).toBe('true');
+    expect(await row('crash:1')).toMatchObject({ status: 'sent', resultTs: seeded.ts, attempts: 2, lockedBy: null });
+    expect(recovered).toEqual([true]);
+  });
+
+  it('after a crash inside a thread, looks in the thread and finds the reply', async () => {
+    const parent = slack.seedMessage({ channel: 'CT', text: 'parent' });
+    const reply = slack.seedMessage({
+      channel: 'CT',
+      text: 'reply',
+      threadTs: parent.ts,
+      metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'thread:reply' } },
+    });
+    await enqueueSlackCalls(ws, [
+      post('thread:parent', 'CT'),
+      post('thread:reply', 'CT', { threadOf: 'thread:parent' }),
+    ]);
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'thread:parent' },
+      data: { status: 'sent', resultTs: parent.ts, sentAt: new Date(Date.now() - 5_000) },
+    });
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'thread:reply' },
+      data: { status: 'sending', attempts: 1, lockedBy: 'dead#2', lockedUntil: new Date(Date.now() - 1) },
+    });
+    await poster().drain(5_000);
+
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+    expect(slack.callsTo('conversations.replies')[0]?.args.ts).toBe(parent.ts);
+    expect(await row('thread:reply')).toMatchObject({ status: 'sent', resultTs: reply.ts, threadTs: parent.ts });
+  });
+
+  it('after a crash before the message reached Slack, posts it once', async () => {
+    await enqueueSlackCall(ws, post('crash:2', 'CC'));
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'crash:2' },
+      data: { status: 'sending', attempts: 1, lockedBy: 'dead#3', lockedUntil: new Date(Date.now() - 1_000) },
+    });
+    await poster().drain(5_000);
+
+    expect(slack.callsTo('conversations.history')).toHaveLength(1);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(texts('CC')).toEqual(['crash:2']);
+    expect(await row('crash:2')).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('leaves a row whose lock is still live to its owner', async () => {
+    await enqueueSlackCall(ws, post('busy', 'CL'));
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'busy' },
+      data: { status: 'sending', attempts: 1, lockedBy: 'alive#1', lockedUntil: new Date(Date.now() + 60_000) },
+    });
+    expect(await poster().drainOnce()).toBe(0);
+    expect(slack.calls).toHaveLength(0);
+    expect((await row('busy')).lockedBy).toBe('alive#1');
+  });
+
+  it('a database blip while recording a sent row is ridden out: recorded at once, not left locked, posted once', async () => {
+    await enqueueSlackCall(ws, post('blip', 'CB'));
+    // The connection drops once, just as the poster records what Slack answered.
+    let cuts = 0;
+    const outbox = db.prisma.slackOutbox;
+    const flaky = new Proxy(db.prisma, {
+      get(target, property) {
+        if (property !== 'slackOutbox') return Reflect.get(target, property, target) as unknown;
+        return new Proxy(outbox, {
+          get(model, method) {
+            if (method !== 'updateMany') return Reflect.get(model, method, model) as unknown;
+            return (args: { data?: { status?: string } }) => {
+              if (args.data?.status === 'sent' && cuts++ === 0) {
+                return Promise.reject(new DriverAdapterError({ kind: 'ConnectionClosed' }));
+              }
+              return outbox.updateMany(args as Parameters<typeof outbox.updateMany>[0]);
+            };
+          },
+        });
+      },
+    });
+    await poster({ prisma: flaky, lockMs: 60_000 }).drain(10_000);
+    expect(cuts).toBe(2);
+    expect(await row('blip')).toMatchObject({ status: 'sent', lockedBy: null });
+    expect(texts('CB')).toEqual(['blip']);
+  });
+
+  it('a call that timed out after reaching Slack is found on retry, not posted twice', async () => {
+    slack.inject('chat.postMessage', { kind: 'hang', ms: 1_500, apply: 'first' });
+    await enqueueSlackCall(ws, post('slow', 'CS'));
+    await poster({ sendTimeoutMs: 200, lockMs: 1_000 }).drain(10_000);
+
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(texts('CS')).toEqual(['slow']);
+    const slow = await row('slow');
+    expect(slow).toMatchObject({ status: 'sent', attempts: 2, resultTs: slack.messages('CS')[0]?.ts });
+    expect(logs.some((entry) => String(entry.fields.error).includes('no answer from Slack within 200 ms'))).toBe(true);
+  });
+
+  it('a timed-out call that Slack completes later is seen by the retry, which waits as long again first', async () => {
+    slack.inject('chat.postMessage', { kind: 'hang', ms: 500, apply: 'last' });
+    await enqueueSlackCall(ws, post('late', 'CJ'));
+    await poster({ sendTimeoutMs: 300, lockMs: 2_000 }).drain(10_000);
+
+    expect(texts('CJ')).toEqual(['late']);
+    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    const [first] = slack.callsTo('chat.postMessage');
+    const [lookup] = slack.callsTo('conversations.history');
+    expect((lookup?.at ?? 0) - (first?.at ?? Infinity)).toBeGreaterThanOrEqual(600 - 5);
+    expect(await row('late')).toMatchObject({ status: 'sent', attempts: 2, resultTs: slack.messages('CJ')[0]?.ts });
+  });
+
+  it('publishes only the newest Home tab per user and marks older ones superseded', async () => {
+    const home = (key: string, user: string, version: number): OutboxCall => ({
+      dedupeKey: key,
+      method: 'views.publish',
+      channelId: null,
+      payload: { user_id: user, view: { type: 'home', blocks: [], private_metadata: String(version) } },
+    });
+    await enqueueSlackCalls(ws, [home('h1', 'U1', 1), home('h2', 'U1', 2), home('g1', 'U2', 1), home('h3', 'U1', 3)]);
+    await poster().drain(5_000);
+
+    expect(slack.callsTo('views.publish').map((call) => call.args.user_id)).toEqual(
+      expect.arrayContaining(['U1', 'U2']),
+    );
+    expect(slack.callsTo('views.publish')).toHaveLength(2);
+    expect(slack.views.get('U1')).toMatchObject({ private_metadata: '3' });
+    for (const key of ['h1', 'h2']) {
+      expect(await row(key)).toMatchObject({ status: 'sent', resultTs: null, lastError: 'superseded by h3' });
+    }
+    expect(await row('h3')).toMatchObject({ status: 'sent', lastError: null });
+  });
+
+  it('uploads a file (files.uploadV2) into a thread and records the share ts', async () => {
+    await enqueueSlackCalls(ws, [
+      post('po-card', 'CU'),
+      {
+        dedupeKey: 'po-file',
+        method: 'files.uploadV2',
+        channelId: 'CU',
+        threadOf: 'po-card',
+        payload: { filename: 'po.xlsx', title: 'Purchase order', contentBase64: Buffer.from('PK…').toString('base64') },
+      },
+    ]);
+    await poster().drain(5_000);
+
+    const [card, share] = slack.messages('CU');
+    expect(share?.files).toEqual([{ id: expect.stringMatching(/^F/), name: 'po.xlsx', title: 'Purchase order' }]);
+    expect(share?.threadTs).toBe(card?.ts);
+    expect(await row('po-file')).toMatchObject({ status: 'sent', resultTs: share?.ts, threadTs: card?.ts });
+    expect(slack.callsTo('files.completeUploadExternal')).toHaveLength(1);
+  });
+
+  it('an upload retried after a crash finds its earlier share instead of uploading again', async () => {
+    const earlier = slack.seedMessage({ channel: 'CV', files: [{ id: 'F9', name: 'chart.png', title: 'Prices' }] });
+    await enqueueSlackCall(ws, {
+      dedupeKey: 'chart',
+      method: 'files.uploadV2',
+      channelId: 'CV',
+      payload: { filename: 'chart.png', title: 'Prices', contentBase64: 'iVBORw0KGgo=' },
+    });
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'chart' },
+      data: { status: 'sending', attempts: 1, lockedBy: 'dead#4', lockedUntil: new Date(Date.now() - 1) },
+    });
+    await poster().drain(5_000);
+
+    expect(slack.callsTo('files.getUploadURLExternal')).toHaveLength(0);
+    expect((await row('chart')).resultTs).toBe(earlier.ts);
+  });
+
+  it('does not send before notBefore, and a waiting row holds back later rows of its channel', async () => {
+    await enqueueSlackCalls(ws, [
+      post('later', 'CN', { notBefore: new Date(Date.now() + 60 * 60_000) }),
+      post('behind', 'CN'),
+      post('elsewhere', 'CO'),
+    ]);
+    const p = poster();
+    expect(await p.drainOnce()).toBe(1);
+    expect(await p.drainOnce()).toBe(0);
+    expect(slack.callsTo('chat.postMessage').map((call) => call.args.text)).toEqual(['elsewhere']);
+    expect((await row('behind')).status).toBe('pending');
+    await expect(p.drain(300)).rejects.toBeInstanceOf(OutboxDrainTimeoutError);
+  });
+
+  it('a reference to a row enqueued later in the same channel fails instead of deadlocking the channel', async () => {
+    await enqueueSlackCalls(ws, [post('early-reply', 'CW', { threadOf: 'late-parent' }), post('late-parent', 'CW')]);
+    await poster().drain(5_000);
+    expect((await row('early-reply')).lastError).toBe('threadOf late-parent was enqueued after this row');
+    expect(texts('CW')).toEqual(['late-parent']);
+  });
+
+  it('a reference not in the table waits for its grace period, then fails', async () => {
+    await enqueueSlackCall(ws, post('orphan', 'CG', { threadOf: 'ghost' }));
+    const p = poster({ referenceGraceMs: 60_000 });
+    await p.drainOnce();
+    expect(await row('orphan')).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await row('orphan')).lastError).toMatch(/not in the outbox yet/);
+    await poster({ referenceGraceMs: 0 }).drain(5_000);
+    expect(await row('orphan')).toMatchObject({ status: 'failed', lastError: 'threadOf ghost names no outbox row' });
+    expect(slack.calls).toHaveLength(0);
+  });
+
+  it('the poll loop sends rows as they are kicked in, and stop() waits for the send in flight', async () => {
+    const p = poster({ pollMs: 10_000 });
+    p.start();
+    await enqueueSlackCall(ws, post('kicked', 'CK'));
+    p.kick();
+    await until(async () => (await row('kicked')).status === 'sent', 3_000);
+
+    slack.inject('chat.postMessage', { kind: 'hang', ms: 400, apply: 'first' });
+    await enqueueSlackCall(ws, post('in-flight', 'CK'));
+    p.kick();
+    await until(async () => slack.callsTo('chat.postMessage').length === 2, 3_000);
+    await p.stop();
+    expect((await row('in-flight')).status).toBe('sent');
+  });
+
+  it('a malformed row fails on its own without stopping other lanes', async () => {
+    for (const [dedupeKey, method, channelId] of [
+      ['bad-post', 'chat.postMessage', 'CM'],
+      ['bad-home', 'views.publish', null],
+      ['bad-method', 'chat.delete', 'CM'],
+    ] as const) {
+      await ws.slackOutbox.create({
+        data: { workspaceId: ws.$workspaceId, dedupeKey, method, channelId, payload: ['not', 'an', 'object'] },
+      });
+    }
+    await enqueueSlackCall(ws, post('good', 'CM2'));
+    await poster().drain(5_000);
+
+    expect((await row('bad-post')).lastError).toMatch(/^unreadable payload/);
+    expect(await row('bad-home')).toMatchObject({ status: 'failed' });
+    expect(await row('bad-method')).toMatchObject({ status: 'failed', lastError: 'unknown outbox method chat.delete' });
+    expect(texts('CM2')).toEqual(['good']);
+  });
+
+  it('sends ephemeral messages and treats an existing reaction as done', async () => {
+    await enqueueSlackCalls(ws, [
+      post('target', 'CQ'),
+      { dedupeKey: 'eph', method: 'chat.postEphemeral', channelId: 'CQ', payload: { user: 'U9', text: 'only you' } },
+      { dedupeKey: 'r1', method: 'reactions.add', channelId: 'CQ', updateOf: 'target', payload: { name: 'tada' } },
+      { dedupeKey: 'r2', method: 'reactions.add', channelId: 'CQ', updateOf: 'target', payload: { name: 'tada' } },
+    ]);
+    await poster().drain(5_000);
+
+    expect(slack.callsTo('chat.postEphemeral')[0]?.args).toMatchObject({ channel: 'CQ', user: 'U9', text: 'only you' });
+    expect((await row('eph')).resultTs).toMatch(/^\d+\.\d{6}$/);
+    expect(slack.callsTo('reactions.add')).toHaveLength(2);
+    expect(slack.reactions).toHaveLength(1);
+    expect(await row('r2')).toMatchObject({ status: 'sent', lastError: null });
+  });
+
+  it('errors never escape: a failing client factory is logged and the rows are retried later', async () => {
+    await enqueueSlackCall(ws, post('no-client', 'CZ'));
+    const p = poster({
+      clientFor: () => {
+        throw new Error('no installation for this workspace');
+      },
+    });
+    expect(await p.drainOnce()).toBe(1);
+    expect(await row('no-client')).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await row('no-client')).lastError).toBe('no installation for this workspace');
+  });
+});
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,807 @@
+// Sends the Slack outbox. Every instance of the app may run a poster on the same database; they coordinate only
+// through the rows:
+//
+// - A *lane* is one channel of one workspace (for views.publish: one user's Home tab). Its rows go out one at a time
+//   in (createdAt, id) order: only the lane's oldest unsent row is ever claimed, by a conditional update (count 0 →
+//   another poster took it), with a lock that expires, so a poster that dies mid-send hands the row to the next one.
+// - Pacing reads the previous post's `sentAt` from the database, so two instances together still post at most one
+//   message per interval per channel.
+// - Every chat.postMessage carries metadata naming its dedupeKey. A row whose earlier attempt may have reached Slack
+//   (a crash, a timeout, a 5xx) is first looked up in the channel or thread, and a message found there is recorded
+//   instead of posted again.
+// - The WebClient should be built with `retryConfig: { retries: 0 }` and `rejectRateLimitedCalls: true`: the poster
+//   owns retries, so a 429 pauses the lane in the database (visible to every instance), not inside one process.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { webApi } from '@slack/bolt';
+import { z } from 'zod';
+import type { PrismaClient } from '../db/client.js';
+import { isTransientDatabaseError } from '../db/transient-errors.js';
+import type { SlackOutbox } from '../generated/prisma/client.js';
+import { log as defaultLog } from '../log.js';
+import { mapWithConcurrency } from '../concurrency.js';
+import { classifySlackError } from './classify-slack-error.js';
+import {
+  OUTBOX_EVENT_TYPE,
+  OUTBOX_METHODS,
+  type OutboxMethod,
+  type OutboxReferences,
+  POSTING_METHODS,
+  readStoredPayload,
+  uploadPayloadSchema,
+} from './outbox-call.js';
+
+type WebClient = webApi.WebClient;
+type WebAPICallResult = webApi.WebAPICallResult;
+
+export interface OutboxLog {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface OutboxPosterOptions {
+  /** The unscoped client: one poster serves every workspace. */
+  prisma: PrismaClient;
+  /** The bot's WebClient for a workspace (see the file comment for how to build it). */
+  clientFor: (workspaceId: string) => WebClient | Promise<WebClient>;
+  /** This instance's id; written to `lockedBy` while a row is being sent. */
+  owner: string;
+  /** Least time between two posts (chat.postMessage, files.uploadV2) in one channel. Default 1000. */
+  postIntervalMs?: number;
+  /** How often to look for due rows when nothing woke the poster. Default 500. */
+  pollMs?: number;
+  /** How long a claimed row stays locked; an expired lock lets another poster take the row. Default 60 000. */
+  lockMs?: number;
+  /** A call that has not answered by then counts as failed-maybe-delivered. Must be < lockMs. Default lockMs / 2. */
+  sendTimeoutMs?: number;
+  /** Attempts (429s excluded) before a row is marked failed. Default 5. */
+  maxAttempts?: number;
+  /** First retry delay after a 5xx / network error; doubles each attempt, with jitter. Default 1000. */
+  backoffBaseMs?: number;
+  /** Longest retry delay. Default 300 000. */
+  backoffMaxMs?: number;
+  /** How long a row waits for a referenced row that is not in the table yet before failing. Default 60 000. */
+  referenceGraceMs?: number;
+  /** Rows (of different lanes) sent at the same time. Default 8. */
+  concurrency?: number;
+  now?: () => Date;
+  /** In [0, 1): the backoff jitter. */
+  random?: () => number;
+  log?: OutboxLog;
+  /** Called after a row is recorded as sent; errors it throws are logged. */
+  onSent?: (row: SlackOutbox, result: OutboxSendResult) => void | Promise<void>;
+}
+
+export interface OutboxSendResult {
+  /** What was recorded as the row's resultTs. */
+  ts: string | null;
+  /** True when an earlier attempt's message was found in Slack and recorded instead of posting again. */
+  recovered: boolean;
+  /** Slack's answer to this attempt's call; null when nothing was called (recovered, already reacted). */
+  response: WebAPICallResult | null;
+}
+
+export interface OutboxPoster {
+  /** Starts the poll loop (idempotent). */
+  start(): void;
+  /** Stops the loop and waits for the sends in flight. */
+  stop(): Promise<void>;
+  /** One pass: claims and sends the due head of every lane. Returns how many rows it finished or rescheduled. */
+  drainOnce(): Promise<number>;
+  /**
+   * Sends until no unsent row is due before the deadline (now + timeoutMs). Rejects with OutboxDrainTimeoutError
+   * when such rows remain at the deadline.
+   */
+  drain(timeoutMs: number): Promise<void>;
+  /** New rows were written: poll now instead of at the next tick. */
+  kick(): void;
+}
+
+export class OutboxDrainTimeoutError extends Error {
+  override name = 'OutboxDrainTimeoutError';
+  constructor(readonly remaining: number) {
+    super(`The Slack outbox still holds ${remaining} due row(s) after the drain timeout`);
+  }
+}
+
+class SendTimeoutError extends Error {
+  override name = 'SendTimeoutError';
+}
+
+/** How far before a row's creation the crash lookup reads history: covers clock skew between us and Slack. */
+const LOOKUP_LOOKBACK_MS = 10 * 60_000;
+const LOOKUP_PAGE_SIZE = 200;
+const LOOKUP_MAX_PAGES = 5;
+/** Recording a sent row through a database blip: 4 tries over about 3.5 s (well inside any lock). */
+const RECORD_ATTEMPTS = 4;
+const RECORD_RETRY_BASE_MS = 500;
+
+type Outcome =
+  | {
+      kind: 'sent';
+      resultTs: string | null;
+      threadTs: string | null;
+      recovered: boolean;
+      response: WebAPICallResult | null;
+    }
+  /** Not sent, through no fault of the row (a 429, a reference not sent yet): try again later, attempt not counted. */
+  | { kind: 'postponed'; delayMs: number; reason: string }
+  /** May or may not have reached Slack: retry with backoff (at least minDelayMs), counted. */
+  | { kind: 'retry'; error: string; minDelayMs?: number }
+  | { kind: 'failed'; error: string };
+
+interface PassResult {
+  handled: number;
+  /** When the earliest lane that is waiting becomes sendable (epoch ms), if any. */
+  nextAt: number | null;
+}
+
+export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
+  const prisma = options.prisma;
+  const postIntervalMs = options.postIntervalMs ?? 1_000;
+  const pollMs = options.pollMs ?? 500;
+  const lockMs = options.lockMs ?? 60_000;
+  const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(lockMs / 2);
+  const maxAttempts = options.maxAttempts ?? 5;
+  const backoffBaseMs = options.backoffBaseMs ?? 1_000;
+  const backoffMaxMs = options.backoffMaxMs ?? 300_000;
+  const referenceGraceMs = options.referenceGraceMs ?? 60_000;
+  const concurrency = options.concurrency ?? 8;
+  const clock = options.now ?? (() => new Date());
+  const random = options.random ?? Math.random;
+  const log = options.log ?? defaultLog;
+  if (sendTimeoutMs >= lockMs) throw new Error('sendTimeoutMs must be shorter than lockMs');
+
+  let claimSequence = 0;
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let kicked = false;
+  let wake: (() => void) | null = null;
+  const inFlight = new Set<Promise<unknown>>();
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    inFlight.add(promise);
+    void promise.finally(() => inFlight.delete(promise)).catch(() => {});
+    return promise;
+  }
+
+  // ───────────── Reading the lanes ─────────────
+
+  /** The oldest unsent row of every lane. `COLLATE "C"`: ids compare byte by byte, whatever the database locale. */
+  async function laneHeads(): Promise<SlackOutbox[]> {
+    const ids = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT DISTINCT ON (lane) id
+      FROM (
+        SELECT id, "createdAt",
+          "workspaceId" || '/' || COALESCE('c:' || "channelId", 'u:' || (payload ->> 'user_id'), 'r:' || id) AS lane
+        FROM "SlackOutbox"
+        WHERE status IN ('pending', 'sending')
+      ) AS unsent
+      ORDER BY lane, "createdAt", id COLLATE "C"`;
+    if (ids.length === 0) return [];
+    return prisma.slackOutbox.findMany({ where: { id: { in: ids.map((row) => row.id) } } });
+  }
+
+  /** When each channel (of the given heads that post) last received a post, within the pacing window. */
+  async function lastPostTimes(heads: SlackOutbox[], now: Date): Promise<Map<string, number>> {
+    const channels = [...new Set(heads.filter(isPosting).flatMap((head) => head.channelId ?? []))];
+    const last = new Map<string, number>();
+    if (channels.length === 0) return last;
+    const groups = await prisma.slackOutbox.groupBy({
+      by: ['workspaceId', 'channelId'],
+      where: {
+        status: 'sent',
+        method: { in: [...POSTING_METHODS] },
+        channelId: { in: channels },
+        sentAt: { gt: new Date(now.getTime() - postIntervalMs) },
+      },
+      _max: { sentAt: true },
+    });
+    for (const group of groups) {
+      const sentAt = group._max.sentAt;
+      if (sentAt && group.channelId) last.set(`${group.workspaceId}/${group.channelId}`, sentAt.getTime());
+    }
+    return last;
+  }
+
+  function readyAt(head: SlackOutbox, lastPosts: Map<string, number>): number {
+    const free = head.status === 'sending' ? (head.lockedUntil?.getTime() ?? 0) : head.notBefore.getTime();
+    const lastPost = isPosting(head) ? lastPosts.get(`${head.workspaceId}/${head.channelId}`) : undefined;
+    return Math.max(free, lastPost === undefined ? 0 : lastPost + postIntervalMs);
+  }
+
+  /**
+   * A Home tab shows only its latest state: when a user's oldest unsent publish has newer ones behind it, every
+   * publish but the newest is marked sent (superseded) without a call. Returns how many rows it marked.
+   */
+  async function supersedeOlderPublishes(head: SlackOutbox, now: Date): Promise<number> {
+    // A malformed payload must not stop the pass for every lane: the row fails on its own when it is sent.
+    const user = publishUserSchema.safeParse(head.payload).data?.user_id;
+    if (user === undefined) return 0;
+    const rows = await prisma.slackOutbox.findMany({
+      where: {
+        workspaceId: head.workspaceId,
+        method: 'views.publish',
+        status: { in: ['pending', 'sending'] },
+        payload: { path: ['user_id'], equals: user },
+      },
+      select: { id: true, createdAt: true, dedupeKey: true },
+    });
+    rows.sort(compareRows);
+    const newest = rows.at(-1);
+    if (!newest || newest.id === head.id) return 0;
+    const { count } = await prisma.slackOutbox.updateMany({
+      where: { id: { in: rows.slice(0, -1).map((row) => row.id) }, OR: claimableWhere(now) },
+      data: {
+        status: 'sent',
+        sentAt: now,
+        lastError: `superseded by ${newest.dedupeKey}`,
+        lockedBy: null,
+        lockedUntil: null,
+      },
+    });
+    return count;
+  }
+
+  function claimableWhere(now: Date) {
+    return [
+      { status: 'pending' as const, notBefore: { lte: now } },
+      { status: 'sending' as const, OR: [{ lockedUntil: { lt: now } }, { lockedUntil: null }] },
+    ];
+  }
+
+  // ───────────── One pass ─────────────
+
+  async function pass(): Promise<PassResult> {
+    const now = clock();
+    let handled = 0;
+    let nextAt: number | null = null;
+    const heads: SlackOutbox[] = [];
+    for (const head of await laneHeads()) {
+      if (head.method === 'views.publish') {
+        const superseded = await supersedeOlderPublishes(head, now);
+        handled += superseded;
+        if (superseded > 0) continue; // the lane's head changed; the next pass sees the newest
+      }
+      heads.push(head);
+    }
+    const lastPosts = await lastPostTimes(heads, now);
+    const ready: SlackOutbox[] = [];
+    for (const head of heads) {
+      const at = readyAt(head, lastPosts);
+      if (at <= now.getTime()) ready.push(head);
+      else nextAt = Math.min(nextAt ?? at, at);
+    }
+    const results = await mapWithConcurrency(ready, concurrency, (head) => claimAndSend(head));
+    handled += results.filter(Boolean).length;
+    return { handled, nextAt };
+  }
+
+  async function guardedPass(): Promise<PassResult> {
+    try {
+      return await track(pass());
+    } catch (error) {
+      log.error('Slack outbox pass failed', { error, owner: options.owner });
+      return { handled: 0, nextAt: null };
+    }
+  }
+
+  /** Claims one lane head and sends it. False when another poster claimed it first. */
+  async function claimAndSend(head: SlackOutbox): Promise<boolean> {
+    const now = clock();
+    const lockedBy = `${options.owner}#${++claimSequence}`;
+    let row: SlackOutbox | undefined;
+    try {
+      [row] = await prisma.slackOutbox.updateManyAndReturn({
+        where: { id: head.id, OR: claimableWhere(now) },
+        data: {
+          status: 'sending',
+          lockedBy,
+          lockedUntil: new Date(now.getTime() + lockMs),
+          attempts: { increment: 1 },
+        },
+      });
+    } catch (error) {
+      log.error('Slack outbox row could not be claimed', { error, rowId: head.id });
+      return false;
+    }
+    if (!row) return false;
+    try {
+      const outcome = await attempt(row);
+      await recordThroughBlips(row, outcome);
+    } catch (error) {
+      // Only the database can get here (attempt() turns every Slack failure into an outcome). The row stays locked
+      // until lockMs passes; then any poster retries it, looking it up first.
+      log.error('Slack outbox row could not be recorded', { error, rowId: row.id, dedupeKey: row.dedupeKey });
+    }
+    return true;
+  }
+
+  // ───────────── Sending one row ─────────────
+
+  async function attempt(row: SlackOutbox): Promise<Outcome> {
+    const method = z.enum(OUTBOX_METHODS).safeParse(row.method);
+    if (!method.success) return { kind: 'failed', error: `unknown outbox method ${row.method}` };
+    let stored: ReturnType<typeof readStoredPayload>;
+    try {
+      stored = readStoredPayload(row.payload);
+    } catch (error) {
+      return { kind: 'failed', error: `unreadable payload: ${errorMessage(error)}` };
+    }
+    const references = await resolveReferences(row, stored.references);
+    if (references.kind !== 'resolved') return references;
+    const threadTs = row.threadTs ?? references.threadTs ?? null;
+    try {
+      const client = await options.clientFor(row.workspaceId);
+      // attempts counts this one: more than one means an earlier attempt may have reached Slack.
+      if (row.attempts > 1) {
+        const found = await findEarlierDelivery(client, row, method.data, stored.args, threadTs);
+        if (found) {
+          log.info('Slack outbox row was already delivered; recording it', { rowId: row.id, ts: found });
+          return { kind: 'sent', resultTs: found, threadTs, recovered: true, response: null };
+        }
+      }
+      const request = buildRequest(row, method.data, stored.args, threadTs, references.targetTs);
+      if ('failed' in request) return { kind: 'failed', error: request.failed };
+      const response = await withTimeout(client.apiCall(method.data, request.args), sendTimeoutMs);
+      const resultTs = resultTsOf(method.data, row.channelId, response);
+      return { kind: 'sent', resultTs, threadTs, recovered: false, response };
+    } catch (error) {
+      const failure = classifySlackError(error);
+      if (failure.kind === 'permanent' && failure.code === 'already_reacted' && method.data === 'reactions.add') {
+        return { kind: 'sent', resultTs: null, threadTs, recovered: false, response: null };
+      }
+      if (failure.kind === 'rate_limited') {
+        return { kind: 'postponed', delayMs: failure.retryAfterMs, reason: `rate limited: ${failure.message}` };
+      }
+      if (failure.kind === 'permanent') return { kind: 'failed', error: failure.message };
+      // An unanswered call may still land. Waiting as long again before the next attempt (and its lookup) lets a slow
+      // success show up in the history instead of being posted twice.
+      const timedOut = failure.timedOut || error instanceof SendTimeoutError;
+      return { kind: 'retry', error: failure.message, ...(timedOut ? { minDelayMs: sendTimeoutMs } : {}) };
+    }
+  }
+
+  function findEarlierDelivery(
+    client: WebClient,
+    row: SlackOutbox,
+    method: OutboxMethod,
+    args: Record<string, unknown>,
+    threadTs: string | null,
+  ): Promise<string | null> {
+    return findEarlierDeliveryWith(prisma, client, row, method, args, threadTs, log, sendTimeoutMs);
+  }
+
+  type ResolvedReferences =
+    | { kind: 'resolved'; threadTs: string | null; targetTs: string | null }
+    | Extract<Outcome, { kind: 'postponed' | 'failed' }>;
+
+  async function resolveReferences(row: SlackOutbox, references: OutboxReferences): Promise<ResolvedReferences> {
+    let threadTs: string | null = null;
+    let targetTs: string | null = null;
+    for (const [role, key] of [
+      ['threadOf', references.threadOf],
+      ['updateOf', references.updateOf],
+    ] as const) {
+      if (!key) continue;
+      const target = await prisma.slackOutbox.findUnique({
+        where: { workspaceId_dedupeKey: { workspaceId: row.workspaceId, dedupeKey: key } },
+      });
+      if (!target) {
+        if (clock().getTime() - row.createdAt.getTime() < referenceGraceMs) {
+          return { kind: 'postponed', delayMs: pollMs, reason: `${role} ${key} is not in the outbox yet` };
+        }
+        return { kind: 'failed', error: `${role} ${key} names no outbox row` };
+      }
+      if (target.status === 'failed') {
+        return { kind: 'failed', error: `${role} ${key} failed: ${target.lastError ?? 'unknown error'}` };
+      }
+      if (target.status === 'sent') {
+        if (!target.resultTs) return { kind: 'failed', error: `${role} ${key} was sent without a ts` };
+        if (role === 'threadOf') threadTs = target.resultTs;
+        else targetTs = target.resultTs;
+        continue;
+      }
+      // Unsent. In the same lane it is necessarily newer than this row (older unsent rows block the lane): waiting
+      // would deadlock the channel.
+      if (target.channelId === row.channelId && compareRows(target, row) > 0) {
+        return { kind: 'failed', error: `${role} ${key} was enqueued after this row` };
+      }
+      return { kind: 'postponed', delayMs: pollMs, reason: `${role} ${key} is not sent yet` };
+    }
+    return { kind: 'resolved', threadTs, targetTs };
+  }
+
+  /**
+   * Slack has answered; a database blip (a failover, connections cut) must not leave the row locked until lockMs
+   * passes — the thread would stall for a minute — so recording is tried a few times over a few seconds.
+   */
+  async function recordThroughBlips(row: SlackOutbox, outcome: Outcome): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await record(row, outcome);
+      } catch (error) {
+        if (attempt >= RECORD_ATTEMPTS || !isTransientDatabaseError(error)) throw error;
+        log.warn('Slack outbox row not recorded yet; trying again', { error, rowId: row.id, attempt });
+        await delay(RECORD_RETRY_BASE_MS * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  async function record(row: SlackOutbox, outcome: Outcome): Promise<void> {
+    const now = clock();
+    const mine = { id: row.id, status: 'sending' as const, lockedBy: row.lockedBy };
+    const unlock = { lockedBy: null, lockedUntil: null };
+    const fields = { rowId: row.id, workspaceId: row.workspaceId, dedupeKey: row.dedupeKey, method: row.method };
+    let count: number;
+    switch (outcome.kind) {
+      case 'sent': {
+        const data = {
+          ...unlock,
+          status: 'sent' as const,
+          resultTs: outcome.resultTs,
+          threadTs: outcome.threadTs,
+          sentAt: now,
+          lastError: null,
+        };
+        ({ count } = await prisma.slackOutbox.updateMany({ where: mine, data }));
+        if (count === 1) {
+          log.debug('Slack outbox row sent', { ...fields, ts: outcome.resultTs });
+          await notifySent(
+            { ...row, ...data },
+            { ts: outcome.resultTs, recovered: outcome.recovered, response: outcome.response },
+          );
+        }
+        break;
+      }
+      case 'postponed':
+        ({ count } = await prisma.slackOutbox.updateMany({
+          where: mine,
+          data: {
+            ...unlock,
+            status: 'pending',
+            attempts: { decrement: 1 },
+            notBefore: new Date(now.getTime() + outcome.delayMs),
+            lastError: outcome.reason,
+          },
+        }));
+        log.info('Slack outbox row postponed', { ...fields, reason: outcome.reason, delayMs: outcome.delayMs });
+        break;
+      case 'retry':
+        if (row.attempts >= maxAttempts) {
+          ({ count } = await prisma.slackOutbox.updateMany({
+            where: mine,
+            data: {
+              ...unlock,
+              status: 'failed',
+              lastError: `gave up after ${row.attempts} attempts: ${outcome.error}`,
+            },
+          }));
+          log.error('Slack outbox row failed', { ...fields, attempts: row.attempts, error: outcome.error });
+        } else {
+          const waitMs = Math.max(backoff(row.attempts), outcome.minDelayMs ?? 0);
+          ({ count } = await prisma.slackOutbox.updateMany({
+            where: mine,
+            data: {
+              ...unlock,
+              status: 'pending',
+              notBefore: new Date(now.getTime() + waitMs),
+              lastError: outcome.error,
+            },
+          }));
+          log.warn('Slack outbox row will be retried', {
+            ...fields,
+            attempts: row.attempts,
+            waitMs,
+            error: outcome.error,
+          });
+        }
+        break;
+      case 'failed':
+        ({ count } = await prisma.slackOutbox.updateMany({
+          where: mine,
+          data: { ...unlock, status: 'failed', lastError: outcome.error },
+        }));
+        log.error('Slack outbox row failed', { ...fields, error: outcome.error });
+        break;
+    }
+    if (count === 0) {
+      // The send outlived the lock and another poster took the row; it looks the message up before posting.
+      log.warn('Slack outbox row was taken over before its outcome was recorded', { ...fields, outcome: outcome.kind });
+    }
+  }
+
+  async function notifySent(row: SlackOutbox, result: OutboxSendResult): Promise<void> {
+    try {
+      await options.onSent?.(row, result);
+    } catch (error) {
+      log.error('Slack outbox onSent hook failed', { error, rowId: row.id });
+    }
+  }
+
+  function backoff(attempts: number): number {
+    const ceiling = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.max(0, attempts - 1));
+    return Math.round(ceiling * (0.5 + random() / 2));
+  }
+
+  // ───────────── The loop ─────────────
+
+  function sleep(ms: number): Promise<void> {
+    if (kicked) {
+      kicked = false;
+      return Promise.resolve();
+    }
+    const controller = new AbortController();
+    wake = () => controller.abort();
+    return delay(ms, undefined, { signal: controller.signal }).then(
+      () => {},
+      () => {},
+    );
+  }
+
+  async function runLoop(): Promise<void> {
+    while (running) {
+      const { handled, nextAt } = await guardedPass();
+      if (!running) break;
+      if (handled > 0) continue;
+      const untilNext = nextAt === null ? pollMs : nextAt - clock().getTime();
+      await sleep(Math.max(0, Math.min(pollMs, untilNext)));
+      wake = null;
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = runLoop();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      loop = null;
+      await Promise.allSettled([...inFlight]);
+    },
+    async drainOnce() {
+      return (await guardedPass()).handled;
+    },
+    async drain(timeoutMs) {
+      const deadline = new Date(clock().getTime() + timeoutMs);
+      for (;;) {
+        const { handled, nextAt } = await guardedPass();
+        if (handled > 0) continue;
+        const remaining = await prisma.slackOutbox.count({
+          where: { OR: [{ status: 'sending' }, { status: 'pending', notBefore: { lte: deadline } }] },
+        });
+        if (remaining === 0) return;
+        const now = clock().getTime();
+        if (now >= deadline.getTime()) throw new OutboxDrainTimeoutError(remaining);
+        const untilNext = nextAt === null ? pollMs : nextAt - now;
+        await delay(Math.max(5, Math.min(untilNext, pollMs, deadline.getTime() - now)));
+      }
+    },
+    kick() {
+      if (wake) wake();
+      else kicked = true;
+    },
+  };
+}
+
+// ───────────── Pure helpers ─────────────
+
+function isPosting(row: Pick<SlackOutbox, 'method'>): boolean {
+  return (POSTING_METHODS as readonly string[]).includes(row.method);
+}
+
+/** The lane order: createdAt, then id byte by byte (what `COLLATE "C"` does in the heads query). */
+export function compareRows(a: Pick<SlackOutbox, 'createdAt' | 'id'>, b: Pick<SlackOutbox, 'createdAt' | 'id'>) {
+  const byTime = a.createdAt.getTime() - b.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function buildRequest(
+  row: SlackOutbox,
+  method: OutboxMethod,
+  args: Record<string, unknown>,
+  threadTs: string | null,
+  targetTs: string | null,
+): { args: Record<string, unknown> } | { failed: string } {
+  const channel = row.channelId;
+  const thread = threadTs ? { thread_ts: threadTs } : {};
+  if (method === 'views.publish') return { args };
+  if (!channel) return { failed: `${method} needs a channel` };
+  switch (method) {
+    case 'chat.postMessage':
+      return {
+        args: {
+          ...args,
+          channel,
+          ...thread,
+          metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: row.dedupeKey } },
+        },
+      };
+    case 'chat.postEphemeral':
+      return { args: { ...args, channel, ...thread } };
+    case 'chat.update':
+      if (!targetTs) return { failed: 'chat.update has no message to edit (updateOf)' };
+      return { args: { ...args, channel, ts: targetTs } };
+    case 'reactions.add': {
+      const timestamp = targetTs ?? args.timestamp;
+      return { args: { ...args, channel, timestamp } };
+    }
+    case 'files.uploadV2': {
+      const upload = uploadPayloadSchema.safeParse(args);
+      if (!upload.success) return { failed: `files.uploadV2 payload: ${z.prettifyError(upload.error)}` };
+      const { filename, title, contentBase64, initial_comment } = upload.data;
+      return {
+        args: {
+          channel_id: channel,
+          ...thread,
+          file: Buffer.from(contentBase64, 'base64'),
+          filename,
+          title: title ?? filename,
+          ...(initial_comment ? { initial_comment } : {}),
+        },
+      };
+    }
+  }
+}
+
+const publishUserSchema = z.object({ user_id: z.string() });
+
+const messageSchema = z.object({ ts: z.string(), message_ts: z.string().optional() }).loose();
+const uploadResultSchema = z.object({
+  files: z.array(
+    z.object({
+      files: z
+        .array(
+          z.object({
+            id: z.string(),
+            shares: z
+              .object({
+                public: z.record(z.string(), z.array(z.object({ ts: z.string() }))).optional(),
+                private: z.record(z.string(), z.array(z.object({ ts: z.string() }))).optional(),
+              })
+              .optional(),
+          }),
+        )
+        .optional(),
+    }),
+  ),
+});
+
+/** The ts later calls refer to: the message's, or for an upload its share's (else the file id). */
+function resultTsOf(method: OutboxMethod, channel: string | null, response: WebAPICallResult): string | null {
+  switch (method) {
+    case 'chat.postMessage':
+    case 'chat.update':
+      return messageSchema.safeParse(response).data?.ts ?? null;
+    case 'chat.postEphemeral': {
+      const parsed = z.object({ message_ts: z.string() }).safeParse(response);
+      return parsed.success ? parsed.data.message_ts : null;
+    }
+    case 'files.uploadV2': {
+      const parsed = uploadResultSchema.safeParse(response);
+      const file = parsed.data?.files[0]?.files?.[0];
+      if (!file) return null;
+      const shares = channel ? (file.shares?.public?.[channel] ?? file.shares?.private?.[channel]) : undefined;
+      return shares?.[0]?.ts ?? file.id;
+    }
+    case 'reactions.add':
+    case 'views.publish':
+      return null;
+  }
+}
+
+const historySchema = z.object({
+  messages: z
+    .array(
+      z
+        .object({
+          ts: z.string(),
+          metadata: z
+            .object({ event_type: z.string().optional(), event_payload: z.record(z.string(), z.unknown()).optional() })
+            .optional(),
+          files: z
+            .array(z.object({ id: z.string(), name: z.string().optional(), title: z.string().optional() }))
+            .optional(),
+        })
+        .loose(),
+    )
+    .default([]),
+  has_more: z.boolean().optional(),
+  response_metadata: z.object({ next_cursor: z.string().optional() }).loose().optional(),
+});
+
+type HistoryMessage = z.infer<typeof historySchema>['messages'][number];
+
+/**
+ * Looks for what an earlier attempt of this row may have posted: a chat.postMessage by its metadata key, an upload
+ * by its file name and title (skipping files other rows already recorded). Null when nothing is found, or when the
+ * lookup itself is refused (a missing scope): then posting again is the lesser evil. Throws on a retryable failure.
+ */
+async function findEarlierDeliveryWith(
+  prisma: PrismaClient,
+  client: WebClient,
+  row: SlackOutbox,
+  method: OutboxMethod,
+  args: Record<string, unknown>,
+  threadTs: string | null,
+  log: OutboxLog,
+  sendTimeoutMs: number,
+): Promise<string | null> {
+  if ((method !== 'chat.postMessage' && method !== 'files.uploadV2') || !row.channelId) return null;
+  const base = {
+    channel: row.channelId,
+    oldest: ((row.createdAt.getTime() - LOOKUP_LOOKBACK_MS) / 1000).toFixed(6),
+    include_all_metadata: true,
+    limit: LOOKUP_PAGE_SIZE,
+  };
+  const lookupMethod = threadTs ? 'conversations.replies' : 'conversations.history';
+  const upload = method === 'files.uploadV2' ? uploadPayloadSchema.safeParse(args).data : undefined;
+  const matches = (message: HistoryMessage): boolean =>
+    method === 'chat.postMessage'
+      ? message.metadata?.event_type === OUTBOX_EVENT_TYPE && message.metadata.event_payload?.key === row.dedupeKey
+      : (message.files ?? []).some(
+          (file) => file.name === upload?.filename && (file.title ?? file.name) === (upload?.title ?? upload?.filename),
+        );
+  const candidates: HistoryMessage[] = [];
+  let cursor: string | undefined;
+  try {
+    for (let page = 0; page < LOOKUP_MAX_PAGES; page++) {
+      const response = await withTimeout(
+        client.apiCall(lookupMethod, { ...base, ...(threadTs ? { ts: threadTs } : {}), ...(cursor ? { cursor } : {}) }),
+        sendTimeoutMs,
+      );
+      const history = historySchema.parse(response);
+      candidates.push(...history.messages.filter(matches));
+      cursor = history.response_metadata?.next_cursor || undefined;
+      if (!history.has_more || !cursor) break;
+    }
+  } catch (error) {
+    const failure = classifySlackError(error);
+    if (failure.kind !== 'permanent') throw error;
+    log.warn('Slack outbox could not look for an earlier delivery; sending again', {
+      rowId: row.id,
+      dedupeKey: row.dedupeKey,
+      error: failure.message,
+    });
+    return null;
+  }
+  if (method === 'chat.postMessage') return candidates[0]?.ts ?? null;
+  // An upload has no key of its own: skip messages and files other rows of the workspace already recorded.
+  const seen = candidates.flatMap((message) => [message.ts, ...(message.files ?? []).map((file) => file.id)]);
+  if (seen.length === 0) return null;
+  const taken = await prisma.slackOutbox.findMany({
+    where: { workspaceId: row.workspaceId, resultTs: { in: seen }, id: { not: row.id } },
+    select: { resultTs: true },
+  });
+  const takenTs = new Set(taken.map((other) => other.resultTs));
+  const free = candidates.filter(
+    (message) => !takenTs.has(message.ts) && !(message.files ?? []).some((file) => takenTs.has(file.id)),
+  );
+  // Oldest first: the earliest unclaimed match is the most likely to be ours.
+  free.sort((a, b) => Number(a.ts) - Number(b.ts));
+  return free[0]?.ts ?? null;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SendTimeoutError(`no answer from Slack within ${ms} ms`)), ms);
+  });
+  // The losing call may still settle later; nobody waits for it, so its rejection must not go unhandled.
+  promise.catch(() => {});
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,35 @@
+// The end-to-end tests' Parley: a fresh, seeded test database and Parley's real receiver against the stand-in, started
+// once per test file and stopped after it. Read `db` and `parley` inside tests (they are set by `beforeAll`).
+import { afterAll, beforeAll } from 'vitest';
+import { seedWorkspace } from '../../src/db/seed.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import {
+  type SandboxedParley,
+  type SandboxedParleyOptions,
+  startSandboxedParley,
+  TEAM_ID,
+} from '../../dev/slack-stand-in/sandboxed-parley.js';
+
+export interface SandboxedParleyForTests {
+  db: TestDatabase;
+  parley: SandboxedParley;
+}
+
+export function useSandboxedParley(
+  options: Omit<SandboxedParleyOptions, 'db'> & {
+    afterStart?: (running: SandboxedParleyForTests) => Promise<void>;
+  } = {},
+): SandboxedParleyForTests {
+  const running = {} as SandboxedParleyForTests;
+  beforeAll(async () => {
+    running.db = await createTestDatabase();
+    await seedWorkspace(running.db.prisma, { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' });
+    running.parley = await startSandboxedParley({ ...options, db: running.db });
+    await options.afterStart?.(running);
+  }, 180_000);
+  afterAll(async () => {
+    await running.parley?.stop();
+    await running.db?.destroy();
+  });
+  return running;
+}

@@ -1,0 +1,68 @@
+// The surfaces around the thread: the App Home (what waits for me), `/parley` help, status and settings.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useSandboxedParley } from './harness.js';
+import { playStory } from '../../dev/slack-stand-in/play-story.js';
+import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
+import { BLOCK, SLASH_COMMAND } from '../../src/slack/ids.js';
+import { resolveSettings } from '../../src/services/workspace-settings.js';
+
+const running = useSandboxedParley({
+  afterStart: async ({ parley }) => {
+    const bytes = await readFile(new URL('../../data/samples/01-clean-baseline.xlsx', import.meta.url));
+    await playStory(parley, { file: { name: 'home.xlsx', bytes }, stopBeforeApproval: true });
+  },
+});
+
+const viewText = (view: unknown) => JSON.stringify(view);
+
+describe('the App Home', () => {
+  it('shows an approver the PO waiting for them, with a link to the thread', async () => {
+    const { driver, model } = running.parley.sandbox;
+    await driver.openHome(PEOPLE.approver.id);
+    const home = await running.parley.sandbox.waitFor(() => model.home(PEOPLE.approver.id), { what: 'the Home tab' });
+    const po = await running.db.prisma.purchaseOrder.findFirstOrThrow({ where: { status: 'draft' } });
+    expect(viewText(home.view)).toContain(po.number);
+    expect(viewText(home.view)).toContain(`https://slack.com/archives/${CHANNEL.id}/p`);
+  });
+
+  it('shows a colleague no PO to approve', async () => {
+    const { driver, model } = running.parley.sandbox;
+    await driver.openHome(PEOPLE.colleague.id);
+    const home = await running.parley.sandbox.waitFor(() => model.home(PEOPLE.colleague.id), { what: 'the Home tab' });
+    expect(viewText(home.view)).not.toMatch(/PO-\d{4}-\d{4}/);
+  });
+});
+
+describe('/parley', () => {
+  it('answers help and status privately, within the acknowledgement', async () => {
+    const { driver } = running.parley.sandbox;
+    const help = await driver.slashCommand(PEOPLE.colleague.id, CHANNEL.id, SLASH_COMMAND, 'help');
+    expect(help.status).toBe(200);
+    expect(JSON.stringify(help.body)).toMatch(/negotiate/);
+    const status = await driver.slashCommand(PEOPLE.colleague.id, CHANNEL.id, SLASH_COMMAND, 'status');
+    expect(JSON.stringify(status.body)).toContain('home.xlsx');
+  });
+
+  it('lets an approver change the settings and refuses a colleague', async () => {
+    const { driver, model } = running.parley.sandbox;
+    await driver.slashCommand(PEOPLE.colleague.id, CHANNEL.id, SLASH_COMMAND, 'settings');
+    const refusal = await running.parley.sandbox.waitFor(
+      () => model.ephemerals(PEOPLE.colleague.id).find((e) => /Only the approvers/.test(e.text)),
+      { what: 'the refusal' },
+    );
+    expect(refusal.channel).toBe(CHANNEL.id);
+    expect(model.openViews(PEOPLE.colleague.id)).toHaveLength(0);
+
+    await driver.slashCommand(PEOPLE.approver.id, CHANNEL.id, SLASH_COMMAND, 'settings');
+    const modal = await running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), {
+      what: 'settings',
+    });
+    await driver.submitView(PEOPLE.approver.id, modal.id, { [BLOCK.settingsDualApproval]: '250000' });
+    await running.parley.settle();
+    const workspace = await running.db.prisma.workspace.findUniqueOrThrow({ where: { slackTeamId: TEAM_ID } });
+    const settings = resolveSettings(workspace.settings, running.parley.env);
+    expect(settings.dualApprovalAboveUsd).toBe(250000);
+    expect(settings.approvers).toEqual(expect.arrayContaining([PEOPLE.approver.id]));
+  });
+});

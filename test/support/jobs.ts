@@ -1,0 +1,116 @@
+// Fixtures for the jobs' database tests: a seeded workspace and negotiations driven by the offline agents straight
+// through the store (with their thread's outbox rows, as the Slack flow writes them) to the point a job looks at.
+import { QUOTED_SUPPLIER_DEFAULTS } from '../../src/config/business-rules.js';
+import { loadEnv } from '../../src/config/env.js';
+import type { PrismaClient } from '../../src/db/client.js';
+import { scopeToWorkspace } from '../../src/db/scoped.js';
+import { seedWorkspace, supplierColumns } from '../../src/db/seed.js';
+import { createOfflineBrandAgent } from '../../src/negotiation/agents/offline/brand-agent.js';
+import { createOfflineSupplierAgent } from '../../src/negotiation/agents/offline/supplier-agent.js';
+import { nextOpenQuestion } from '../../src/negotiation/ask-info.js';
+import type { EngineAgents } from '../../src/negotiation/engine.js';
+import { exampleSetup } from './negotiation-fixtures.js';
+import { applyBuyerInput, runNegotiation, startNegotiation } from '../../src/db/stores/negotiation-store.js';
+import { concludeNegotiation } from '../../src/services/drive-negotiation.js';
+import { createContextFactory } from '../../src/services/service-context.js';
+import { enqueueNegotiationEvents } from '../../src/thread/thread-output.js';
+
+export const BUYER = 'U0BUYER001';
+export const APPROVERS = ['U0APPROV01', 'U0APPROV02'] as const;
+export const CHANNEL_ID = 'C0JOBS0001';
+
+export const offlineAgents: EngineAgents = {
+  brand: createOfflineBrandAgent(),
+  supplier: () => createOfflineSupplierAgent(),
+};
+
+export async function createJobsFixture(prisma: PrismaClient, slackTeamId: string) {
+  const { workspaceId } = await seedWorkspace(prisma, { slackTeamId, brandName: 'Valden Outdoor', catalog: [] });
+  const ws = scopeToWorkspace(prisma, workspaceId);
+  const quoted = await ws.supplier.create({
+    data: {
+      workspaceId,
+      ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
+    },
+  });
+  const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
+  const supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+  const env = loadEnv({ APPROVER_SLACK_IDS: APPROVERS.join(','), PO_DUAL_APPROVAL_ABOVE_USD: '1' });
+  const contexts = createContextFactory({ prisma, env, llm: null });
+  let files = 0;
+
+  async function newNegotiation(seed: number) {
+    files += 1;
+    const quotation = await ws.quotation.create({
+      data: {
+        workspaceId,
+        slackFileId: `F0JOB${files}`,
+        slackChannelId: CHANNEL_ID,
+        slackThreadTs: `1700000000.${String(files).padStart(6, '0')}`,
+        uploadedBySlackUserId: BUYER,
+        fileName: `quote-${files}.xlsx`,
+        status: 'negotiating',
+      },
+    });
+    return startNegotiation(
+      ws,
+      {
+        quotationId: quotation.id,
+        startedBySlackUserId: BUYER,
+        setup: exampleSetup(seed),
+        supplierIds,
+        questionBudget: 3,
+      },
+      async (tx, events, state) => {
+        const { id } = await tx.negotiation.findUniqueOrThrow({ where: { quotationId: quotation.id } });
+        await enqueueNegotiationEvents(tx, { negotiationId: id, events, state });
+      },
+    );
+  }
+
+  const alsoWrite =
+    (negotiationId: string): Parameters<typeof runNegotiation>[4] =>
+    (tx, events, state) =>
+      enqueueNegotiationEvents(tx, { negotiationId, events, state });
+
+  /** Runs a new negotiation until it waits for the buyer; tries the next seeds until one asks something. */
+  async function pausedNegotiation(seed: number) {
+    for (let s = seed; s < seed + 20; s++) {
+      const { negotiationId } = await newNegotiation(s);
+      const state = await runNegotiation(ws, negotiationId, offlineAgents, 'fixture', alsoWrite(negotiationId));
+      if (state?.status === 'awaiting_answer' || state?.status === 'awaiting_early_termination') {
+        return { negotiationId, state };
+      }
+    }
+    throw new Error(`no seed from ${seed} pauses`);
+  }
+
+  /** Runs to completion answering with the first suggestion, then concludes: a decision and a draft PO. */
+  async function decidedNegotiation(seed: number) {
+    const { negotiationId } = await newNegotiation(seed);
+    for (let guard = 0; guard < 30; guard++) {
+      const state = await runNegotiation(ws, negotiationId, offlineAgents, 'fixture', alsoWrite(negotiationId));
+      if (!state || state.status === 'completed') break;
+      const question = nextOpenQuestion(state.askInfo);
+      const input =
+        state.status === 'awaiting_early_termination'
+          ? ({ kind: 'early_termination', finish: true, by: BUYER } as const)
+          : question
+            ? ({
+                kind: 'answer',
+                questionId: question.id,
+                answer: question.suggestedAnswers[0] ?? 'Yes',
+                by: BUYER,
+              } as const)
+            : null;
+      if (input) await applyBuyerInput(ws, negotiationId, input, alsoWrite(negotiationId));
+    }
+    const ctx = await contexts.forWorkspace(workspaceId);
+    if (!ctx) throw new Error('no context');
+    await concludeNegotiation(ctx, negotiationId);
+    const po = await ws.purchaseOrder.findFirstOrThrow({ where: { negotiationId } });
+    return { negotiationId, po };
+  }
+
+  return { workspaceId, ws, contexts, env, pausedNegotiation, decidedNegotiation };
+}
