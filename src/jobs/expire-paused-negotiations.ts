@@ -6,7 +6,7 @@
 // wins, and a second instance finds nothing to do; once expired, no engine step is saved (negotiation-store.ts).
 import { log } from '../log.js';
 import { engineQuestionId } from '../db/stores/negotiation-store.js';
-import { enqueueStatus } from '../thread/thread-output.js';
+import { enqueueStatus } from '../thread/status-card.js';
 import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
 import { BRAND_AGENT_NAME, buildExpiredNotice, buildExpiredQuestion, expiredReason } from '../slack/views/index.js';
 import { contextCache, DAY_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
@@ -94,7 +94,7 @@ export async function expirePausedNegotiations(
           },
         ];
         for (const question of open) {
-          // The question's message, under the key thread-output.ts posted it with; edited only if it was enqueued.
+          // The question's message, under the key src/thread/negotiation-events.ts posted it with; edited only if it was enqueued.
           const posted = `neg:${negotiation.id}:q:${engineQuestionId(question.id)}`;
           if (!(await tx.slackOutbox.findFirst({ where: { dedupeKey: posted }, select: { id: true } }))) continue;
           const body = buildExpiredQuestion({

@@ -32,7 +32,7 @@ import { chooseCurveball } from '../services/answer-question.js';
 import { beginNegotiation } from '../services/begin-negotiation.js';
 import { receiveSharedFile } from '../services/receive-shared-file.js';
 import { createContextFactory } from '../services/service-context.js';
-import { enqueueNegotiationEvents } from '../thread/thread-output.js';
+import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
 import { ACTION } from '../slack/ids.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import { expirePausedNegotiations } from './expire-paused-negotiations.js';

@@ -169,7 +169,7 @@ export async function sweepExpiredLeases(options: SweepExpiredLeasesOptions): Pr
 
 /** A conclusion that found no allocation said so in the thread; resuming it would only say it again. */
 async function decisionFailed(options: SweepExpiredLeasesOptions, negotiation: { id: string; workspaceId: string }) {
-  // The key thread-output.ts enqueues the "no recommendation" message under.
+  // The key src/thread/decision.ts enqueues the "no recommendation" message under.
   const row = await options.prisma.slackOutbox.findFirst({
     where: { workspaceId: negotiation.workspaceId, dedupeKey: `neg:${negotiation.id}:decision-failed` },
     select: { id: true },

@@ -5,7 +5,7 @@ import type { NegotiationStatus } from '../generated/prisma/client.js';
 import { applyBuyerInput, engineQuestionId } from '../db/stores/negotiation-store.js';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueNegotiationEvents } from '../thread/thread-output.js';
+import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
 import { mayWorkOnQuotation } from './workspace-settings.js';
 
 /** Longest answer kept from a thread reply: it goes into later prompts as data. */

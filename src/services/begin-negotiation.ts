@@ -10,7 +10,7 @@ import { priceTierSchema } from '../negotiation/types.js';
 import { z } from 'zod';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueNegotiationEvents } from '../thread/thread-output.js';
+import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
 import { mayWorkOnQuotation } from './workspace-settings.js';
 
 export interface NegotiationRequest {

@@ -17,7 +17,7 @@ import {
 import { loadCheckpoint } from '../db/stores/negotiation-store.js';
 import type { ServiceContext } from './service-context.js';
 import { isEnqueued } from '../outbox/index.js';
-import { enqueuePurchaseOrderOutcome, poOutcomeKey } from '../thread/thread-output.js';
+import { enqueuePurchaseOrderOutcome, poOutcomeKey } from '../thread/po-outcome.js';
 
 export async function approvePo(
   ctx: ServiceContext,

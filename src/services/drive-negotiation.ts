@@ -11,7 +11,8 @@ import type { EngineAgents, NegotiationState } from '../negotiation/engine.js';
 import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../db/stores/negotiation-store.js';
 import { withUsageScope } from '../llm/usage-scope.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueDecision, enqueueDecisionFailed, enqueueNegotiationEvents } from '../thread/thread-output.js';
+import { enqueueDecision, enqueueDecisionFailed } from '../thread/decision.js';
+import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
 
 export interface DriveNegotiationOptions {
   negotiationId: string;

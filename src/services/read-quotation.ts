@@ -10,7 +10,7 @@ import { QuotationError } from '../quotation/errors.js';
 import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotation.js';
 import { withUsageScope } from '../llm/usage-scope.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueQuotationFailed, enqueueQuotationRead } from '../thread/thread-output.js';
+import { enqueueQuotationFailed, enqueueQuotationRead } from '../thread/review.js';
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;

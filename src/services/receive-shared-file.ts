@@ -2,7 +2,7 @@
 // Slack file — the `message` and `file_shared` events of one upload, and Slack's retries, all land here — then
 // acknowledged in the thread (👀 and the status card) in the same transaction.
 import type { ServiceContext } from './service-context.js';
-import { enqueueReadingCard } from '../thread/thread-output.js';
+import { enqueueReadingCard } from '../thread/status-card.js';
 
 export interface SharedFile {
   fileId: string;

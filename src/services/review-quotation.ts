@@ -8,7 +8,7 @@ import { supplierColumns } from '../db/seed.js';
 import type { WorkspaceTx } from '../db/stores/negotiation-store.js';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
-import { enqueueReviewChanged } from '../thread/thread-output.js';
+import { enqueueReviewChanged } from '../thread/review.js';
 import { mayWorkOnQuotation } from './workspace-settings.js';
 import { z } from 'zod';
 

@@ -13,7 +13,7 @@ import { exampleSetup } from './negotiation-fixtures.js';
 import { applyBuyerInput, runNegotiation, startNegotiation } from '../../src/db/stores/negotiation-store.js';
 import { concludeNegotiation } from '../../src/services/drive-negotiation.js';
 import { createContextFactory } from '../../src/services/service-context.js';
-import { enqueueNegotiationEvents } from '../../src/thread/thread-output.js';
+import { enqueueNegotiationEvents } from '../../src/thread/negotiation-events.js';
 
 export const BUYER = 'U0BUYER001';
 export const APPROVERS = ['U0APPROV01', 'U0APPROV02'] as const;

@@ -1,0 +1,187 @@
+// The negotiation in the thread: each agent turn, round analysis, question, early termination and curveball.
+import type { Curveball, NegotiationEvent, NegotiationState } from '../negotiation/engine.js';
+import { pendingQuestionId, type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
+import {
+  buildAgentTurn,
+  buildAnsweredQuestion,
+  buildCurveball,
+  buildEarlyTermination,
+  buildEarlyTerminationAnswered,
+  buildQuestion,
+  buildRoundAnalysis,
+  type CurveballModel,
+  type SlackMessage,
+} from '../slack/views/index.js';
+import { negKey, changeKey, message, edit, negotiationThread, supplierName } from './thread.js';
+import { enqueueStatus, negotiationStage } from './status-card.js';
+
+export async function enqueueNegotiationEvents(
+  tx: WorkspaceTx,
+  input: { negotiationId: string; events: NegotiationEvent[]; state: NegotiationState },
+) {
+  const { negotiationId, events, state } = input;
+  const { quotationId, thread } = await negotiationThread(tx, negotiationId);
+  const buyerId = thread.uploadedBySlackUserId;
+  const currency = state.baseline.currency;
+  const brandName = state.brandName;
+  const calls: OutboxCall[] = [];
+  const post = (what: string, body: SlackMessage, extra: Record<string, unknown> = {}) =>
+    calls.push(message(thread, negKey(negotiationId, what), body, extra));
+  const update = (what: string, of: string, body: SlackMessage) =>
+    calls.push(edit(thread, negKey(negotiationId, what), negKey(negotiationId, of), body));
+
+  for (const event of events) {
+    switch (event.type) {
+      case 'message': {
+        const supplier = state.suppliers[event.supplierCode];
+        const offers = supplier?.offers ?? [];
+        const offer = event.role === 'supplier_agent' ? offers.find((o) => o.round === event.round) : undefined;
+        const previous = offer ? offers.filter((o) => o.round < offer.round).at(-1) : undefined;
+        const turn = buildAgentTurn({
+          role: event.role === 'brand_agent' ? 'brand' : 'supplier',
+          brandName,
+          supplierName: supplierName(state, event.supplierCode),
+          text: event.text,
+          action: event.action.type,
+          round: event.round,
+          maxRounds: state.maxRounds,
+          currency,
+          offer: offer
+            ? {
+                total: offer.total,
+                previousTotal: previous?.total ?? null,
+                leadTimeDays: offer.leadTimeDays,
+                paymentTerms: offer.paymentTerms,
+                concessions: offer.concessions,
+              }
+            : null,
+          pillars: event.pillarBriefs
+            ? {
+                negotiator: event.pillarBriefs.negotiator,
+                riskAnalyst: event.pillarBriefs.riskAnalyst,
+                productCost: event.pillarBriefs.productCost,
+              }
+            : null,
+        });
+        post(`msg:${event.sequence}`, turn, { username: turn.username, icon_emoji: turn.icon_emoji });
+        break;
+      }
+      case 'round_analysis':
+        post(
+          `round:${event.round}:analysis`,
+          buildRoundAnalysis({
+            round: event.round,
+            maxRounds: state.maxRounds,
+            phase: state.curveball && event.round > state.curveball.afterRound ? 'post_curveball' : 'initial',
+            currency,
+            rows: event.offers.map((row) => ({
+              supplierCode: row.supplierCode,
+              supplierName: supplierName(state, row.supplierCode),
+              total: row.total,
+              leadTimeDays: row.leadTimeDays,
+              paymentTerms: row.paymentTerms,
+              evaluation: row.evaluation,
+              status: row.status,
+              reason: state.suppliers[row.supplierCode]?.impasse?.details ?? null,
+            })),
+          }),
+        );
+        break;
+      case 'question_asked':
+        post(
+          `q:${event.questionId}`,
+          buildQuestion({
+            questionId: pendingQuestionId(negotiationId, event.questionId),
+            buyerId,
+            askedBy: supplierName(state, event.supplierCode),
+            question: event.question,
+            suggestedAnswers: event.suggestedAnswers,
+            round: state.round,
+          }),
+        );
+        break;
+      case 'early_termination_offered':
+        post(
+          `q:${event.questionId}`,
+          buildEarlyTermination({
+            questionId: pendingQuestionId(negotiationId, event.questionId),
+            buyerId,
+            confidence: event.record.confidence,
+            reason: event.record.reason,
+            round: state.round,
+            maxRounds: state.maxRounds,
+            roundsSkipped: event.record.roundsSkipped,
+            estimatedCostSavedUsd: event.record.estimatedCostSavedUsd,
+          }),
+        );
+        break;
+      case 'question_answered': {
+        const asked = state.askInfo.questions.find((q) => q.id === event.questionId);
+        const by = event.answeredBy === 'auto' ? null : event.answeredBy;
+        const answered =
+          asked || !state.earlyTermination || state.earlyTermination.questionId !== event.questionId
+            ? buildAnsweredQuestion({
+                askedBy: asked ? supplierName(state, asked.supplierCode) : 'Alex',
+                question: asked?.question ?? '',
+                answer: event.answer,
+                answeredBy: by,
+              })
+            : buildEarlyTerminationAnswered({
+                decision: state.earlyTermination.decision === 'accepted' ? 'finish' : 'continue',
+                by,
+                roundsSkipped: state.earlyTermination.offered.roundsSkipped,
+              });
+        update(`q:${event.questionId}:answered`, `q:${event.questionId}`, answered);
+        break;
+      }
+      case 'curveball': {
+        const body = buildCurveball(curveballModel(negotiationId, state, event.curveball));
+        if (event.curveball.chosenBy) update(`curveball:${event.curveball.chosen}`, 'curveball', body);
+        else post('curveball', body);
+        break;
+      }
+      case 'negotiation_started':
+      case 'round_start':
+      case 'offer_extracted':
+      case 'supplier_done':
+      case 'negotiation_complete':
+        break; // the status card shows these
+    }
+  }
+  await enqueueSlackCalls(tx, calls);
+  await enqueueStatus(tx, quotationId, negotiationStage(state, buyerId), `neg:${changeKey(state)}`);
+}
+
+/** The curveball's strategies with the shares each would give (deterministic: from the latest offers). */
+function curveballModel(negotiationId: string, state: NegotiationState, curveball: Curveball): CurveballModel {
+  const capped = supplierName(state, curveball.supplierCode);
+  const others = state.profiles
+    .filter((profile) => profile.code !== curveball.supplierCode)
+    .map((profile) => ({ name: profile.name, total: state.suppliers[profile.code]?.offers.at(-1)?.total ?? Infinity }))
+    .sort((a, b) => a.total - b.total);
+  const best = others[0]?.name ?? 'the best alternative';
+  const allocations: Record<string, { supplierName: string; share: number }[]> = {
+    split: [
+      { supplierName: capped, share: curveball.capacityShare },
+      { supplierName: best, share: 1 - curveball.capacityShare },
+    ],
+    single_source: [{ supplierName: best, share: 1 }],
+    pressure: [{ supplierName: capped, share: 1 }],
+  };
+  return {
+    negotiationId,
+    supplierName: capped,
+    capacityShare: curveball.capacityShare,
+    afterRound: curveball.afterRound,
+    impact: curveball.impact,
+    strategies: curveball.strategies.map((strategy, index) => ({
+      id: strategy.id,
+      title: strategy.title,
+      detail: strategy.detail,
+      allocation: allocations[strategy.id] ?? [],
+      recommended: index === 0,
+    })),
+    chosen: curveball.chosenBy ? { strategyId: curveball.chosen, by: curveball.chosenBy } : null,
+  };
+}

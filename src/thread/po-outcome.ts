@@ -1,0 +1,68 @@
+// A purchase order's approval or rejection in the thread, with the approved workbook.
+import type { PurchaseOrderView } from '../db/stores/purchase-orders.js';
+import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
+import { buildPoOutcome } from '../slack/views/index.js';
+import { message, negotiationThread } from './thread.js';
+import { enqueueStatus } from './status-card.js';
+
+/** The outbox key of an approver's approval or rejection message. */
+export function poOutcomeKey(purchaseOrderId: string, kind: 'approval' | 'rejection', by: string): string {
+  return `po:${purchaseOrderId}:${kind}:${by}`;
+}
+
+export async function enqueuePurchaseOrderOutcome(
+  tx: WorkspaceTx,
+  input: {
+    po: PurchaseOrderView;
+    by: string;
+    kind: 'approval' | 'rejection';
+    /** Approvals this PO needs (1, or 2 above the workspace's amount). */
+    required: 1 | 2;
+    workbook: Buffer | null;
+  },
+) {
+  const { po } = input;
+  const { quotationId, thread } = await negotiationThread(tx, po.negotiationId);
+  const approvers = po.approvals.map((a) => a.approverSlackUserId);
+  const outcome =
+    input.kind === 'approval'
+      ? buildPoOutcome({ kind: 'approval', poNumber: po.number, approvers, required: input.required })
+      : buildPoOutcome({ kind: 'rejected', poNumber: po.number, by: input.by, reason: po.rejectedReason ?? '' });
+  const calls: OutboxCall[] = [message(thread, poOutcomeKey(po.id, input.kind, input.by), outcome)];
+  if (input.workbook) {
+    calls.push({
+      dedupeKey: `po:${po.id}:workbook`,
+      method: 'files.uploadV2',
+      channelId: thread.slackChannelId,
+      threadTs: thread.slackThreadTs,
+      payload: {
+        filename: `${po.number}.xlsx`,
+        title: `${po.number} (approved)`,
+        contentBase64: input.workbook.toString('base64'),
+      },
+    });
+  }
+  await enqueueSlackCalls(tx, calls);
+  if (po.status === 'approved') {
+    await enqueueStatus(
+      tx,
+      quotationId,
+      { stage: 'approved', poNumber: po.number, approvedBy: approvers, approvedAt: po.approvedAt ?? new Date() },
+      `po:${po.id}:approved`,
+    );
+  } else if (po.status === 'rejected') {
+    await enqueueStatus(
+      tx,
+      quotationId,
+      {
+        stage: 'rejected',
+        poNumber: po.number,
+        reason: po.rejectedReason ?? '',
+        rejectedBy: po.rejectedBySlackUserId ?? input.by,
+        rejectedAt: po.rejectedAt,
+      },
+      `po:${po.id}:rejected`,
+    );
+  }
+}

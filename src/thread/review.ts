@@ -1,0 +1,182 @@
+// Reading and review: the file error, the review message with its buttons (edited on each decision) and the
+// status card's review stage.
+import { z } from 'zod';
+import { MATCH_REVIEW } from '../config/business-rules.js';
+import type { QuotationErrorCode } from '../quotation/errors.js';
+import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import { enqueueSlackCall } from '../outbox/index.js';
+import {
+  buildReviewMessage,
+  buildFileError,
+  type ReviewLine,
+  type ReviewModel,
+  type StatusStage,
+} from '../slack/views/index.js';
+import { reviewKey, threadOf, message, edit } from './thread.js';
+import { enqueueStatus } from './status-card.js';
+
+// ───────────────────────────── Reading and review ─────────────────────────────
+
+const QUOTATION_ERROR_CODES: readonly QuotationErrorCode[] = [
+  'not_xlsx',
+  'encrypted',
+  'corrupt',
+  'empty',
+  'too_large',
+  'too_many_rows',
+  'too_many_cells',
+  'zip_bomb',
+  'no_item_table',
+];
+
+/** The stored error code as the file-error reply knows it; an internal error reads as a corrupt file's advice. */
+function fileErrorCode(code: string | null): QuotationErrorCode {
+  return QUOTATION_ERROR_CODES.find((known) => known === code) ?? 'corrupt';
+}
+
+export async function enqueueQuotationFailed(tx: WorkspaceTx, quotationId: string) {
+  const quotation = await tx.quotation.findUniqueOrThrow({
+    where: { id: quotationId },
+    select: { errorCode: true, errorMessage: true },
+  });
+  const thread = await threadOf(tx, quotationId);
+  const sentence = quotation.errorMessage ?? 'Parley could not read this file.';
+  await enqueueSlackCall(
+    tx,
+    message(
+      thread,
+      `q:${quotationId}:error`,
+      buildFileError({ fileName: thread.fileName, code: fileErrorCode(quotation.errorCode), message: sentence }),
+    ),
+  );
+  await enqueueStatus(tx, quotationId, { stage: 'failed', message: sentence }, 'failed');
+}
+
+/** After reading: the review (when a person must look) or the ready card with its Start button. */
+export async function enqueueQuotationRead(tx: WorkspaceTx, quotationId: string) {
+  const model = await reviewModel(tx, quotationId, 1);
+  const thread = await threadOf(tx, quotationId);
+  await enqueueSlackCall(tx, message(thread, reviewKey(quotationId), buildReviewMessage(model)));
+  await enqueueStatus(tx, quotationId, await reviewStage(tx, quotationId), 'read');
+}
+
+/** A review decision (or a page turn): the review message and the status card show it. */
+export async function enqueueReviewChanged(tx: WorkspaceTx, quotationId: string, change: string, page: number) {
+  const model = await reviewModel(tx, quotationId, page);
+  const thread = await threadOf(tx, quotationId);
+  await enqueueSlackCall(
+    tx,
+    edit(thread, `${reviewKey(quotationId)}:${change}`, reviewKey(quotationId), buildReviewMessage(model)),
+  );
+  await enqueueStatus(tx, quotationId, await reviewStage(tx, quotationId), `review:${change}`);
+}
+
+async function reviewStage(tx: WorkspaceTx, quotationId: string): Promise<StatusStage> {
+  const counts = await tx.quotationItem.groupBy({
+    by: ['reviewState'],
+    where: { quotationId },
+    _count: { _all: true },
+  });
+  const count = (state: string) => counts.find((c) => c.reviewState === state)?._count._all ?? 0;
+  const quotation = await tx.quotation.findUniqueOrThrow({ where: { id: quotationId }, select: { status: true } });
+  if (quotation.status === 'ready') {
+    return { stage: 'ready', lineCount: count('auto_accepted') + count('confirmed') };
+  }
+  return { stage: 'review', needsReview: count('needs_review'), autoAccepted: count('auto_accepted') };
+}
+
+const candidatesSchema = z
+  .array(z.object({ productId: z.string(), sku: z.string(), confidence: z.number() }))
+  .catch([]);
+const flagsSchema = z.array(z.object({ message: z.string() })).catch([]);
+const identificationSchema = z
+  .object({ status: z.string(), supplier: z.object({ id: z.string(), name: z.string() }).nullable() })
+  .nullable()
+  .catch(null);
+
+async function reviewModel(tx: WorkspaceTx, quotationId: string, page: number): Promise<ReviewModel> {
+  const quotation = await tx.quotation.findUniqueOrThrow({
+    where: { id: quotationId },
+    include: { supplier: { select: { name: true } } },
+  });
+  const items = await tx.quotationItem.findMany({
+    where: { quotationId },
+    orderBy: { position: 'asc' },
+    include: { product: { select: { sku: true, name: true } } },
+  });
+  const needed = items.filter((item) => item.reviewState !== 'auto_accepted');
+  const productIds = [
+    ...new Set(needed.flatMap((item) => candidatesSchema.parse(item.candidates).map((c) => c.productId))),
+  ];
+  const products = new Map(
+    (await tx.product.findMany({ where: { id: { in: productIds } }, select: { id: true, sku: true, name: true } })).map(
+      (p) => [p.id, p],
+    ),
+  );
+  const product = (c: { productId: string; sku: string; confidence: number }) => ({
+    productId: c.productId,
+    sku: c.sku,
+    name: products.get(c.productId)?.name ?? c.sku,
+    confidence: c.confidence,
+  });
+  const lines = needed.map((item): ReviewLine => {
+    const candidates = candidatesSchema.parse(item.candidates).slice(0, MATCH_REVIEW.maxCandidates).map(product);
+    const suggested = candidates.find((c) => c.productId === item.productId) ?? null;
+    return {
+      itemId: item.id,
+      sheet: item.sheet,
+      row: item.rowNumber,
+      rawSku: item.rawSku,
+      rawDescription: item.rawDescription,
+      quantity: item.quantity,
+      unitPrice: item.unitPrice === null ? null : Number(item.unitPrice),
+      suggestion:
+        suggested ??
+        (item.productId && item.product
+          ? {
+              productId: item.productId,
+              sku: item.product.sku,
+              name: item.product.name,
+              confidence: item.matchConfidence,
+            }
+          : null),
+      candidates,
+      flags: flagsSchema.parse(item.flags).map((flag) => flag.message),
+      decision:
+        item.reviewState === 'confirmed' && item.product
+          ? { kind: 'confirmed', sku: item.product.sku, name: item.product.name, by: item.reviewedBySlackUserId ?? '' }
+          : item.reviewState === 'not_in_catalog'
+            ? { kind: 'not_in_catalog', by: item.reviewedBySlackUserId ?? '' }
+            : null,
+    };
+  });
+  const identified = identificationSchema.parse(quotation.supplierMatch);
+  const total = items.reduce((sum, item) => sum + (item.totalPrice === null ? 0 : Number(item.totalPrice)), 0);
+  return {
+    quotationId,
+    fileName: quotation.fileName,
+    summary: {
+      supplierNameAsRead: quotation.supplierNameRaw,
+      sheets: [...new Set(items.map((item) => item.sheet))],
+      lineCount: items.length,
+      quotedTotal: total > 0 ? Math.round(total * 100) / 100 : null,
+      currency: quotation.currency ?? 'USD',
+      paymentTerms: quotation.paymentTerms,
+      leadTimeDays: quotation.leadTimeDays,
+      incoterm: quotation.incoterm,
+    },
+    supplier: quotation.supplier
+      ? identified?.status === 'existing'
+        ? { kind: 'certain', name: quotation.supplier.name }
+        : { kind: 'decided', name: quotation.supplier.name, created: true, by: quotation.uploadedBySlackUserId }
+      : {
+          kind: 'uncertain',
+          existing: identified?.supplier
+            ? { supplierId: identified.supplier.id, name: identified.supplier.name }
+            : null,
+        },
+    autoAccepted: items.length - needed.length,
+    lines,
+    page,
+  };
+}

@@ -1,0 +1,68 @@
+// What every stage of the thread shares: where a quotation's thread is, a post or an edit of it as an outbox call,
+// and the dedupe keys that make a replayed change enqueue nothing twice.
+import { createHash } from 'node:crypto';
+import type { NegotiationState } from '../negotiation/engine.js';
+import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import { type OutboxCall } from '../outbox/index.js';
+import { type SlackMessage } from '../slack/views/index.js';
+
+export const statusKey = (quotationId: string) => `q:${quotationId}:status`;
+export const reviewKey = (quotationId: string) => `q:${quotationId}:review`;
+export const negKey = (negotiationId: string, what: string) => `neg:${negotiationId}:${what}`;
+
+export function changeKey(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+}
+
+export async function threadOf(tx: WorkspaceTx, quotationId: string) {
+  return tx.quotation.findUniqueOrThrow({
+    where: { id: quotationId },
+    select: {
+      id: true,
+      slackChannelId: true,
+      slackThreadTs: true,
+      uploadedBySlackUserId: true,
+      fileName: true,
+      currency: true,
+    },
+  });
+}
+
+export type Thread = Awaited<ReturnType<typeof threadOf>>;
+
+export function message(
+  thread: Thread,
+  dedupeKey: string,
+  body: SlackMessage,
+  extra: Record<string, unknown> = {},
+): OutboxCall {
+  return {
+    dedupeKey,
+    method: 'chat.postMessage',
+    channelId: thread.slackChannelId,
+    threadTs: thread.slackThreadTs,
+    payload: { text: body.text, blocks: body.blocks, unfurl_links: false, unfurl_media: false, ...extra },
+  };
+}
+
+export function edit(thread: Thread, dedupeKey: string, of: string, body: SlackMessage): OutboxCall {
+  return {
+    dedupeKey,
+    method: 'chat.update',
+    channelId: thread.slackChannelId,
+    updateOf: of,
+    payload: { text: body.text, blocks: body.blocks },
+  };
+}
+
+export async function negotiationThread(tx: WorkspaceTx, negotiationId: string) {
+  const negotiation = await tx.negotiation.findUniqueOrThrow({
+    where: { id: negotiationId },
+    select: { quotationId: true },
+  });
+  return { quotationId: negotiation.quotationId, thread: await threadOf(tx, negotiation.quotationId) };
+}
+
+export function supplierName(state: NegotiationState, code: string): string {
+  return state.profiles.find((profile) => profile.code === code)?.name ?? code;
+}
