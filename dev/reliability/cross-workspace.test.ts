@@ -11,7 +11,9 @@ import { CrossWorkspaceWriteError } from '../../src/db/scoped.js';
 import { CATALOG_CSV, seedWorkspace } from '../../src/db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { answerFromThreadReply, answerQuestion, chooseCurveball } from '../../src/services/answer-question.js';
-import { approvePo, findPurchaseOrder, rejectPo } from '../../src/services/decide-purchase-order.js';
+import { approvePurchaseOrder } from '../../src/services/purchase-order/approve-purchase-order.js';
+import { getPurchaseOrder } from '../../src/services/purchase-order/get-purchase-order.js';
+import { rejectPurchaseOrder } from '../../src/services/purchase-order/reject-purchase-order.js';
 import {
   chooseSupplier,
   confirmAllSuggestions,
@@ -187,14 +189,18 @@ describe('a click carrying another workspace’s ids', () => {
       await answerFromThreadReply(ctxB, { channelId: CHANNEL_A, threadTs: THREAD_A, text: 'Yes', by: BUYER }),
     ).toBeNull();
 
-    expect(await approvePo(ctxB, { purchaseOrderId: ids.po, by: APPROVER, expectedVersion: 0 })).toMatchObject({
-      ok: false,
-      error: 'not_found',
-    });
     expect(
-      await rejectPo(ctxB, { purchaseOrderId: ids.po, by: APPROVER, reason: 'Too expensive', expectedVersion: 0 }),
+      await approvePurchaseOrder(ctxB, { purchaseOrderId: ids.po, by: APPROVER, expectedVersion: 0 }),
     ).toMatchObject({ ok: false, error: 'not_found' });
-    expect(await findPurchaseOrder(ctxB, ids.po)).toBeNull();
+    expect(
+      await rejectPurchaseOrder(ctxB, {
+        purchaseOrderId: ids.po,
+        by: APPROVER,
+        reason: 'Too expensive',
+        expectedVersion: 0,
+      }),
+    ).toMatchObject({ ok: false, error: 'not_found' });
+    expect(await getPurchaseOrder(ctxB, { purchaseOrderId: ids.po })).toMatchObject({ ok: false, error: 'not_found' });
 
     expect(await screens.startModal(TEAM_B, ids.quotation, BUYER)).toMatchObject({ ok: false, error: 'not_found' });
     expect(await screens.poModal(TEAM_B, ids.po, APPROVER)).toMatchObject({ ok: false, error: 'not_found' });

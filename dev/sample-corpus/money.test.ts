@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatEuro, formatPercent, formatPrefixed, formatQuantity, lineAmountCents, netUnitPrice } from './money.js';
+import { formatEuro, formatDiscount, formatPrefixed, formatQuantity, lineAmountCents, netUnitPrice } from './money.js';
 
 describe('money', () => {
   it('nets a discount to 4 dp and rounds a line amount once, to the cent', () => {
@@ -17,7 +17,7 @@ describe('money', () => {
     expect(formatEuro(1250)).toBe('12,50 €');
     expect(formatQuantity(1200, 'pcs')).toBe('1,200 pcs');
     expect(formatQuantity(1200, 'un.', true)).toBe('1.200 un.');
-    expect(formatPercent(75, true)).toBe('7,5%');
-    expect(formatPercent(50)).toBe('5%');
+    expect(formatDiscount(75, true)).toBe('7,5%');
+    expect(formatDiscount(50)).toBe('5%');
   });
 });

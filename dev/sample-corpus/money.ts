@@ -1,10 +1,11 @@
-// Money as integer minor units until it is written, so the amounts in a sheet and in its truth agree to the cent.
+// Money as integer minor units until it is written, so the amounts in a sheet and in its truth agree to the cent. The
+// conversions are Parley's own (src/commerce/money.ts): a sample's truth rounds the way the app reads it.
+import { fromCents, toCents } from '../../src/commerce/money.js';
+
+export { fromCents, toCents };
 
 /** A discount in tenths of a percent (50 = 5%, 75 = 7.5%): integer arithmetic keeps line amounts exact. */
 export type Permille = number;
-
-export const fromCents = (cents: number): number => cents / 100;
-export const toCents = (amount: number): number => Math.round(amount * 100);
 
 /** Net unit price after a discount, rounded to 4 dp as the truth records it. */
 export function netUnitPrice(unitCents: number, discount: Permille = 0): number {
@@ -45,8 +46,8 @@ export function formatQuantity(quantity: number, unit: string, european = false)
   return `${formatNumber(quantity, { ...(european ? EU : EN), decimals: 0 })} ${unit}`;
 }
 
-/** `5%`, `7,5%` (European) */
-export function formatPercent(discount: Permille, european = false): string {
+/** A discount as a sheet prints it: `5%`, `7,5%` (European). */
+export function formatDiscount(discount: Permille, european = false): string {
   const text = String(discount / 10);
   return `${european ? text.replace('.', ',') : text}%`;
 }

@@ -33,7 +33,8 @@ export function toLogLine(call: SandboxCall): CallLogLine {
 }
 
 export function appendCallLog(path: string, call: SandboxCall): void {
-  // Synchronous so lines stay in arrival order and are on disk when a test reads the file right after a call.
+  // Written when a call is over (a hang's line comes when it ends), synchronously: on disk when a test reads the file
+  // right after a call.
   appendFileSync(path, `${JSON.stringify(toLogLine(call))}\n`);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Faults } from './faults.js';
+import { describeFault, Faults } from './faults.js';
 
 const draws = (faults: Faults, n: number) =>
   Array.from({ length: n }, () => (faults.take('chat.postMessage') === undefined ? '.' : 'x')).join('');
@@ -31,6 +31,27 @@ describe('Faults', () => {
     a.clear();
     a.set('chat.postMessage', rule, { probability: 0.3 });
     expect(draws(a, 200)).toBe(first);
+  });
+
+  it('fires a rule with `when` only for calls whose arguments pass, which neither use up its times nor draw', () => {
+    const rule = { status: 429 as const, retryAfterSeconds: 1 };
+    const only = (args: { text?: unknown }) => args.text === 'doomed';
+    const faults = new Faults(42).set('chat.postMessage', rule, { times: 2, probability: 0.3, when: only });
+    const plain = new Faults(42).set('chat.postMessage', rule, { times: 2, probability: 0.3 });
+    const doomed = { text: 'doomed' };
+    const sequence = (f: Faults, between: number) =>
+      Array.from({ length: 40 }, () => {
+        for (let i = 0; i < between; i++) expect(f.take('chat.postMessage', { text: 'fine' })).toBeUndefined();
+        return f.take('chat.postMessage', doomed) === undefined ? '.' : 'x';
+      }).join('');
+    expect(sequence(faults, 3)).toBe(sequence(plain, 0));
+    expect(faults.active()).toEqual([]);
+  });
+
+  it('describes when a hanging call takes effect', () => {
+    expect(describeFault({ hangMs: 500 })).toBe('hang 500ms');
+    expect(describeFault({ hangMs: 500, apply: 'first' })).toBe('hang 500ms, applied at once');
+    expect(describeFault({ hangMs: 500, apply: 'never' })).toBe('hang 500ms, never applied');
   });
 
   it('refuses nonsense scopes', () => {

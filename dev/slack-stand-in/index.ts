@@ -16,6 +16,7 @@ export { Faults, type Fault, type FaultScope } from './faults.js';
 export {
   SlackModel,
   compareTs,
+  createMessage,
   type SandboxCall,
   type SandboxChannel,
   type SandboxEphemeral,
@@ -24,6 +25,7 @@ export {
   type SandboxUser,
   type SandboxView,
 } from './model.js';
+export { createFile, type NewFile } from './files.js';
 export { renderThread, threadJson, type TranscriptMessage, type TranscriptOptions } from './transcript.js';
 export { checkCallLog, callProblems, formatProblems, type CallLogLine, type CallLogProblem } from './call-log.js';
 export { implementedMethods } from './web-api.js';

@@ -1,6 +1,7 @@
 // The sandbox's picture of a Slack workspace: channels and their messages (threads, edits, reactions, files), what each
 // person sees privately (ephemerals, open modals, the Home tab) and every Web API call received. Tests read it through
-// the helpers at the bottom; the Web API and the driver are the only writers.
+// the helpers at the bottom; the Web API and the driver are the only writers, besides tests that set up what an earlier
+// process left behind.
 
 export type Json = Record<string, unknown>;
 
@@ -107,6 +108,10 @@ export interface SandboxFile {
   completed: boolean;
 }
 
+/**
+ * One Web API call, listed from its arrival, so a call that hangs is seen while it waits; its outcome is filled in
+ * when it is answered.
+ */
 export interface SandboxCall {
   /** ISO time the call arrived. */
   at: string;
@@ -114,11 +119,14 @@ export interface SandboxCall {
   method: string;
   /** Arguments as decoded (JSON fields parsed), token removed. */
   args: Json;
+  /** Whether the answer was `ok: true` (false while the call still waits for its answer). */
   ok: boolean;
   error?: string;
-  /** HTTP status answered (200, or 429/500 for injected faults). */
+  /** HTTP status answered (200, or 429/5xx for injected faults); 0 until answered, and for a dropped connection. */
   status: number;
   fault?: string;
+  /** When the call was over (epoch ms): answered, or its connection dropped. Unset while it hangs. */
+  doneAtMs?: number;
 }
 
 /** Where an answer to an interaction's response_url goes. */
@@ -312,8 +320,10 @@ export class SlackModel {
     this.changed();
   }
 
+  /** Lists a call as it arrives; the server calls `changed()` again when it fills in the outcome. */
   addCall(call: SandboxCall): void {
     this.calls.push(call);
+    this.changed();
   }
 
   modalStack(user: string): string[] {

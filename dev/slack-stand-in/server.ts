@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { appendCallLog, RESPONSE_URL_METHOD } from './call-log.js';
 import { SlackDriver } from './driver.js';
-import { describeFault, Faults } from './faults.js';
+import { describeFault, Faults, type Fault } from './faults.js';
 import { uploadedBytes } from './files.js';
 import { SlackModel, type Json, type SandboxCall } from './model.js';
 import { applyResponse } from './response-url.js';
@@ -64,6 +64,11 @@ const optionsSchema = z.object({
   triggerTtlMs: z.number().int().positive().default(3000),
   /** Send the app the events Slack sends about its own posts (bot messages, file_shared for its uploads). */
   echoBotEvents: z.boolean().default(false),
+  /**
+   * Answer files.completeUploadExternal with whole file objects, the new share included. Slack shares an upload
+   * asynchronously, so its answer may or may not name the share yet; by default it answers `{ id, title }` alone.
+   */
+  uploadAnswerNamesShare: z.boolean().default(false),
 });
 
 export type SlackSandboxOptions = z.input<typeof optionsSchema>;
@@ -158,16 +163,28 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
     model,
     baseUrl,
     triggerTtlMs: options.triggerTtlMs,
+    uploadAnswerNamesShare: options.uploadAnswerNamesShare,
     onBotPost: (message) => {
       if (options.echoBotEvents) driver.echoBotPost(message);
     },
   });
   const driver = new SlackDriver({ model, signingSecret: options.signingSecret, eventsUrl: () => eventsUrl, api });
 
-  const record = (call: Omit<SandboxCall, 'at' | 'atMs'>, atMs: number): void => {
-    const full: SandboxCall = { at: new Date(atMs).toISOString(), atMs, ...call };
-    model.addCall(full);
-    if (options.callLogPath !== undefined) appendCallLog(options.callLogPath, full);
+  /** Lists a call as it arrives (a hanging call is visible while it waits); `finish` fills in how it ended. */
+  const arrive = (method: string, args: Json, atMs: number, fault?: Fault): SandboxCall => {
+    const call: SandboxCall = { at: new Date(atMs).toISOString(), atMs, method, args, ok: false, status: 0 };
+    if (fault !== undefined) call.fault = describeFault(fault);
+    model.addCall(call);
+    return call;
+  };
+
+  const finish = (call: SandboxCall, end: { status: number; ok: boolean; error?: string }): void => {
+    call.status = end.status;
+    call.ok = end.ok;
+    if (end.error !== undefined) call.error = end.error;
+    call.doneAtMs = clock();
+    if (options.callLogPath !== undefined) appendCallLog(options.callLogPath, call);
+    model.changed();
   };
 
   const handleApi = async (req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> => {
@@ -177,37 +194,36 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
       raw = await readArgs(req, url);
     } catch {
       sendJson(res, 200, { ok: false, error: 'invalid_json' });
-      record({ method, args: {}, ok: false, error: 'invalid_json', status: 200 }, atMs);
+      finish(arrive(method, {}, atMs), { status: 200, ok: false, error: 'invalid_json' });
       return;
     }
     const token = bearer(req) ?? (typeof raw.token === 'string' ? raw.token : undefined);
     const args = Object.fromEntries(Object.entries(raw).filter(([key]) => key !== 'token'));
     const logged = loggable(args);
-    const fault = faults.take(method);
-    if (fault !== undefined) {
-      const described = describeFault(fault);
-      if ('status' in fault) {
-        const error = fault.status === 429 ? 'ratelimited' : 'internal_error';
-        const headers: Record<string, string> =
-          fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
-        sendJson(res, fault.status, { ok: false, error }, headers);
-        record({ method, args: logged, ok: false, error, status: fault.status, fault: described }, atMs);
-        return;
-      }
-      if ('error' in fault) {
-        sendJson(res, 200, { ok: false, error: fault.error });
-        record({ method, args: logged, ok: false, error: fault.error, status: 200, fault: described }, atMs);
-        return;
-      }
-      await sleep(fault.hangMs);
-      const result = authenticate(token) ?? callMethod(api(), method, args);
-      if (!res.destroyed) sendJson(res, 200, result);
-      record({ method, args: logged, ...outcome(result), status: 200, fault: described }, atMs);
+    const fault = faults.take(method, logged);
+    const call = arrive(method, logged, atMs, fault);
+    const run = (): MethodResult => authenticate(token) ?? callMethod(api(), method, args);
+    // The client may have given up and closed the connection; the call still counts as answered.
+    const answer = (status: number, result: MethodResult, headers: Record<string, string> = {}): void => {
+      if (!res.destroyed) sendJson(res, status, result, headers);
+      finish(call, { status, ...outcome(result) });
+    };
+    if (fault === undefined) return answer(200, run());
+    if ('status' in fault) {
+      const error = fault.status === 429 ? 'ratelimited' : 'internal_error';
+      const headers: Record<string, string> =
+        fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds) } : {};
+      return answer(fault.status, { ok: false, error }, headers);
+    }
+    if ('error' in fault) return answer(200, { ok: false, error: fault.error });
+    const early = fault.apply === 'first' ? run() : undefined;
+    await sleep(fault.hangMs);
+    if (fault.apply === 'never') {
+      res.destroy();
+      finish(call, { status: 0, ok: false });
       return;
     }
-    const result = authenticate(token) ?? callMethod(api(), method, args);
-    sendJson(res, 200, result);
-    record({ method, args: logged, ...outcome(result), status: 200 }, atMs);
+    answer(200, early ?? run());
   };
 
   const authenticate = (token: string | undefined): MethodResult | undefined => {
@@ -267,7 +283,7 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
     const result = applyResponse(model, target, body);
     sendJson(res, 200, result);
     const args = isRecord(body) ? body : {};
-    record({ method: RESPONSE_URL_METHOD, args, ...outcome(result), status: 200 }, atMs);
+    finish(arrive(RESPONSE_URL_METHOD, args, atMs), { status: 200, ...outcome(result) });
   };
 
   const server: Server = createServer((req, res) => {

@@ -1,6 +1,7 @@
 // The sandbox's Web API through the real WebClient (@slack/web-api, via Bolt), as Parley will call it.
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startSlackSandbox, type SlackSandbox } from './index.js';
 
 const { WebClient, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIHTTPError, LogLevel } = webApi;
@@ -230,6 +231,27 @@ describe('files', () => {
     expect((await fetch(url)).status).toBe(403);
     expect(await slackError(client.files.info({ file: 'F0NOSUCH01' }))).toBe('file_not_found');
   });
+
+  it('answers completeUploadExternal with { id, title }, or with the whole file and its share when asked', async () => {
+    // uploadV2 answers with one completeUploadExternal answer per file.
+    const answer = z.object({ files: z.array(z.object({ files: z.array(z.json()) })) });
+    const upload = async () =>
+      answer.parse(await client.files.uploadV2({ channel_id: CHANNEL, file: Buffer.from('a,b\n'), filename: 'a.csv' }))
+        .files[0]?.files;
+    expect(await upload()).toEqual([{ id: expect.stringMatching(/^F/), title: 'a.csv' }]);
+
+    await sandbox.close();
+    sandbox = await startSlackSandbox({ channels: [{ id: CHANNEL, name: 'sourcing' }], uploadAnswerNamesShare: true });
+    client = new WebClient(sandbox.botToken, { slackApiUrl: sandbox.apiUrl, retryConfig: { retries: 0 } });
+    const full = await upload();
+    const share = sandbox.model.messages(CHANNEL)[0];
+    expect(full).toEqual([
+      expect.objectContaining({
+        name: 'a.csv',
+        shares: { public: { [CHANNEL]: [expect.objectContaining({ ts: share?.ts })] } },
+      }),
+    ]);
+  });
 });
 
 describe('views', () => {
@@ -317,6 +339,40 @@ describe('faults', () => {
     expect(error instanceof WebAPIHTTPError && error.statusCode).toBe(500);
     sandbox.faults.clear();
     expect((await client.auth.test()).ok).toBe(true);
+  });
+
+  it('lists a hanging call from its arrival; it takes effect last by default, at once with "first", or never', async () => {
+    const posted = () => sandbox.model.messages(CHANNEL).map((m) => m.text);
+    const callOf = (text: string) => sandbox.model.callsTo('chat.postMessage').find((c) => c.args.text === text);
+    const hang = (text: string, apply?: 'first' | 'last' | 'never') => {
+      sandbox.faults.set('chat.postMessage', { hangMs: 300, apply }, { times: 1 });
+      const answered = client.chat.postMessage({ channel: CHANNEL, text }).then(
+        (answer) => answer.ok,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      return { answered, arrived: sandbox.waitFor(() => callOf(text), { what: `the ${text} call` }) };
+    };
+
+    const late = hang('late');
+    expect(await late.arrived).toMatchObject({ status: 0, ok: false, fault: 'hang 300ms' });
+    expect(posted()).toEqual([]);
+    expect(await late.answered).toBe(true);
+    expect(posted()).toEqual(['late']);
+    const done = callOf('late');
+    expect(done).toMatchObject({ status: 200, ok: true });
+    expect((done?.doneAtMs ?? 0) - (done?.atMs ?? Infinity)).toBeGreaterThanOrEqual(290);
+
+    const early = hang('early', 'first');
+    expect(await early.arrived).toMatchObject({ status: 0, fault: 'hang 300ms, applied at once' });
+    expect(posted()).toEqual(['late', 'early']);
+    expect(await early.answered).toBe(true);
+
+    const lost = hang('lost', 'never');
+    await lost.arrived;
+    expect(await lost.answered).not.toBe(true);
+    expect(posted()).toEqual(['late', 'early']);
+    expect(callOf('lost')).toMatchObject({ status: 0, ok: false, fault: 'hang 300ms, never applied' });
+    expect(callOf('lost')?.doneAtMs).toBeDefined();
   });
 
   it('delays an answer with hangMs and can fail with a Slack error code', async () => {

@@ -25,6 +25,8 @@ export interface WebApiContext {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   baseUrl: string;
   triggerTtlMs: number;
+  /** files.completeUploadExternal answers with whole file objects, shares included (see the sandbox option). */
+  uploadAnswerNamesShare: boolean;
   /** Called after the app itself posts, so the sandbox can echo Slack's own events back (when configured). */
   onBotPost: (message: SandboxMessage) => void;
 }
@@ -512,7 +514,11 @@ function completeUpload(ctx: WebApiContext, raw: Json): Json {
     throw new ApiError('invalid_arguments', ['thread_ts requires channel_id']);
   }
   model.changed();
-  return { files: files.map((f) => ({ id: f.id, title: f.title })) };
+  return {
+    files: files.map((f) =>
+      ctx.uploadAnswerNamesShare ? fileJson(model, ctx.baseUrl, f) : { id: f.id, title: f.title },
+    ),
+  };
 }
 
 function reactionsAdd(ctx: WebApiContext, raw: Json): Json {

@@ -1,7 +1,7 @@
 // What the quotation CLIs (parse, negotiate) share: the seeded workspace with its catalog and suppliers, and a
 // rejected file reported the way the caller asked — one JSON document, or the buyer's sentence on stderr.
 import type { CatalogIndex } from '../catalog/catalog-index.js';
-import { loadCatalogIndex } from '../catalog/load-catalog.js';
+import { loadCatalogIndex } from '../db/stores/catalog-store.js';
 import { env } from '../config/env.js';
 import { openAppDatabase } from '../db/app-database.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';

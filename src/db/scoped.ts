@@ -80,3 +80,6 @@ export function scopeToWorkspace(prisma: PrismaClient, workspaceId: string) {
 }
 
 export type WorkspaceDb = ReturnType<typeof scopeToWorkspace>;
+
+/** A transaction of the workspace's client: what a multi-row write, and the outbox rows reporting it, go through. */
+export type WorkspaceTx = Parameters<Parameters<WorkspaceDb['$transaction']>[0]>[0];

@@ -20,7 +20,7 @@ import {
   type OrderLine,
   type SupplierOption,
 } from './allocation.js';
-import { cashFlowCostRate } from './cash-flow.js';
+import { cashFlowCostRate } from '../commerce/cash-flow.js';
 import { scoreOffers, weightsFor } from './scoring.js';
 
 /** A supplier quoting `totals[sku]` for each line of 1 unit, paid on delivery (no cash-flow cost) unless told. */

@@ -1,9 +1,9 @@
 // SKU-level allocation of an order to suppliers (seed 002 §6.7; DESIGN.md "Split orders").
 //
 // Money. A line given to supplier s costs quantity × s's unit price at that quantity, in integer cents (its FOB). A
-// supplier's cash-flow cost is its FOB × the cash-flow rate of its own terms and lead time (cash-flow.ts), so its
-// effective landed cost is FOB × (1 + rate). An order with more than one supplier carries SPLIT_ORDER_OVERHEAD on its
-// whole FOB value; the plan's effective landed cost is Σ FOB + Σ cash-flow cost + that overhead.
+// supplier's cash-flow cost is its FOB × the cash-flow rate of its own terms and lead time (commerce/cash-flow.ts),
+// so its effective landed cost is FOB × (1 + rate). An order with more than one supplier carries SPLIT_ORDER_OVERHEAD
+// on its whole FOB value; the plan's effective landed cost is Σ FOB + Σ cash-flow cost + that overhead.
 //
 // Objective per mode (SCORED_AWARD in business-rules.ts says why).
 // - `cost`: the lowest effective landed cost.
@@ -56,7 +56,7 @@ import {
 } from '../config/business-rules.js';
 import type { Offer, OfferLine } from '../negotiation/types.js';
 import { tierPriceAt } from '../quotation/size-matrix.js';
-import { cashFlowCostRate } from './cash-flow.js';
+import { cashFlowCostRate } from '../commerce/cash-flow.js';
 import { CENT_EPSILON, formatMoney, formatPercent, fromCents } from '../commerce/money.js';
 import { FACTOR_LABELS, PRICE_ZERO_ABOVE_LOWEST } from './scoring.js';
 

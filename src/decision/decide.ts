@@ -32,8 +32,9 @@ import {
   type AllocationPlan,
   type SupplierOption,
 } from './allocation.js';
-import { cashFlowCostRate, parsePaymentTerms } from './cash-flow.js';
+import { cashFlowCostRate } from '../commerce/cash-flow.js';
 import { formatMoney, formatPercent, fromCents, toCents } from '../commerce/money.js';
+import { describePaymentTerms, parsePaymentTerms } from '../commerce/payment-terms.js';
 import { FACTOR_LABELS, scoreOffers, weightsFor, type CustomWeights, type SupplierScore } from './scoring.js';
 
 /** Below this many score points, a factor difference is not worth naming in a reason. */
@@ -388,11 +389,10 @@ export function decide(input: DecisionInput): DecideOutcome {
   };
 }
 
-/** "paying 100% upfront, 50 days before delivery" or "paying 40/60 over 25 days": terms as a buyer says them. */
-function describeTerms(paymentTerms: string, leadTimeDays: number): string {
-  return paymentTerms === '100'
-    ? `paying 100% upfront, ${leadTimeDays} days before delivery,`
-    : `paying ${paymentTerms} over ${leadTimeDays} days`;
+/** "paying 100% upfront, 50 days before delivery," or "paying 40/60 over 25 days": the comma closes the aside. */
+function payingTerms(paymentTerms: string, leadTimeDays: number): string {
+  const words = describePaymentTerms(paymentTerms, { leadTimeDays });
+  return `paying ${words}${words.includes(', ') ? ',' : ''}`;
 }
 
 function baselineCashFlowCost(baseline: Baseline, annualRate: number): number | null {
@@ -519,7 +519,7 @@ function cheapestNotChosen(context: {
     facts.push(
       `counting cash-flow cost${plan.isSplit ? ' and the split overhead' : ''}, the award's effective landed cost of ` +
         `${money(plan.effectiveLandedCost)} is ${money(-landedDifference)} below ${name}'s ` +
-        `${money(cheapest.effectiveLandedCost)} (${describeTerms(cheapest.paymentTerms, cheapest.leadTimeDays)} ` +
+        `${money(cheapest.effectiveLandedCost)} (${payingTerms(cheapest.paymentTerms, cheapest.leadTimeDays)} ` +
         `ties up capital costing ${money(cheapest.cashFlowCost)})`,
     );
   } else if (landedDifference !== null && landedDifference > 0) {

@@ -1,7 +1,9 @@
-// The purchase order as a document (the workbook's input) from the decision's award: one place that maps the two.
+// The purchase order as a document (the workbook's input): from the decision's award (the unattended CLI, which has
+// no database), or from the PO as it was drafted and stored (what an approver approved). One place maps both.
 import { fromCents, toCents } from '../commerce/money.js';
 import type { DecisionNumbers } from './decide.js';
-import type { PurchaseOrderDocument, PurchaseOrderStatus } from './po-workbook.js';
+import type { PurchaseOrderAllocation, PurchaseOrderDocument, PurchaseOrderStatus } from './po-workbook.js';
+import type { PurchaseOrderView } from './purchase-order-rules.js';
 
 export interface PurchaseOrderDocumentOptions {
   number: string;
@@ -27,18 +29,75 @@ export function purchaseOrderDocument(
     cashFlowCost: award.cashFlowCost,
     effectiveLandedCost: award.effectiveLandedCost,
   }));
-  const sumCents = (pick: (a: (typeof allocations)[number]) => number) =>
+  return documentOf(allocations, {
+    ...options,
+    currency: numbers.currency,
+    splitOverhead: numbers.allocation.splitOverhead,
+    notes: [basisOfAward(numbers), ...(options.notes ?? [])],
+  });
+}
+
+export interface StoredDocumentOptions {
+  /** The document's date: the approval's for an approved PO. */
+  date: string;
+  buyerName: string;
+  notes?: string[];
+}
+
+/**
+ * The PO as drafted and stored: its suppliers, lines, terms and amounts, its approvals and the basis of award written
+ * when it was drafted — never the decision computed again, so what the approvers approved is what the file says.
+ */
+export function storedPurchaseOrderDocument(
+  po: PurchaseOrderView,
+  options: StoredDocumentOptions,
+): PurchaseOrderDocument {
+  const allocations = po.allocations.map((a) => ({
+    supplier: { code: a.supplierCode, name: a.supplierName },
+    paymentTerms: a.paymentTerms,
+    leadTimeDays: a.leadTimeDays,
+    share: a.share,
+    incoterm: a.incoterm,
+    lines: a.items.map(({ sku, description, quantity, unitPrice, lineTotal, tiers }) => ({
+      sku,
+      description,
+      quantity,
+      unitPrice,
+      lineTotal,
+      tiers,
+    })),
+    fobCost: a.fobCost,
+    cashFlowCost: a.cashFlowCost,
+    effectiveLandedCost: a.effectiveLandedCost,
+  }));
+  return documentOf(allocations, {
+    number: po.number,
+    date: options.date,
+    status: po.status,
+    buyerName: options.buyerName,
+    currency: po.currency,
+    splitOverhead: po.splitOverhead,
+    approvals: po.approvals.map((a) => ({ by: a.approverSlackUserId, at: a.approvedAt.toISOString() })),
+    notes: [...(po.basisOfAward === null ? [] : [po.basisOfAward]), ...(options.notes ?? [])],
+  });
+}
+
+function documentOf(
+  allocations: PurchaseOrderAllocation[],
+  options: Omit<PurchaseOrderDocumentOptions, 'notes'> & { currency: string; splitOverhead: number; notes: string[] },
+): PurchaseOrderDocument {
+  const sumCents = (pick: (a: PurchaseOrderAllocation) => number) =>
     allocations.reduce((sum, allocation) => sum + toCents(pick(allocation)), 0);
   const fob = sumCents((a) => a.fobCost);
   const cashFlow = sumCents((a) => a.cashFlowCost);
-  const overhead = toCents(numbers.allocation.splitOverhead);
+  const overhead = toCents(options.splitOverhead);
   return {
     number: options.number,
     date: options.date,
     status: options.status,
     buyer: { name: options.buyerName },
-    currency: numbers.currency,
-    incoterm: numbers.award[0]?.incoterm ?? null,
+    currency: options.currency,
+    incoterm: allocations[0]?.incoterm ?? null,
     allocations,
     totals: {
       fobCost: fromCents(fob),
@@ -47,22 +106,36 @@ export function purchaseOrderDocument(
       effectiveLandedCost: fromCents(fob + cashFlow + overhead),
     },
     approvals: options.approvals ?? [],
-    // Finance checks the award against its rule: the allocation's own reason, with names a reader knows.
-    notes: [
-      `Basis of award (${numbers.mode} mode): ${withNames(numbers.allocation.reason, numbers)}`,
-      ...(options.notes ?? []),
-    ],
+    notes: options.notes,
   };
 }
 
-/** Supplier codes in a reason replaced by "Name (CODE)" on first mention and the name after it. */
-function withNames(reason: string, numbers: DecisionNumbers): string {
-  let text = reason;
-  for (const offer of numbers.offers) {
-    const parts = text.split(offer.supplierCode);
-    text = parts
-      .map((part, i) => (i === 0 ? part : `${i === 1 ? `${offer.name} (${offer.supplierCode})` : offer.name}${part}`))
-      .join('');
-  }
-  return text;
+/**
+ * Finance checks the award against its rule: the allocation's own reason, with names a reader knows. Each supplier
+ * code of the reason (the negotiation's, SUP-001 for the quoting supplier) becomes "Name (CODE)" on first mention and
+ * the name after it; `codeOf` gives the code to show (the workspace's own supplier code; none shows the name alone).
+ */
+export function basisOfAward(
+  numbers: DecisionNumbers,
+  codeOf: (supplierCode: string) => string | null = (code) => code,
+): string {
+  const names = new Map(numbers.offers.map((offer) => [offer.supplierCode, offer.name]));
+  const codes = [...names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const mentioned = new Set<string>();
+  // One pass, so a code put into the text is never itself replaced by a later one.
+  const reason =
+    codes.length === 0
+      ? numbers.allocation.reason
+      : numbers.allocation.reason.replace(new RegExp(codes.join('|'), 'g'), (code) => {
+          const name = names.get(code) ?? code;
+          if (mentioned.has(code)) return name;
+          mentioned.add(code);
+          const shown = codeOf(code);
+          return shown === null ? name : `${name} (${shown})`;
+        });
+  return `Basis of award (${numbers.mode} mode): ${reason}`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -2,10 +2,10 @@ import ExcelJS, { type Worksheet } from 'exceljs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inflateEntry, readZipDirectory } from '../quotation/zip-archive.js';
 import { toCents } from '../commerce/money.js';
+import { describePaymentTerms } from '../commerce/payment-terms.js';
 import { samplePurchaseOrder } from '../../test/support/po-fixture.js';
 import {
   buildPurchaseOrderWorkbook,
-  describePaymentTerms,
   describePriceBreaks,
   type PurchaseOrderDocument,
   safeSheetName,
@@ -323,10 +323,12 @@ describe('safeSheetName', () => {
 
 describe('describing terms and breaks', () => {
   it('spells out the instalments', () => {
-    expect(describePaymentTerms('100')).toBe('100 (100% at order)');
-    expect(describePaymentTerms('40/60')).toBe('40/60 (40% at order, 60% at delivery)');
-    expect(describePaymentTerms('33/33/33')).toBe('33/33/33 (33% at order, 33% midway, 33% at delivery)');
-    expect(describePaymentTerms('Net 30')).toBe('Net 30');
+    expect(describePaymentTerms('100', { instalments: true })).toBe('100 (100% at order)');
+    expect(describePaymentTerms('40/60', { instalments: true })).toBe('40/60 (40% at order, 60% at delivery)');
+    expect(describePaymentTerms('33/33/33', { instalments: true })).toBe(
+      '33/33/33 (33% at order, 33% midway, 33% at delivery)',
+    );
+    expect(describePaymentTerms('Net 30', { instalments: true })).toBe('Net 30');
   });
 
   it('lists price breaks by quantity', () => {

@@ -15,6 +15,7 @@
 import ExcelJS, { type Borders, type Cell, type Worksheet } from 'exceljs';
 import type { PriceTier } from '../negotiation/types.js';
 import { formatPercent, fromCents, toCents } from '../commerce/money.js';
+import { describePaymentTerms } from '../commerce/payment-terms.js';
 
 export type PurchaseOrderStatus = 'draft' | 'approved' | 'rejected' | 'superseded';
 
@@ -158,19 +159,6 @@ export function describePriceBreaks(tiers: readonly PriceTier[]): string {
     .join(' · ');
 }
 
-/** "40/60 (40% at order, 60% at delivery)": the instalments spelled out, as business-rules.ts defines them. */
-export function describePaymentTerms(terms: string): string {
-  const parts = /^\d{1,3}(\/\d{1,3})*$/.test(terms) ? terms.split('/') : null;
-  if (parts === null || parts.length > 3) return terms;
-  const moments =
-    parts.length === 1
-      ? ['at order']
-      : parts.length === 2
-        ? ['at order', 'at delivery']
-        : ['at order', 'midway', 'at delivery'];
-  return `${terms} (${parts.map((part, i) => `${part}% ${moments[i] ?? ''}`).join(', ')})`;
-}
-
 // --- Sheets --------------------------------------------------------------------------------------------------------
 
 interface TableColumn {
@@ -226,7 +214,7 @@ function writeSummary(sheet: Worksheet, po: PurchaseOrderDocument, date: Date, s
     text(sheet.getCell(r, 1), allocation.supplier.code);
     text(sheet.getCell(r, 2), allocation.supplier.name);
     number(sheet.getCell(r, 3), allocation.share, SHARE_FORMAT);
-    text(sheet.getCell(r, 4), describePaymentTerms(allocation.paymentTerms));
+    text(sheet.getCell(r, 4), describePaymentTerms(allocation.paymentTerms, { instalments: true }));
     number(sheet.getCell(r, 5), allocation.leadTimeDays, DAYS_FORMAT);
     number(sheet.getCell(r, 6), allocation.fobCost, MONEY_FORMAT);
     number(sheet.getCell(r, 7), allocation.cashFlowCost, MONEY_FORMAT);
@@ -339,7 +327,7 @@ function writeAllocation(
   ];
   const right: [string, (cell: Cell) => void][] = [
     ['Supplier', (cell) => text(cell, supplier)],
-    ['Payment terms', (cell) => text(cell, describePaymentTerms(allocation.paymentTerms))],
+    ['Payment terms', (cell) => text(cell, describePaymentTerms(allocation.paymentTerms, { instalments: true }))],
     ['Lead time', (cell) => number(cell, allocation.leadTimeDays, DAYS_FORMAT)],
     ['Incoterm', (cell) => text(cell, allocation.incoterm ?? po.incoterm ?? '—')],
     ['Share of order', (cell) => number(cell, allocation.share, SHARE_FORMAT)],

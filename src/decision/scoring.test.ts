@@ -156,6 +156,10 @@ describe('scoreOffers on the seed’s three offers', () => {
       'Terms: 33/33/33 over 50 days ties up capital costing $230.14 at 8.0%/yr (0.55% of the order) → 72.2 ' +
         '(0% → 100; 1.97%, all paid 90 days ahead → 0)',
     );
+    // "100" is said as the decision's summary says it (it used to read "Terms: 100 over 15 days" here).
+    expect(byCode(scores, 'SUP-003').explanations.terms).toMatch(
+      /^Terms: 100% upfront, 15 days before delivery ties up capital costing \$151\.23 /,
+    );
     expect(sup2.reliability).toBe('Reliability: 97.0% on time × 99.2% defect-free → 96.2');
     for (const score of scores) {
       for (const f of SCORING_FACTORS) expect(score.explanations[f]).not.toContain('\n');

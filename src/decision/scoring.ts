@@ -25,8 +25,9 @@ import {
   type SupplierProfile,
 } from '../config/business-rules.js';
 import type { Offer } from '../negotiation/types.js';
-import { cashFlowCostRate } from './cash-flow.js';
+import { cashFlowCostRate } from '../commerce/cash-flow.js';
 import { formatMoney, formatPercent } from '../commerce/money.js';
+import { describePaymentTerms } from '../commerce/payment-terms.js';
 
 export const PRICE_ZERO_ABOVE_LOWEST = SCORING_SCALES.priceZeroAboveLowest;
 export const LEAD_TIME_ZERO_DAYS = SCORING_SCALES.leadTimeZeroDays;
@@ -232,10 +233,11 @@ function termsScore(offer: Offer, context: Context): Part {
   // With a zero cost of capital every term costs nothing: all score 100, which is what the buyer said money costs.
   const score = zeroRate > 0 ? clampScore(MAX_SCORE * (1 - rate / zeroRate)) : MAX_SCORE;
   const cost = formatMoney(offer.total * rate, offer.currency);
+  const terms = describePaymentTerms(offer.paymentTerms, { leadTimeDays: offer.leadTimeDays });
   return {
     score,
     explanation:
-      `Terms: ${offer.paymentTerms} over ${offer.leadTimeDays} days ties up capital costing ${cost} at ` +
+      `Terms: ${terms} ties up capital costing ${cost} at ` +
       `${formatPercent(context.annualRate)}/yr (${formatPercent(rate, 2)} of the order) → ${show(score)} ` +
       `(0% → 100; ${formatPercent(zeroRate, 2)}, all paid ${LEAD_TIME_ZERO_DAYS} days ahead → 0)`,
   };

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { Llm } from '../llm/llm.js';
 import type { AwardedSupplier, DecisionNumbers, OfferFigures } from './decide.js';
 import { formatMoney, formatPercent } from '../commerce/money.js';
+import { describePaymentTerms } from '../commerce/payment-terms.js';
 import { describeWeights } from './scoring.js';
 
 export interface KeyPoints {
@@ -303,9 +304,7 @@ function cheapestReason(numbers: DecisionNumbers, money: (amount: number) => str
 }
 
 function termsOf(offer: OfferFigures): string {
-  return offer.paymentTerms === '100'
-    ? `100% upfront, ${offer.leadTimeDays} days before delivery`
-    : `${offer.paymentTerms} over ${offer.leadTimeDays} days`;
+  return describePaymentTerms(offer.paymentTerms, { leadTimeDays: offer.leadTimeDays });
 }
 
 function saves(amount: number, share: number, money: (amount: number) => string): string {

@@ -3,9 +3,6 @@
 import type { PrismaClient } from '../db/client.js';
 import type { ContextFactory, ServiceContext } from '../services/service-context.js';
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
-
 /** Rows one run handles at most; a backlog is worked off by the next runs. */
 export const JOB_BATCH_SIZE = 200;
 

@@ -36,7 +36,7 @@ import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
 import { ACTION } from '../slack/ids.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import { expirePausedNegotiations } from './expire-paused-negotiations.js';
-import { DAY_MS, HOUR_MS } from './job-options.js';
+import { DAY_MS, HOUR_MS } from '../time.js';
 import { remindApprovers } from './remind-approvers.js';
 import { remindUnansweredQuestions } from './remind-unanswered-questions.js';
 

@@ -4,12 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { applyBuyerInput, engineQuestionId, StaleStepError } from '../db/stores/negotiation-store.js';
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
-import { approvalReminderKey, approvalWaitDay, approversToRemind, remindApprovers } from './remind-approvers.js';
-import { expirePausedNegotiations, pausedExpiresAt } from './expire-paused-negotiations.js';
+import { pausedExpiresAt } from '../services/negotiation/expire-paused-negotiation.js';
+import { approvalWaitDay, approversToRemind } from '../services/reminders/remind-po-approvers.js';
+import { questionReminderDue } from '../services/reminders/remind-unanswered-question.js';
+import { approvalReminderKey, questionReminderKey } from '../thread/reminders.js';
+import { DAY_MS, HOUR_MS } from '../time.js';
+import { remindApprovers } from './remind-approvers.js';
+import { expirePausedNegotiations } from './expire-paused-negotiations.js';
 import { createJobLock } from './job-lock.js';
-import { DAY_MS, HOUR_MS } from './job-options.js';
-import { recoverOnStart, unlockOwnOutboxRows } from './recover-on-start.js';
-import { questionReminderDue, questionReminderKey, remindUnansweredQuestions } from './remind-unanswered-questions.js';
+import { recoverOnStart } from './recover-on-start.js';
+import { remindUnansweredQuestions } from './remind-unanswered-questions.js';
 import { type JobsConfig, startJobs } from './schedule-jobs.js';
 import { leaseIsFree, type RecoveringParley, sweepExpiredLeases } from './sweep-expired-leases.js';
 import { APPROVERS, BUYER, CHANNEL_ID, createJobsFixture } from '../../test/support/jobs.js';
@@ -427,36 +431,6 @@ describe('the jobs on the database', () => {
       expect(run.status).toBe('done');
       expect(run.status === 'done' && run.result).toMatchObject({ failed: 1 });
       await jobs.stop();
-    });
-  });
-
-  describe('recovery on start', () => {
-    it('hands back the outbox rows its previous process had locked, and only those', async () => {
-      const now = new Date();
-      const startedAt = at(now, -5_000);
-      const row = (dedupeKey: string, lockedBy: string, lockedUntil: Date) =>
-        db.prisma.slackOutbox.create({
-          data: {
-            workspaceId: fixture.workspaceId,
-            dedupeKey,
-            method: 'chat.postMessage',
-            channelId: CHANNEL_ID,
-            payload: { text: 'hi' },
-            status: 'sending',
-            attempts: 1,
-            lockedBy,
-            lockedUntil,
-          },
-        });
-      const previous = await row('recover:previous', 'restarted#7', at(now, 30_000));
-      const other = await row('recover:other', 'another#1', at(now, 30_000));
-      const mine = await row('recover:mine', 'restarted#1', at(now, 60_000));
-      expect(await unlockOwnOutboxRows(db.prisma, 'restarted', now, { startedAt })).toBe(1);
-      const until = async (id: string) =>
-        (await db.prisma.slackOutbox.findUniqueOrThrow({ where: { id } })).lockedUntil?.getTime();
-      expect(await until(previous.id)).toBe(now.getTime());
-      expect(await until(other.id)).toBe(at(now, 30_000).getTime());
-      expect(await until(mine.id)).toBe(at(now, 60_000).getTime());
     });
   });
 });

@@ -1,18 +1,12 @@
-// A question the buyer has not answered gets a reminder in its thread, mentioning the buyer: the first after a delay
-// (QUESTION_REMINDER_AFTER_HOURS), then one a day, until it is answered or its negotiation expires. Each reminder is
-// claimed by a conditional update of the question (reminderCount n → n+1) in the transaction that enqueues it, under
-// a dedupe key per reminder number, so two instances never both send it.
+// The job that reminds the buyer of unanswered questions (src/services/reminders/remind-unanswered-question.ts): it
+// finds the open questions of paused negotiations whose next reminder is due, and has each sent in its workspace.
 import { log } from '../log.js';
-import { enqueueSlackCall } from '../outbox/index.js';
-import { BRAND_AGENT_NAME, buildQuestionReminder } from '../slack/views/index.js';
-import { contextCache, DAY_MS, HOUR_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
-
-export interface QuestionReminderPolicy {
-  /** How long a question waits before its first reminder. */
-  firstAfterMs: number;
-  /** How long between two reminders after that. */
-  everyMs: number;
-}
+import {
+  questionReminderDue,
+  questionReminderPolicy,
+  remindUnansweredQuestion,
+} from '../services/reminders/remind-unanswered-question.js';
+import { contextCache, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 
 export interface RemindUnansweredQuestionsOptions extends JobOptions {
   reminderAfterHours: number;
@@ -28,29 +22,11 @@ export interface RemindUnansweredQuestionsResult {
   failed: number;
 }
 
-/** The number of the reminder due now (1 for the first), or null when none is due. */
-export function questionReminderDue(
-  question: { askedAt: Date; reminderCount: number; lastRemindedAt: Date | null },
-  now: Date,
-  policy: QuestionReminderPolicy,
-): number | null {
-  const since =
-    question.reminderCount === 0
-      ? now.getTime() - question.askedAt.getTime()
-      : now.getTime() - (question.lastRemindedAt ?? question.askedAt).getTime();
-  const wait = question.reminderCount === 0 ? policy.firstAfterMs : policy.everyMs;
-  return since >= wait ? question.reminderCount + 1 : null;
-}
-
-export function questionReminderKey(questionId: string, reminderNumber: number): string {
-  return `remind:q:${questionId}:${reminderNumber}`;
-}
-
 export async function remindUnansweredQuestions(
   options: RemindUnansweredQuestionsOptions,
 ): Promise<RemindUnansweredQuestionsResult> {
   const { now } = options;
-  const policy: QuestionReminderPolicy = { firstAfterMs: options.reminderAfterHours * HOUR_MS, everyMs: DAY_MS };
+  const policy = questionReminderPolicy(options.reminderAfterHours);
   const candidates = await options.prisma.pendingQuestion.findMany({
     where: {
       status: 'open',
@@ -74,50 +50,13 @@ export async function remindUnansweredQuestions(
     try {
       const ctx = await contextOf(candidate.workspaceId);
       if (!ctx) continue;
-      const sent = await ctx.db.$transaction(async (tx) => {
-        const { count } = await tx.pendingQuestion.updateMany({
-          where: { id: candidate.id, status: 'open', reminderCount: number - 1 },
-          data: { reminderCount: number, lastRemindedAt: now },
-        });
-        if (count === 0) return false;
-        const question = await tx.pendingQuestion.findUniqueOrThrow({
-          where: { id: candidate.id },
-          select: {
-            kind: true,
-            question: true,
-            askedAt: true,
-            negotiationSupplier: { select: { supplier: { select: { name: true } } } },
-            negotiation: {
-              select: {
-                pausedAt: true,
-                quotation: { select: { slackChannelId: true, slackThreadTs: true, uploadedBySlackUserId: true } },
-              },
-            },
-          },
-        });
-        const { quotation, pausedAt } = question.negotiation;
-        const body = buildQuestionReminder({
-          buyerId: quotation.uploadedBySlackUserId,
-          kind: question.kind,
-          askedBy: question.negotiationSupplier?.supplier.name ?? BRAND_AGENT_NAME,
-          question: question.question,
-          askedAt: question.askedAt,
-          reminderNumber: number,
-          expiresAt:
-            options.expirePausedAfterDays !== undefined && pausedAt
-              ? new Date(pausedAt.getTime() + options.expirePausedAfterDays * DAY_MS)
-              : null,
-        });
-        await enqueueSlackCall(tx, {
-          dedupeKey: questionReminderKey(candidate.id, number),
-          method: 'chat.postMessage',
-          channelId: quotation.slackChannelId,
-          threadTs: quotation.slackThreadTs,
-          payload: { text: body.text, blocks: body.blocks, unfurl_links: false, unfurl_media: false },
-        });
-        return true;
+      const outcome = await remindUnansweredQuestion(ctx, {
+        questionId: candidate.id,
+        reminderNumber: number,
+        now,
+        expirePausedAfterDays: options.expirePausedAfterDays,
       });
-      if (sent) result.sent++;
+      if (outcome === 'sent') result.sent++;
       else result.claimedElsewhere++;
     } catch (error) {
       result.failed++;

@@ -11,7 +11,9 @@
 import { READ_LEASE_MS } from '../services/read-quotation.js';
 import { log } from '../log.js';
 import { LEASE_MS } from '../db/stores/negotiation-store.js';
-import { DAY_MS, JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
+import { DAY_MS } from '../time.js';
+import { decisionFailedKey } from '../thread/decision.js';
+import { JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 
 /** What the sweep asks of the facade (src/services/parley.ts). */
 export interface RecoveringParley {
@@ -169,9 +171,8 @@ export async function sweepExpiredLeases(options: SweepExpiredLeasesOptions): Pr
 
 /** A conclusion that found no allocation said so in the thread; resuming it would only say it again. */
 async function decisionFailed(options: SweepExpiredLeasesOptions, negotiation: { id: string; workspaceId: string }) {
-  // The key src/thread/decision.ts enqueues the "no recommendation" message under.
   const row = await options.prisma.slackOutbox.findFirst({
-    where: { workspaceId: negotiation.workspaceId, dedupeKey: `neg:${negotiation.id}:decision-failed` },
+    where: { workspaceId: negotiation.workspaceId, dedupeKey: decisionFailedKey(negotiation.id) },
     select: { id: true },
   });
   return row !== null;

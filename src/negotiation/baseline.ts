@@ -2,7 +2,7 @@
 // net prices, and the quoting supplier's profile as the sheet describes it.
 import { QUOTED_SUPPLIER_DEFAULTS, type SupplierProfile } from '../config/business-rules.js';
 import type { QuotationTerms } from '../quotation/types.js';
-import { parsePaymentTerms } from '../decision/cash-flow.js';
+import { normalisePaymentTerms } from '../commerce/payment-terms.js';
 import type { Baseline, BaselineLine, PriceTier } from './types.js';
 
 /** What a baseline needs of a quotation: a freshly parsed one, or one the buyer reviewed in Slack (from the DB). */
@@ -71,7 +71,7 @@ export function baselineFromQuotation(
   const total = Math.round(lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) * 100) / 100;
   const supplierName = parsed.supplier.name ?? 'the quoting supplier';
   // Quotations word their terms ("30% T/T deposit, balance before shipment"): the prose-reading parser.
-  const terms = parsed.terms.paymentTerms ? (parsePaymentTerms(parsed.terms.paymentTerms)?.join('/') ?? null) : null;
+  const terms = normalisePaymentTerms(parsed.terms.paymentTerms);
   return {
     baseline: {
       supplierName,

@@ -5,6 +5,7 @@
 // with the same seed, says exactly the same things. No Slack, no database here: the Slack layer renders the events.
 import { z } from 'zod';
 import { createRng } from '../commerce/rng.js';
+import { paymentTermsSchema } from '../commerce/payment-terms.js';
 import {
   CURVEBALL,
   type NegotiationMode,
@@ -284,7 +285,7 @@ function quotationOffer(baseline: NegotiationSetup['baseline'], profile: Supplie
     lines: baseline.lines.map(({ sku, quantity, unitPrice, tiers }) => ({ sku, quantity, unitPrice, tiers })),
     total: baseline.total,
     leadTimeDays: baseline.leadTimeDays ?? profile.leadTimeDays,
-    paymentTerms: normalTerms(baseline.paymentTerms) ?? profile.paymentTerms,
+    paymentTerms: storedTerms(baseline.paymentTerms) ?? profile.paymentTerms,
     incoterm: baseline.incoterm,
     currency: baseline.currency,
     concessions: [],
@@ -294,8 +295,9 @@ function quotationOffer(baseline: NegotiationSetup['baseline'], profile: Supplie
 }
 
 /** "33/33/33"-style terms, or null when the quotation words them some other way. */
-function normalTerms(text: string | null): string | null {
-  return text && /^\d{1,3}(\/\d{1,3})*$/.test(text.trim()) ? text.trim() : null;
+function storedTerms(text: string | null): string | null {
+  const terms = paymentTermsSchema.safeParse(text?.trim());
+  return terms.success ? terms.data : null;
 }
 
 /**

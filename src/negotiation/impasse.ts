@@ -2,7 +2,7 @@
 // conditions holds. The first one in the seed's precedence becomes the primary reason, stored as the database's
 // ImpasseReason; the details sentence is what the thread shows.
 import { IMPASSE, ROUNDS } from '../config/business-rules.js';
-import { formatMoney, formatPercent } from './format.js';
+import { formatMoney, formatPercent } from '../commerce/money.js';
 import type { OfferTracker } from './offers.js';
 import type { AgentTurn } from './types.js';
 
@@ -119,8 +119,8 @@ export class ImpasseDetector {
     const gap = tracker.priceGapDetails(targetTotal);
     if (conditions.priceGapTooLarge && gap) {
       parts.push(
-        `Price gap of ${formatMoney(gap.absolute, gap.currency)} (${formatPercent(gap.relative)} above ` +
-          `${formatMoney(gap.referenceTotal, gap.currency)}) exceeds the ${formatPercent(priceGapThreshold)} threshold.`,
+        `Price gap of ${formatMoney(gap.absolute, gap.currency)} (${formatPercent(gap.relative, 0)} above ` +
+          `${formatMoney(gap.referenceTotal, gap.currency)}) exceeds the ${formatPercent(priceGapThreshold, 0)} threshold.`,
       );
     }
     if (conditions.noProgressInRounds) parts.push(`No price improvement in the last ${progressWindowSize} offers.`);

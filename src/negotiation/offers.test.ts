@@ -8,7 +8,6 @@ import {
   normalizeOffer,
   type OfferDraft,
   OfferTracker,
-  parsePaymentTerms,
   PRICE_IMPROVEMENT_EPSILON,
   type TrackedOffer,
   UNMANDATED_NEUTRAL_BAND,
@@ -250,6 +249,21 @@ describe('normalizeOffer', () => {
     expect(adjustments).toContain('MB015-RED-M has no price: 16.89 used (the middle of the allowed range)');
   });
 
+  it('reads a price or total too large for exact cents as unreadable, rather than throw', () => {
+    const draft = fullDraft({
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: 11, tiers: [{ minQty: 1000, unitPrice: 1e20 }] },
+        { sku: 'MB013-0BS-XL', unitPrice: 1e20 },
+        { sku: 'MB015-RED-M', unitPrice: 17 },
+      ],
+      total: 1e20,
+    });
+    const { offer, adjustments } = normalizeOffer(draft, context());
+    expect(price(offer, 'MB013-0BS-XL')).toBe(38.39);
+    expect(adjustments).toContain('MB013-0BS-XL has an unreadable price: 38.39 used (the middle of the allowed range)');
+    expect(offer.lines.find((line) => line.sku === 'MC001-BON-XL')?.tiers).toEqual([]);
+  });
+
   it('reads numbers written as text', () => {
     const draft = fullDraft({
       lines: [
@@ -383,25 +397,34 @@ describe('normalizeOffer', () => {
     });
 
     it('replaces terms that are not instalments, from the quotation when nothing else is known', () => {
-      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: 'Net 30' }), context());
+      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: 'to be agreed' }), context());
       expect(offer.paymentTerms).toBe('33/33/33');
       expect(adjustments).toEqual([
-        'Payment terms "Net 30" are not instalments adding up to 100%: 33/33/33 from the quotation',
+        'Payment terms "to be agreed" are not instalments adding up to 100%: 33/33/33 from the quotation',
       ]);
     });
 
+    it('refuses a split that does not add up to 100% rather than rescale it', () => {
+      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: '30/60' }), context());
+      expect(offer.paymentTerms).toBe('33/33/33');
+      expect(adjustments).toEqual([
+        'Payment terms "30/60" are not instalments adding up to 100%: 33/33/33 from the quotation',
+      ]);
+    });
+
+    // The negotiation used to refuse these, while the decision priced the same words as paying on delivery: an offer
+    // now stores what the decision will price.
     it.each([
+      ['Net 30', '0/100'],
+      ['0/100', '0/100'],
+      ['50% deposit, 50% during production', '50/50/0'],
       ['100% upfront', '100'],
-      ['33/33/33', '33/33/33'],
       ['40-60', '40/60'],
       ['T/T 50% / 50%', '50/50'],
-      ['Net 30', null],
-      ['60/60', null],
-      ['0/100', null],
-      ['', null],
-      [null, null],
-    ])('parsePaymentTerms(%j) = %j', (text, expected) => {
-      expect(parsePaymentTerms(text)).toBe(expected);
+    ])('stores %j as %j, as the decision reads it', (text, expected) => {
+      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: text }), context());
+      expect(offer.paymentTerms).toBe(expected);
+      expect(adjustments).toEqual([]);
     });
   });
 

@@ -13,7 +13,8 @@ import {
   type SupplierProfile,
 } from '../config/business-rules.js';
 import { parseNumber } from '../quotation/numbers.js';
-import { formatMoney, toCents } from './format.js';
+import { formatMoney, isSafeAmount, toCents } from '../commerce/money.js';
+import { normalisePaymentTerms } from '../commerce/payment-terms.js';
 import {
   type Baseline,
   type BaselineLine,
@@ -126,7 +127,7 @@ export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext
     }
 
     const quantity = readQuantity(stated, base, note);
-    const price = readNumber(stated.unitPrice);
+    const price = readAmount(stated.unitPrice);
     const cents = price === null ? 0 : toCents(price);
     if (cents <= 0) {
       const what =
@@ -158,7 +159,7 @@ export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext
   });
 
   const totalCents = lines.reduce((sum, line) => sum + line.quantity * toCents(line.unitPrice), 0);
-  const statedTotal = readNumber(draft.total);
+  const statedTotal = readAmount(draft.total);
   if (statedTotal !== null && Math.abs(toCents(statedTotal) - totalCents) > 1) {
     note(
       `Stated total ${formatMoney(statedTotal, baseline.currency)} differs from the lines' ` +
@@ -234,6 +235,12 @@ function readNumber(value: number | string | null | undefined): number | null {
   return number !== null && Number.isFinite(number) ? number : null;
 }
 
+/** A stated price or total, or null when it is unreadable or beyond exact cents (a model can write 1e20). */
+function readAmount(value: number | string | null | undefined): number | null {
+  const amount = readNumber(value);
+  return amount !== null && isSafeAmount(amount) ? amount : null;
+}
+
 function draftLinesBySku(
   lines: readonly OfferDraftLine[],
   baseline: Baseline,
@@ -266,7 +273,7 @@ function readTiers(tiers: NonNullable<OfferDraftLine['tiers']>): PriceTier[] {
   const byMinQty = new Map<number, number>();
   for (const tier of tiers) {
     const minQty = readNumber(tier.minQty);
-    const price = readNumber(tier.unitPrice);
+    const price = readAmount(tier.unitPrice);
     if (minQty === null || price === null || !Number.isInteger(minQty) || minQty <= 0 || toCents(price) <= 0) continue;
     if (!byMinQty.has(minQty)) byMinQty.set(minQty, toCents(price) / 100);
   }
@@ -350,33 +357,20 @@ function readLeadTime(
   return whole;
 }
 
-/**
- * Payment terms as instalment percentages, "30/70": the percentages the text marks with "%" if it has any (so that
- * "30% deposit, 70% within 30 days" ignores the 30 days), else all its numbers; they must add up to 100 (99 for
- * thirds, "33/33/33").
- */
-export function parsePaymentTerms(text: string | null | undefined): string | null {
-  if (!text) return null;
-  const marked = [...text.matchAll(/(\d{1,3})(?:\.\d+)?\s*%/g)].map((match) => Number(match[1]));
-  const numbers = marked.length > 0 ? marked : [...text.matchAll(/\d{1,3}/g)].map((match) => Number(match[0]));
-  const sum = numbers.reduce((total, part) => total + part, 0);
-  if (numbers.length === 0 || numbers.some((part) => part <= 0) || sum < 99 || sum > 100) return null;
-  return numbers.join('/');
-}
-
 function readPaymentTerms(
   value: string | null | undefined,
   context: NormalizeOfferContext,
   note: (text: string) => void,
 ): string {
-  const parsed = parsePaymentTerms(value);
+  // The decision reads the same terms the same way (commerce/payment-terms.ts): what is stored is what is priced.
+  const parsed = normalisePaymentTerms(value);
   if (parsed !== null) return parsed;
   const { previous, supplier, baseline } = context;
   const [terms, source] = previous
     ? [previous.paymentTerms, 'the previous offer']
     : supplier.paymentTerms !== undefined
       ? [supplier.paymentTerms, "the supplier's profile"]
-      : [parsePaymentTerms(baseline.paymentTerms) ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms, 'the quotation'];
+      : [normalisePaymentTerms(baseline.paymentTerms) ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms, 'the quotation'];
   note(
     value === null || value === undefined
       ? `Payment terms not stated: ${terms} kept from ${source}`

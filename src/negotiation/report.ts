@@ -1,6 +1,6 @@
 // The negotiation as a JSON document (the negotiate CLI's output) and as a transcript a person reads.
 import type { NegotiationEvent, NegotiationState } from './engine.js';
-import { formatMoney } from './format.js';
+import { formatMoney } from '../commerce/money.js';
 
 export function negotiationReport(state: NegotiationState, events: readonly NegotiationEvent[], wallTimeMs: number) {
   const messages = events.filter((event) => event.type === 'message');

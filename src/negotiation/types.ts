@@ -1,6 +1,7 @@
 // The shapes a negotiation is made of: the baseline quotation, offers, agent turns (seed 001's action protocol).
 // Pure data, zod-typed where it crosses a boundary (LLM output, the checkpoint in the database).
 import { z } from 'zod';
+import { paymentTermsSchema } from '../commerce/payment-terms.js';
 
 export const priceTierSchema = z.object({ minQty: z.number().int().positive(), unitPrice: z.number().positive() });
 export type PriceTier = z.infer<typeof priceTierSchema>;
@@ -50,7 +51,7 @@ export const offerSchema = z.object({
   total: z.number().positive(),
   leadTimeDays: z.number().int().positive(),
   /** Instalments in percent, "33/33/33", "40/60", "100". */
-  paymentTerms: z.string().regex(/^\d{1,3}(\/\d{1,3})*$/),
+  paymentTerms: paymentTermsSchema,
   incoterm: z.string().nullable(),
   currency: z.string(),
   concessions: z.array(z.string()),

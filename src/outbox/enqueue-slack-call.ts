@@ -2,11 +2,8 @@
 // messages that report it are committed (or rolled back) together. The poster (outbox-poster.ts) sends them later.
 import { randomBytes } from 'node:crypto';
 import { toJsonColumn } from '../db/json.js';
-import type { WorkspaceDb } from '../db/scoped.js';
+import type { WorkspaceDb, WorkspaceTx } from '../db/scoped.js';
 import { type OutboxCall, storedPayload, validateOutboxCall } from './outbox-call.js';
-
-/** A transaction of the workspace's client (what `saveStep(..., alsoWrite)` hands out). */
-export type WorkspaceTx = Parameters<Parameters<WorkspaceDb['$transaction']>[0]>[0];
 
 /** Anything scoped to one workspace that can write outbox rows. */
 export type OutboxWriter = WorkspaceDb | WorkspaceTx;

@@ -1,13 +1,22 @@
-// The poster against a real database (PGlite, or PostgreSQL with DATABASE_URL) and the real WebClient, pointed at a
-// local fake Web API that records every call with its arrival time and plays scripted faults.
+// The poster against a real database (PGlite, or PostgreSQL with DATABASE_URL) and the real WebClient, built as the
+// app builds it, pointed at the project's Slack stand-in (dev/slack-stand-in/): it checks arguments the way Slack does,
+// lists every call from its arrival, and plays scripted faults — 429 with Retry-After, 5xx, ok:false, and answers that
+// hang while the call takes effect at once, late or never.
 import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { LogLevel, webApi } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { env } from '../config/env.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import {
+  createFile,
+  createMessage,
+  type SandboxMessage,
+  type SlackSandbox,
+  type SlackSandboxOptions,
+  startSlackSandbox,
+} from '../../dev/slack-stand-in/index.js';
 import { enqueueSlackCall, enqueueSlackCalls, sentTs } from './enqueue-slack-call.js';
-import { type FakeSlackWebApi, startFakeSlackWebApi } from '../../test/support/fake-slack-web-api.js';
 import { OUTBOX_EVENT_TYPE, type OutboxCall } from './outbox-call.js';
 import {
   createOutboxPoster,
@@ -31,10 +40,16 @@ const post = (dedupeKey: string, channelId = 'C1', extra: Partial<OutboxCall> = 
   ...extra,
 });
 
+const outboxKey = (key: string) => ({ event_type: OUTBOX_EVENT_TYPE, event_payload: { key } });
+
+/** The stand-in answers only for people and channels it knows, with the bot a member: each test uses its own channel. */
+const PEOPLE = ['U1', 'U2', 'U9'];
+const CHANNELS = 'C1 CA CB CC CD CE CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ'.split(' ');
+
 describe('outbox poster', () => {
   let db: TestDatabase;
   let ws: WorkspaceDb;
-  let slack: FakeSlackWebApi;
+  let slack: SlackSandbox;
   let client: webApi.WebClient;
   let logs: LogEntry[];
   let posters: OutboxPoster[];
@@ -61,8 +76,46 @@ describe('outbox poster', () => {
     return created;
   }
 
+  async function startSlack(options: SlackSandboxOptions = {}): Promise<void> {
+    slack = await startSlackSandbox({
+      users: PEOPLE.map((id) => ({ id, name: id.toLowerCase() })),
+      channels: CHANNELS.map((id) => ({ id, name: id.toLowerCase(), members: PEOPLE })),
+      ...options,
+    });
+    client = new webApi.WebClient(slack.botToken, {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      logLevel: LogLevel.ERROR,
+    });
+  }
+
   const row = (dedupeKey: string) => ws.slackOutbox.findFirstOrThrow({ where: { dedupeKey } });
-  const texts = (channel: string) => slack.messages(channel).map((message) => message.text);
+  const messages = (channel: string) => slack.model.messages(channel);
+  const texts = (channel: string) => messages(channel).map((message) => message.text);
+  const callsTo = (method: string) => slack.model.callsTo(method);
+  /** Every reaction in the workspace, one entry per message, name and person who reacted. */
+  const reactions = () =>
+    [...slack.model.channels.keys()].flatMap((channel) =>
+      messages(channel).flatMap((message) =>
+        message.reactions.flatMap(({ name, users }) => users.map(() => ({ channel, timestamp: message.ts, name }))),
+      ),
+    );
+  /** A message an earlier process of the app posted: put straight into the workspace, so no call of this test. */
+  const earlierPost = (channel: string, fields: Partial<SandboxMessage>): SandboxMessage =>
+    slack.model.addMessage(
+      createMessage({
+        channel,
+        ts: slack.model.nextTs(),
+        user: slack.model.botUserId,
+        botId: slack.model.botId,
+        text: '',
+        postedAt: slack.model.clock(),
+        ...fields,
+      }),
+    );
+  const filesOf = (message: SandboxMessage | undefined) =>
+    (message?.fileIds ?? []).flatMap((id) => slack.model.file(id) ?? []);
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -76,13 +129,7 @@ describe('outbox poster', () => {
   });
   beforeEach(async () => {
     await db.prisma.slackOutbox.deleteMany();
-    slack = await startFakeSlackWebApi();
-    client = new webApi.WebClient('xoxb-test', {
-      slackApiUrl: slack.apiUrl,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      logLevel: LogLevel.ERROR,
-    });
+    await startSlack();
     logs = [];
     posters = [];
   });
@@ -107,22 +154,24 @@ describe('outbox poster', () => {
 
     const cardTs = await sentTs(ws, 'card');
     expect(cardTs).toMatch(/^\d+\.\d{6}$/);
-    expect(slack.calls.map((call) => call.method)).toEqual([
+    expect(slack.model.calls.map((call) => call.method)).toEqual([
       'chat.postMessage',
       'chat.postMessage',
       'chat.update',
       'chat.postMessage',
       'reactions.add',
     ]);
-    const [card, reply1, reply2] = slack.messages('C1');
-    expect(card).toMatchObject({ ts: cardTs, text: 'card v2', edits: 1 });
-    expect(card?.metadata).toEqual({ event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'card' } });
+    const [card, reply1, reply2] = messages('C1');
+    // Edited once: the first version is kept in its history.
+    expect(card).toMatchObject({ ts: cardTs, text: 'card v2', history: [{ text: 'card' }] });
+    expect(card?.metadata).toEqual(outboxKey('card'));
     expect(reply1).toMatchObject({ text: 'reply-1', threadTs: cardTs });
     expect(reply2).toMatchObject({ text: 'reply-2', threadTs: cardTs });
-    expect(slack.reactions).toEqual([{ channel: 'C1', timestamp: cardTs, name: 'eyes' }]);
+    expect(reactions()).toEqual([{ channel: 'C1', timestamp: cardTs, name: 'eyes' }]);
     expect(await row('reply-1')).toMatchObject({ status: 'sent', threadTs: cardTs, resultTs: reply1?.ts, attempts: 1 });
     expect((await row('card-v2')).resultTs).toBe(cardTs);
     expect((await row('reply-2')).sentAt).toBeInstanceOf(Date);
+    expect(await ws.slackOutbox.count({ where: { status: { not: 'sent' } } })).toBe(0);
   });
 
   it('paces posts per channel from the last recorded send, while channels proceed in parallel', async () => {
@@ -133,11 +182,7 @@ describe('outbox poster', () => {
     ]);
     await poster({ postIntervalMs: interval }).drain(10_000);
 
-    const arrivals = (channel: string) =>
-      slack
-        .callsTo('chat.postMessage')
-        .filter((call) => call.args.channel === channel)
-        .map((call) => call.at);
+    const arrivals = (channel: string) => slack.model.callsTo('chat.postMessage', { channel }).map((call) => call.atMs);
     for (const channel of ['CA', 'CB']) {
       const at = arrivals(channel);
       expect(at).toHaveLength(3);
@@ -157,53 +202,57 @@ describe('outbox poster', () => {
     await enqueueSlackCall(ws, post('x2', 'CX'));
     const second = poster({ postIntervalMs: interval, owner: 'two' });
     await second.drain(5_000);
-    const [first, next] = slack.callsTo('chat.postMessage').map((call) => call.at);
+    const [first, next] = callsTo('chat.postMessage').map((call) => call.atMs);
     expect((next ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(interval - 5);
   });
 
   it('honours a 429 Retry-After, keeps the channel waiting, and the message arrives once', async () => {
-    slack.inject('chat.postMessage', { kind: 'ratelimited', retryAfterSeconds: 1 });
+    slack.faults.set('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, { times: 1 });
     await enqueueSlackCalls(ws, [post('limited', 'CR'), post('after', 'CR')]);
     await poster().drain(10_000);
 
-    const calls = slack.callsTo('chat.postMessage');
+    const calls = callsTo('chat.postMessage');
     expect(calls.map((call) => [call.args.text, call.fault])).toEqual([
-      ['limited', 'ratelimited'],
+      ['limited', '429 retry-after 1s'],
       ['limited', undefined],
       ['after', undefined],
     ]);
-    expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(990);
+    expect((calls[1]?.atMs ?? 0) - (calls[0]?.atMs ?? 0)).toBeGreaterThanOrEqual(990);
     expect(texts('CR')).toEqual(['limited', 'after']);
     // A 429 proves nothing was posted: it is not an attempt, and no lookup is needed.
     expect((await row('limited')).attempts).toBe(1);
-    expect(slack.callsTo('conversations.history')).toHaveLength(0);
+    expect(callsTo('conversations.history')).toHaveLength(0);
   });
 
   it('retries a 5xx with backoff, looks before re-posting, and succeeds once', async () => {
-    slack.inject('chat.postMessage', { kind: 'status', status: 503 }, { times: 2 });
+    slack.faults.set('chat.postMessage', { status: 503 }, { times: 2 });
     await enqueueSlackCall(ws, post('flaky', 'CF'));
     await poster().drain(10_000);
 
-    expect(slack.callsTo('chat.postMessage').map((call) => call.fault)).toEqual(['status', 'status', undefined]);
-    expect(slack.callsTo('conversations.history')).toHaveLength(2);
+    expect(callsTo('chat.postMessage').map((call) => call.fault)).toEqual(['503', '503', undefined]);
+    expect(callsTo('conversations.history')).toHaveLength(2);
     expect(texts('CF')).toEqual(['flaky']);
     expect(await row('flaky')).toMatchObject({ status: 'sent', attempts: 3, lastError: null });
     expect(logs.filter((entry) => entry.level === 'warn' && entry.message.includes('retried'))).toHaveLength(2);
   });
 
   it('gives up after maxAttempts and does not block the channel', async () => {
-    slack.inject('chat.postMessage', { kind: 'status', status: 500 }, { times: 10, when: (a) => a.text === 'doomed' });
+    slack.faults.set('chat.postMessage', { status: 500 }, { times: 10, when: (args) => args.text === 'doomed' });
     await enqueueSlackCalls(ws, [post('doomed', 'CD'), post('next', 'CD')]);
     await poster({ maxAttempts: 3 }).drain(10_000);
 
-    expect(slack.callsTo('chat.postMessage').filter((call) => call.args.text === 'doomed')).toHaveLength(3);
+    expect(callsTo('chat.postMessage').filter((call) => call.args.text === 'doomed')).toHaveLength(3);
     expect(await row('doomed')).toMatchObject({ status: 'failed', attempts: 3 });
     expect((await row('doomed')).lastError).toMatch(/gave up after 3 attempts: HTTP 500/);
     expect(texts('CD')).toEqual(['next']);
   });
 
   it('fails an ok:false call at once, logs it with the row id, and sends the next row; dependants fail clearly', async () => {
-    slack.inject('chat.postMessage', { kind: 'error', error: 'invalid_blocks' }, { when: (a) => a.text === 'broken' });
+    slack.faults.set(
+      'chat.postMessage',
+      { error: 'invalid_blocks' },
+      { times: 1, when: (args) => args.text === 'broken' },
+    );
     await enqueueSlackCalls(ws, [
       post('broken', 'CE'),
       post('fine', 'CE'),
@@ -223,11 +272,24 @@ describe('outbox poster', () => {
       lastError: 'threadOf broken failed: Slack error invalid_blocks',
     });
     expect((await row('edit-broken')).lastError).toBe('updateOf broken failed: Slack error invalid_blocks');
-    expect(slack.callsTo('chat.update')).toHaveLength(0);
+    expect(callsTo('chat.update')).toHaveLength(0);
+  });
+
+  it('a row that meets a 429, then a 500, then ok:false fails, and the rows behind it follow in order', async () => {
+    slack.faults.set('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, { times: 1 });
+    slack.faults.set('chat.postMessage', { status: 500 }, { times: 1 });
+    slack.faults.set('chat.postMessage', { error: 'invalid_blocks' }, { times: 1 });
+    await enqueueSlackCalls(ws, [post('m1', 'CY'), post('m2', 'CY'), post('m3', 'CY')]);
+    await poster().drain(10_000);
+
+    expect(await row('m1')).toMatchObject({ status: 'failed', lastError: 'Slack error invalid_blocks' });
+    expect(texts('CY')).toEqual(['m2', 'm3']);
+    const calls = callsTo('chat.postMessage');
+    expect((calls[1]?.atMs ?? 0) - (calls[0]?.atMs ?? Infinity)).toBeGreaterThanOrEqual(990);
   });
 
   it('two posters on one database send 30 rows exactly once each, in order per channel', async () => {
-    const channels = ['P1', 'P2', 'P3'];
+    const channels = ['CP1', 'CP2', 'CP3'];
     const calls = Array.from({ length: 30 }, (_, i) => post(`multi:${i}`, channels[i % 3]));
     await enqueueSlackCalls(ws, calls.slice(0, 15));
     const sentBy = new Map<string, string>();
@@ -237,13 +299,13 @@ describe('outbox poster', () => {
     // In lockstep first: both read the same three lane heads; the conditional claim lets each go out once.
     const firstPass = await Promise.all([one.drainOnce(), two.drainOnce()]);
     expect(firstPass[0] + firstPass[1]).toBe(3);
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(3);
+    expect(callsTo('chat.postMessage')).toHaveLength(3);
     const draining = Promise.all([one.drain(30_000), two.drain(30_000)]);
     await enqueueSlackCalls(ws, calls.slice(15));
     await draining;
     await Promise.all([one.drain(30_000), two.drain(30_000)]);
 
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(30);
+    expect(callsTo('chat.postMessage')).toHaveLength(30);
     expect(sentBy.size).toBe(30);
     for (const [index, channel] of channels.entries()) {
       const expected = calls.filter((_, i) => i % 3 === index).map((call) => call.dedupeKey);
@@ -253,16 +315,8 @@ describe('outbox poster', () => {
   });
 
   it('after a crash, records the message an expired sending row already posted instead of posting again', async () => {
-    const seeded = slack.seedMessage({
-      channel: 'CC',
-      text: 'posted before the crash',
-      metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'crash:1' } },
-    });
-    slack.seedMessage({
-      channel: 'CC',
-      text: 'another row',
-      metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'crash:0' } },
-    });
+    const seeded = earlierPost('CC', { text: 'posted before the crash', metadata: outboxKey('crash:1') });
+    earlierPost('CC', { text: 'another row', metadata: outboxKey('crash:0') });
     await enqueueSlackCall(ws, post('crash:1', 'CC'));
     await ws.slackOutbox.updateMany({
       where: { dedupeKey: 'crash:1' },
@@ -271,21 +325,16 @@ describe('outbox poster', () => {
     const recovered: boolean[] = [];
     await poster({ onSent: (_, result) => void recovered.push(result.recovered) }).drain(5_000);
 
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
-    expect(slack.callsTo('conversations.history')).toHaveLength(1);
-    expect(slack.callsTo('conversations.history')[0]?.args.include_all_metadata).toBe('true');
+    expect(callsTo('chat.postMessage')).toHaveLength(0);
+    expect(callsTo('conversations.history')).toHaveLength(1);
+    expect(callsTo('conversations.history')[0]?.args.include_all_metadata).toBe('true');
     expect(await row('crash:1')).toMatchObject({ status: 'sent', resultTs: seeded.ts, attempts: 2, lockedBy: null });
     expect(recovered).toEqual([true]);
   });
 
   it('after a crash inside a thread, looks in the thread and finds the reply', async () => {
-    const parent = slack.seedMessage({ channel: 'CT', text: 'parent' });
-    const reply = slack.seedMessage({
-      channel: 'CT',
-      text: 'reply',
-      threadTs: parent.ts,
-      metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'thread:reply' } },
-    });
+    const parent = earlierPost('CT', { text: 'parent' });
+    const reply = earlierPost('CT', { text: 'reply', threadTs: parent.ts, metadata: outboxKey('thread:reply') });
     await enqueueSlackCalls(ws, [
       post('thread:parent', 'CT'),
       post('thread:reply', 'CT', { threadOf: 'thread:parent' }),
@@ -300,8 +349,8 @@ describe('outbox poster', () => {
     });
     await poster().drain(5_000);
 
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
-    expect(slack.callsTo('conversations.replies')[0]?.args.ts).toBe(parent.ts);
+    expect(callsTo('chat.postMessage')).toHaveLength(0);
+    expect(callsTo('conversations.replies')[0]?.args.ts).toBe(parent.ts);
     expect(await row('thread:reply')).toMatchObject({ status: 'sent', resultTs: reply.ts, threadTs: parent.ts });
   });
 
@@ -313,8 +362,8 @@ describe('outbox poster', () => {
     });
     await poster().drain(5_000);
 
-    expect(slack.callsTo('conversations.history')).toHaveLength(1);
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(callsTo('conversations.history')).toHaveLength(1);
+    expect(callsTo('chat.postMessage')).toHaveLength(1);
     expect(texts('CC')).toEqual(['crash:2']);
     expect(await row('crash:2')).toMatchObject({ status: 'sent', attempts: 2 });
   });
@@ -326,7 +375,7 @@ describe('outbox poster', () => {
       data: { status: 'sending', attempts: 1, lockedBy: 'alive#1', lockedUntil: new Date(Date.now() + 60_000) },
     });
     expect(await poster().drainOnce()).toBe(0);
-    expect(slack.calls).toHaveLength(0);
+    expect(slack.model.calls).toHaveLength(0);
     expect((await row('busy')).lockedBy).toBe('alive#1');
   });
 
@@ -358,28 +407,28 @@ describe('outbox poster', () => {
   });
 
   it('a call that timed out after reaching Slack is found on retry, not posted twice', async () => {
-    slack.inject('chat.postMessage', { kind: 'hang', ms: 1_500, apply: 'first' });
+    slack.faults.set('chat.postMessage', { hangMs: 1_500, apply: 'first' }, { times: 1 });
     await enqueueSlackCall(ws, post('slow', 'CS'));
     await poster({ sendTimeoutMs: 200, lockMs: 1_000 }).drain(10_000);
 
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(callsTo('chat.postMessage')).toHaveLength(1);
     expect(texts('CS')).toEqual(['slow']);
     const slow = await row('slow');
-    expect(slow).toMatchObject({ status: 'sent', attempts: 2, resultTs: slack.messages('CS')[0]?.ts });
+    expect(slow).toMatchObject({ status: 'sent', attempts: 2, resultTs: messages('CS')[0]?.ts });
     expect(logs.some((entry) => String(entry.fields.error).includes('no answer from Slack within 200 ms'))).toBe(true);
   });
 
   it('a timed-out call that Slack completes later is seen by the retry, which waits as long again first', async () => {
-    slack.inject('chat.postMessage', { kind: 'hang', ms: 500, apply: 'last' });
+    slack.faults.set('chat.postMessage', { hangMs: 500, apply: 'last' }, { times: 1 });
     await enqueueSlackCall(ws, post('late', 'CJ'));
     await poster({ sendTimeoutMs: 300, lockMs: 2_000 }).drain(10_000);
 
     expect(texts('CJ')).toEqual(['late']);
-    expect(slack.callsTo('chat.postMessage')).toHaveLength(1);
-    const [first] = slack.callsTo('chat.postMessage');
-    const [lookup] = slack.callsTo('conversations.history');
-    expect((lookup?.at ?? 0) - (first?.at ?? Infinity)).toBeGreaterThanOrEqual(600 - 5);
-    expect(await row('late')).toMatchObject({ status: 'sent', attempts: 2, resultTs: slack.messages('CJ')[0]?.ts });
+    expect(callsTo('chat.postMessage')).toHaveLength(1);
+    const [first] = callsTo('chat.postMessage');
+    const [lookup] = callsTo('conversations.history');
+    expect((lookup?.atMs ?? 0) - (first?.atMs ?? Infinity)).toBeGreaterThanOrEqual(600 - 5);
+    expect(await row('late')).toMatchObject({ status: 'sent', attempts: 2, resultTs: messages('CJ')[0]?.ts });
   });
 
   it('publishes only the newest Home tab per user and marks older ones superseded', async () => {
@@ -392,11 +441,9 @@ describe('outbox poster', () => {
     await enqueueSlackCalls(ws, [home('h1', 'U1', 1), home('h2', 'U1', 2), home('g1', 'U2', 1), home('h3', 'U1', 3)]);
     await poster().drain(5_000);
 
-    expect(slack.callsTo('views.publish').map((call) => call.args.user_id)).toEqual(
-      expect.arrayContaining(['U1', 'U2']),
-    );
-    expect(slack.callsTo('views.publish')).toHaveLength(2);
-    expect(slack.views.get('U1')).toMatchObject({ private_metadata: '3' });
+    expect(callsTo('views.publish').map((call) => call.args.user_id)).toEqual(expect.arrayContaining(['U1', 'U2']));
+    expect(callsTo('views.publish')).toHaveLength(2);
+    expect(slack.model.home('U1')?.view).toMatchObject({ private_metadata: '3' });
     for (const key of ['h1', 'h2']) {
       expect(await row(key)).toMatchObject({ status: 'sent', resultTs: null, lastError: 'superseded by h3' });
     }
@@ -404,6 +451,8 @@ describe('outbox poster', () => {
   });
 
   it('uploads a file (files.uploadV2) into a thread and records the share ts', async () => {
+    await slack.close();
+    await startSlack({ uploadAnswerNamesShare: true });
     await enqueueSlackCalls(ws, [
       post('po-card', 'CU'),
       {
@@ -416,15 +465,45 @@ describe('outbox poster', () => {
     ]);
     await poster().drain(5_000);
 
-    const [card, share] = slack.messages('CU');
-    expect(share?.files).toEqual([{ id: expect.stringMatching(/^F/), name: 'po.xlsx', title: 'Purchase order' }]);
+    const [card, share] = messages('CU');
+    expect(filesOf(share).map(({ id, name, title }) => ({ id, name, title }))).toEqual([
+      { id: expect.stringMatching(/^F/), name: 'po.xlsx', title: 'Purchase order' },
+    ]);
+    expect(filesOf(share)[0]?.bytes?.toString()).toBe('PK…');
     expect(share?.threadTs).toBe(card?.ts);
     expect(await row('po-file')).toMatchObject({ status: 'sent', resultTs: share?.ts, threadTs: card?.ts });
-    expect(slack.callsTo('files.completeUploadExternal')).toHaveLength(1);
+    expect(callsTo('files.completeUploadExternal')).toHaveLength(1);
+  });
+
+  it("records an upload's file id when Slack's answer does not name the share yet", async () => {
+    // Slack shares an upload asynchronously; the stand-in's default answer is `{ id, title }` alone.
+    await enqueueSlackCalls(ws, [
+      post('csv-card', 'CU'),
+      {
+        dedupeKey: 'csv',
+        method: 'files.uploadV2',
+        channelId: 'CU',
+        threadOf: 'csv-card',
+        payload: { filename: 'po.csv', title: 'PO', contentBase64: Buffer.from('sku,qty\nA,1\n').toString('base64') },
+      },
+    ]);
+    await poster().drain(5_000);
+
+    const [card, share] = messages('CU');
+    expect(share?.threadTs).toBe(card?.ts);
+    expect(filesOf(share)[0]?.bytes?.toString()).toBe('sku,qty\nA,1\n');
+    expect(await row('csv')).toMatchObject({ status: 'sent', resultTs: share?.fileIds[0], threadTs: card?.ts });
   });
 
   it('an upload retried after a crash finds its earlier share instead of uploading again', async () => {
-    const earlier = slack.seedMessage({ channel: 'CV', files: [{ id: 'F9', name: 'chart.png', title: 'Prices' }] });
+    const chart = createFile(slack.model, {
+      name: 'chart.png',
+      title: 'Prices',
+      user: slack.model.botUserId,
+      bytes: Buffer.from('iVBORw0KGgo=', 'base64'),
+    });
+    const earlier = earlierPost('CV', { fileIds: [chart.id] });
+    chart.shares.push({ channel: 'CV', ts: earlier.ts, threadTs: undefined });
     await enqueueSlackCall(ws, {
       dedupeKey: 'chart',
       method: 'files.uploadV2',
@@ -437,7 +516,7 @@ describe('outbox poster', () => {
     });
     await poster().drain(5_000);
 
-    expect(slack.callsTo('files.getUploadURLExternal')).toHaveLength(0);
+    expect(callsTo('files.getUploadURLExternal')).toHaveLength(0);
     expect((await row('chart')).resultTs).toBe(earlier.ts);
   });
 
@@ -450,7 +529,7 @@ describe('outbox poster', () => {
     const p = poster();
     expect(await p.drainOnce()).toBe(1);
     expect(await p.drainOnce()).toBe(0);
-    expect(slack.callsTo('chat.postMessage').map((call) => call.args.text)).toEqual(['elsewhere']);
+    expect(callsTo('chat.postMessage').map((call) => call.args.text)).toEqual(['elsewhere']);
     expect((await row('behind')).status).toBe('pending');
     await expect(p.drain(300)).rejects.toBeInstanceOf(OutboxDrainTimeoutError);
   });
@@ -470,7 +549,7 @@ describe('outbox poster', () => {
     expect((await row('orphan')).lastError).toMatch(/not in the outbox yet/);
     await poster({ referenceGraceMs: 0 }).drain(5_000);
     expect(await row('orphan')).toMatchObject({ status: 'failed', lastError: 'threadOf ghost names no outbox row' });
-    expect(slack.calls).toHaveLength(0);
+    expect(slack.model.calls).toHaveLength(0);
   });
 
   it('the poll loop sends rows as they are kicked in, and stop() waits for the send in flight', async () => {
@@ -480,10 +559,10 @@ describe('outbox poster', () => {
     p.kick();
     await until(async () => (await row('kicked')).status === 'sent', 3_000);
 
-    slack.inject('chat.postMessage', { kind: 'hang', ms: 400, apply: 'first' });
+    slack.faults.set('chat.postMessage', { hangMs: 400, apply: 'first' }, { times: 1 });
     await enqueueSlackCall(ws, post('in-flight', 'CK'));
     p.kick();
-    await until(async () => slack.callsTo('chat.postMessage').length === 2, 3_000);
+    await until(async () => callsTo('chat.postMessage').length === 2, 3_000);
     await p.stop();
     expect((await row('in-flight')).status).toBe('sent');
   });
@@ -516,10 +595,10 @@ describe('outbox poster', () => {
     ]);
     await poster().drain(5_000);
 
-    expect(slack.callsTo('chat.postEphemeral')[0]?.args).toMatchObject({ channel: 'CQ', user: 'U9', text: 'only you' });
+    expect(callsTo('chat.postEphemeral')[0]?.args).toMatchObject({ channel: 'CQ', user: 'U9', text: 'only you' });
     expect((await row('eph')).resultTs).toMatch(/^\d+\.\d{6}$/);
-    expect(slack.callsTo('reactions.add')).toHaveLength(2);
-    expect(slack.reactions).toHaveLength(1);
+    expect(callsTo('reactions.add')).toHaveLength(2);
+    expect(reactions()).toHaveLength(1);
     expect(await row('r2')).toMatchObject({ status: 'sent', lastError: null });
   });
 

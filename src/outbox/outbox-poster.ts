@@ -137,11 +137,14 @@ interface PassResult {
   nextAt: number | null;
 }
 
+/** How long a claimed row stays locked unless `lockMs` says otherwise. */
+export const OUTBOX_LOCK_MS = 60_000;
+
 export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
   const prisma = options.prisma;
   const postIntervalMs = options.postIntervalMs ?? 1_000;
   const pollMs = options.pollMs ?? 500;
-  const lockMs = options.lockMs ?? 60_000;
+  const lockMs = options.lockMs ?? OUTBOX_LOCK_MS;
   const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(lockMs / 2);
   const maxAttempts = options.maxAttempts ?? 5;
   const backoffBaseMs = options.backoffBaseMs ?? 1_000;

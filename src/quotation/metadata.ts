@@ -1,6 +1,7 @@
 // The words around an item table: who the supplier is, and the terms a buyer negotiates on (payment, lead time,
 // currency, incoterm, MOQ, validity). They come as "Label: value" in one cell, a label cell with its value to the
 // right, or a sentence in the notes. Everything else a person would read there is kept as a note, word for word.
+import { mentionsPaymentTerms } from '../commerce/payment-terms.js';
 import { currencyIn, parseNumber } from './numbers.js';
 import { EMPTY_TERMS, type QuotationTerms, type SheetGrid } from './types.js';
 import { anyOf, wholeOf } from './regex-words.js';
@@ -363,9 +364,6 @@ const TITLE = new RegExp(
   'iu',
 );
 
-/** A sentence naming a payment arrangement, for quotes that give it without a label. */
-const PAYMENT_WORDS =
-  /\bT\/T\b|\bTT\b|\bL\/C\b|\bD\/P\b|\bD\/A\b|\bdeposit\b|\bbalance\b|\bnet\s*\d+\b|预付|定金|订金|尾款/i;
 const LEAD_WORDS =
   /lead\s*-?\s*time|delivery|production|ex-?factory|ship(?:ment|ping)?\s*(?:date|time|within)|交期|交货|货期/i;
 const VALIDITY_WORDS = /\bvalid(?:ity)?\b|有效/i;
@@ -422,7 +420,11 @@ export function extractMetadata(unitsByRow: TextUnit[][], options: MetadataOptio
       const sentence = /^(?:payment(?:\s*terms?)?|terms\s*of\s*payment|付款方式)\s*[-–]?\s*(.+)$/i.exec(text(u));
       return sentence?.[1]?.replace(/\.$/, '') ?? null;
     }) ??
-    firstOf(unlabelled, (u) => (PAYMENT_WORDS.test(u.value) && !VALIDITY_WORDS.test(u.value) ? text(u) : null), false);
+    firstOf(
+      unlabelled,
+      (u) => (mentionsPaymentTerms(u.value) && !VALIDITY_WORDS.test(u.value) ? text(u) : null),
+      false,
+    );
 
   terms.leadTimeDays =
     firstOf(labelled('leadTime'), (u) => parseDays(u.value)) ??

@@ -1,6 +1,7 @@
 // The buyer answers: a suggested-answer button, a reply in the thread (it answers the oldest open question), or the
 // early-termination choice. One saved engine step with the thread's edits; the caller then resumes the run. Answering
 // an answered question changes nothing.
+import type { QuestionChoice } from '../app-types.js';
 import type { NegotiationStatus } from '../generated/prisma/client.js';
 import { applyBuyerInput, engineQuestionId } from '../db/stores/negotiation-store.js';
 import { done, refused, type ServiceResult } from './outcome.js';
@@ -10,9 +11,6 @@ import { mayWorkOnQuotation } from './workspace-settings.js';
 
 /** Longest answer kept from a thread reply: it goes into later prompts as data. */
 export const ANSWER_MAX = 1000;
-
-/** A click on a question's message: a suggested answer by its index, or Finish now / Keep negotiating. */
-export type QuestionChoice = { kind: 'suggested'; index: number } | { kind: 'early_termination'; finish: boolean };
 
 export async function answerQuestion(
   ctx: ServiceContext,

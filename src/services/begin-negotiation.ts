@@ -1,8 +1,9 @@
 // The buyer submits the start modal: the reviewed quotation becomes a baseline, the negotiation row and its engine
 // checkpoint are created with the first thread messages in one transaction, and the run is handed to the runner.
 // Submitting twice (a double click, a Slack retry) starts one negotiation.
+import type { NegotiationRequest } from '../app-types.js';
 import { fnv1a } from '../commerce/rng.js';
-import { type NegotiationMode, SIMULATED_SUPPLIERS } from '../config/business-rules.js';
+import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { baselineFromQuotation, type BaselineSource } from '../negotiation/baseline.js';
 import { startNegotiation } from '../db/stores/negotiation-store.js';
@@ -12,15 +13,6 @@ import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
 import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
 import { mayWorkOnQuotation } from './workspace-settings.js';
-
-export interface NegotiationRequest {
-  mode: Exclude<NegotiationMode, 'custom'>;
-  maxRounds: number;
-  questionBudget: number;
-  targetTotal: number | null;
-  walkAwayTotal: number | null;
-  notes: string | null;
-}
 
 export interface BeginNegotiationOptions {
   quotationId: string;

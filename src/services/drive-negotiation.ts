@@ -5,7 +5,6 @@
 // idempotent, so a conclusion interrupted by a crash is simply done again.
 import { decide, decisionInputFromState } from '../decision/decide.js';
 import { renderPriceTrajectory, type TrajectoryPoint } from '../decision/price-chart.js';
-import { createDraftPurchaseOrder } from '../db/stores/purchase-orders.js';
 import { writeDecision } from '../decision/write-decision.js';
 import type { EngineAgents, NegotiationState } from '../negotiation/engine.js';
 import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../db/stores/negotiation-store.js';
@@ -13,6 +12,7 @@ import { withUsageScope } from '../llm/usage-scope.js';
 import type { ServiceContext } from './service-context.js';
 import { enqueueDecision, enqueueDecisionFailed } from '../thread/decision.js';
 import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
+import { draftPurchaseOrder } from './purchase-order/draft-purchase-order.js';
 
 export interface DriveNegotiationOptions {
   negotiationId: string;
@@ -61,7 +61,7 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
     return;
   }
   const text = await writeDecision(decided.numbers, { llm: ctx.llm });
-  const drafted = await createDraftPurchaseOrder(ctx.db, { negotiationId, numbers: decided.numbers, text });
+  const drafted = await draftPurchaseOrder(ctx, { negotiationId, numbers: decided.numbers, text });
   if (!drafted.ok) throw new Error(`Drafting the PO of ${negotiationId} failed: ${drafted.message}`);
   const chart = await renderPriceTrajectory({
     suppliers: state.profiles.map(({ code, name }) => ({ code, name })),
@@ -77,7 +77,7 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
       where: { negotiation: { id: negotiationId }, status: 'negotiating' },
       data: { status: 'completed' },
     });
-    await enqueueDecision(tx, { negotiationId, numbers: decided.numbers, text, po: drafted.po, chart });
+    await enqueueDecision(tx, { negotiationId, numbers: decided.numbers, text, po: drafted.value.po, chart });
   });
 }
 

@@ -1,6 +1,7 @@
 // What a service tells the Slack layer: done (maybe with nothing to do, for a repeated click), or refused with the
-// sentence to show the person (ephemeral) and, for modals, the field errors.
-export type ServiceError = 'not_allowed' | 'not_found' | 'not_ready' | 'invalid_input' | 'conflict';
+// sentence to show the person (ephemeral) and, for modals, the field errors. `already_final`: the thing asked about
+// reached a state nothing can change any more (an approved, rejected or superseded purchase order).
+export type ServiceError = 'not_allowed' | 'not_found' | 'not_ready' | 'invalid_input' | 'conflict' | 'already_final';
 
 export type ServiceResult<T = undefined> =
   | { ok: true; value: T; changed: boolean }

@@ -1,49 +1,82 @@
 // Parley as the Slack layer sees it: one object whose methods take what a Slack payload carries (team, user, channel,
-// ids from button values), resolve the workspace, call one service, and start the slow part in the background. The
-// listeners stay thin: ack, parse, call one of these, render the answer.
+// ids from button values), resolve the workspace, call one service, and start the slow part in the background. Each
+// method is one delegation: what a call does lives in its service; what is left here is the wiring every call shares
+// (the workspace, the outbox kick, the background queue, `idle()`).
+import type {
+  ApprovePoInput,
+  AnswerQuestionInput,
+  BeginNegotiationInput,
+  ChooseCurveballInput,
+  ChooseSupplierInput,
+  ConfirmAllInput,
+  FileSharedInput,
+  FilesOfMessageInput,
+  RejectPoInput,
+  ReviewItemInput,
+  ShowReviewPageInput,
+  ThreadReplyInput,
+} from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
 import { log } from '../log.js';
-import { tooLarge } from '../quotation/xlsx-errors.js';
-import { type QuestionChoice, answerFromThreadReply, answerQuestion, chooseCurveball } from './answer-question.js';
-import { beginNegotiation, type NegotiationRequest } from './begin-negotiation.js';
-import { approvePo, rejectPo } from './decide-purchase-order.js';
+import { answerFromThreadReply, answerQuestion, chooseCurveball } from './answer-question.js';
+import { beginNegotiation } from './begin-negotiation.js';
+import type { SlackFiles } from './download-shared-file.js';
 import { driveNegotiation } from './drive-negotiation.js';
-import { NOT_INSTALLED } from './outcome.js';
-import { readQuotation } from './read-quotation.js';
-import { looksLikeQuotation, receiveSharedFile } from './receive-shared-file.js';
-import {
-  chooseSupplier,
-  confirmAllSuggestions,
-  type ItemDecision,
-  reviewItem,
-  showReviewPage,
-  type SupplierChoice,
-} from './review-quotation.js';
+import { NOT_INSTALLED, type ServiceResult } from './outcome.js';
+import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
+import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
+import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
+import { quotationToReread, readQuotation, type ReadQuotationOutcome } from './read-quotation.js';
+import { type ReceivedSlackFile, receiveFilesOfMessage, receiveSlackFile } from './receive-shared-file.js';
+import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './review-quotation.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { WorkQueue } from './work-queue.js';
 
-/** What Parley needs from Slack outside the outbox: reading a shared file. */
-export interface SlackFiles {
-  info(
-    workspaceId: string,
-    fileId: string,
-  ): Promise<{
-    name: string;
-    filetype: string | null;
-    sizeBytes: number | null;
-    downloadUrl: string | null;
-    shareTs(channelId: string): string | null;
-  }>;
-  download(workspaceId: string, url: string, maxBytes: number): Promise<Buffer>;
-  /** The ids of the files on one message (for `/parley negotiate` in its thread). */
-  filesOfMessage(workspaceId: string, channelId: string, ts: string): Promise<string[]>;
+/** A call made in a Slack team's workspace: the service's answer, or a refusal when Parley is not installed there. */
+type InTeam<R> = Promise<R | typeof NOT_INSTALLED>;
+
+/** A thread reply taken as an answer (or refused as one), with the negotiation it answered. */
+export type ThreadReplyAnswer = ServiceResult<{ resume: boolean }> & { negotiationId: string };
+
+export interface Parley {
+  /**
+   * A file was shared (event), or pointed at (shortcut, `/parley negotiate`: `explicit`). Resolves once the file is
+   * claimed — one quotation per Slack file, in the database — so the listener acknowledges only what will not be
+   * lost to a crash; the reading runs after, in the background (and is picked up again after a crash).
+   */
+  fileShared(input: FileSharedInput): Promise<void>;
+  /** jobs: a quotation left `received`/`parsing` by a process that died is read again (the sweep claimed it). */
+  rereadQuotation(workspaceId: string, quotationId: string): Promise<void>;
+  reviewItem(teamId: string, input: ReviewItemInput): InTeam<ServiceResult>;
+  confirmAll(teamId: string, input: ConfirmAllInput): InTeam<ServiceResult<{ confirmed: number; stillOpen: number }>>;
+  chooseSupplier(teamId: string, input: ChooseSupplierInput): InTeam<ServiceResult<{ supplierId: string }>>;
+  showReviewPage(teamId: string, input: ShowReviewPageInput): InTeam<ServiceResult>;
+  /** Starts the negotiation, then drives it in the background. */
+  beginNegotiation(teamId: string, input: BeginNegotiationInput): InTeam<ServiceResult<{ negotiationId: string }>>;
+  /** Records the answer, then resumes the negotiation in the background when it was waiting for it. */
+  answerQuestion(
+    teamId: string,
+    input: AnswerQuestionInput,
+  ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
+  chooseCurveballStrategy(teamId: string, input: ChooseCurveballInput): InTeam<ServiceResult<{ resume: boolean }>>;
+  /** `/parley negotiate` in a thread: the files of the thread's first message, read as if shared now. */
+  negotiateFilesOf(teamId: string, input: FilesOfMessageInput): Promise<void>;
+  /** A thread message: answers the oldest open question of the thread's negotiation, if there is one. */
+  threadReply(teamId: string, input: ThreadReplyInput): Promise<ThreadReplyAnswer | null>;
+  approvePo(teamId: string, input: ApprovePoInput): InTeam<PurchaseOrderResult>;
+  rejectPo(teamId: string, input: RejectPoInput): InTeam<PurchaseOrderResult>;
+  /** Resumes a negotiation (recovery on start, the lease sweep). */
+  resume(workspaceId: string, negotiationId: string): Promise<void>;
+  context(teamId: string): Promise<ServiceContext | null>;
+  /** Resolves when no service call, background task or queued task is left. */
+  idle(): Promise<void>;
 }
 
 export interface ParleyOptions {
   contexts: ContextFactory;
   work: WorkQueue;
   agents: EngineAgents;
-  /** This instance, for negotiation leases. */
+  /** This instance, for negotiation leases and read leases. */
   owner: string;
   files: SlackFiles;
   /** New outbox rows were written: the poster should look now rather than at its next poll. */
@@ -52,8 +85,8 @@ export interface ParleyOptions {
   negotiationSeed?: number;
 }
 
-export function createParley(options: ParleyOptions) {
-  const { contexts, work } = options;
+export function createParley(options: ParleyOptions): Parley {
+  const { contexts, work, files, owner } = options;
   // Calls still running after their listener acked (a modal submission's service call): `idle()` waits for them too.
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(promise: Promise<T>): Promise<T> => {
@@ -62,7 +95,8 @@ export function createParley(options: ParleyOptions) {
     return promise;
   };
 
-  function withContext<R>(teamId: string, act: (ctx: ServiceContext) => Promise<R>): Promise<R | typeof NOT_INSTALLED> {
+  /** One service call in the team's workspace; the outbox is kicked after it, for the rows it may have written. */
+  function inTeam<R>(teamId: string, act: (ctx: ServiceContext) => Promise<R>): InTeam<R> {
     return track(
       (async () => {
         const ctx = await contexts.forTeam(teamId);
@@ -74,164 +108,95 @@ export function createParley(options: ParleyOptions) {
     );
   }
 
-  /** The file's bytes from Slack, refused up front when files.info already says it is too large. */
-  function downloader(ctx: ServiceContext, fileId: string, info: Awaited<ReturnType<SlackFiles['info']>>) {
-    return async () => {
-      if (info.sizeBytes !== null && info.sizeBytes > ctx.limits.maxBytes) {
-        throw tooLarge(info.sizeBytes, ctx.limits.maxBytes);
-      }
-      if (!info.downloadUrl) throw new Error(`files.info gave no download URL for ${fileId}`);
-      return options.files.download(ctx.workspace.id, info.downloadUrl, ctx.limits.maxBytes);
-    };
-  }
-
   /** Runs the negotiation in the background until it waits for the buyer or completes. */
-  function drive(ctx: ServiceContext, negotiationId: string) {
+  function drive(ctx: ServiceContext, negotiationId: string): void {
     work.run(`negotiation:${negotiationId}`, async () => {
-      const outcome = await driveNegotiation(ctx, { negotiationId, agents: options.agents, owner: options.owner });
+      const outcome = await driveNegotiation(ctx, { negotiationId, agents: options.agents, owner });
       options.kickOutbox();
       log.info('negotiation driven', { negotiationId, outcome });
     });
   }
 
-  const parley = {
-    /**
-     * A file was shared (event), or pointed at (shortcut, `/parley negotiate`: `explicit`). Resolves once the file is
-     * claimed — one quotation per Slack file, in the database — so the listener acknowledges only what will not be
-     * lost to a crash; the reading runs after, in the background (and is picked up again after a crash).
-     */
-    fileShared(input: {
-      teamId: string;
-      fileId: string;
-      channelId: string;
-      userId: string;
-      threadTs: string | null;
-      explicit: boolean;
-    }): Promise<void> {
-      return track(
-        (async () => {
-          const ctx = await contexts.forTeam(input.teamId);
-          if (!ctx) return log.warn('file shared in a workspace Parley does not know', { teamId: input.teamId });
-          const info = await options.files.info(ctx.workspace.id, input.fileId);
-          if (!input.explicit && !looksLikeQuotation(info.name, info.filetype)) return;
-          const threadTs = input.threadTs ?? info.shareTs(input.channelId);
-          if (!threadTs) return log.warn('shared file without a message to thread on', { fileId: input.fileId });
-          const received = await receiveSharedFile(ctx, {
-            fileId: input.fileId,
-            name: info.name,
-            sizeBytes: info.sizeBytes,
-            channelId: input.channelId,
-            threadTs,
-            sharedBy: input.userId,
-          });
-          options.kickOutbox();
-          if (!received.isNew) return;
-          work.run(`file:${input.teamId}:${input.fileId}`, async () => {
-            const download = downloader(ctx, input.fileId, info);
-            await readQuotation(ctx, { quotationId: received.quotationId, owner: options.owner, download });
-            options.kickOutbox();
-          });
-        })(),
-      );
-    },
+  /** Reads a claimed quotation in the background, one read per Slack file at a time. */
+  function read(
+    ctx: ServiceContext,
+    file: Pick<ReceivedSlackFile, 'quotationId' | 'fileId' | 'download'>,
+    then: (outcome: ReadQuotationOutcome) => void = () => {},
+  ): void {
+    work.run(`file:${ctx.workspace.slackTeamId}:${file.fileId}`, async () => {
+      const outcome = await readQuotation(ctx, { quotationId: file.quotationId, owner, download: file.download });
+      options.kickOutbox();
+      then(outcome);
+    });
+  }
 
-    // jobs: a quotation left `received`/`parsing` by a process that died is read again (the recovery sweep claims it
-    // first, so one instance does this). Same file download as `fileShared`.
-    rereadQuotation: async (workspaceId: string, quotationId: string) => {
-      const ctx = await contexts.forWorkspace(workspaceId);
-      const quotation = await ctx?.db.quotation.findUnique({
-        where: { id: quotationId },
-        select: { slackFileId: true },
-      });
-      if (!ctx || !quotation) return;
-      const { slackFileId: fileId } = quotation;
-      work.run(`file:${ctx.workspace.slackTeamId}:${fileId}`, async () => {
-        // files.info inside the download: a file Slack no longer has fails the quotation (with a reply) rather than
-        // leaving it stuck for the next sweep.
-        const download = async () => downloader(ctx, fileId, await options.files.info(ctx.workspace.id, fileId))();
-        const outcome = await readQuotation(ctx, { quotationId, owner: options.owner, download });
-        options.kickOutbox();
-        log.info('quotation read again', { quotationId, outcome });
-      });
-    },
+  /** After a claim: the thread's 👀 and status card go out now, and each file claimed for the first time is read. */
+  function readClaimed(ctx: ServiceContext, received: ReceivedSlackFile[]): void {
+    options.kickOutbox();
+    for (const file of received) if (file.isNew) read(ctx, file);
+  }
 
-    reviewItem: (teamId: string, input: { itemId: string; by: string; decision: ItemDecision; page: number }) =>
-      withContext(teamId, (ctx) => reviewItem(ctx, input)),
+  async function receiveFile({ teamId, ...file }: FileSharedInput): Promise<void> {
+    const ctx = await contexts.forTeam(teamId);
+    if (!ctx) return log.warn('file shared in a workspace Parley does not know', { teamId });
+    const received = await receiveSlackFile(ctx, { ...file, files });
+    if (received) readClaimed(ctx, [received]);
+  }
 
-    confirmAll: (teamId: string, input: { quotationId: string; by: string; page: number }) =>
-      withContext(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
+  async function receiveFilesOf(teamId: string, input: FilesOfMessageInput): Promise<void> {
+    const ctx = await contexts.forTeam(teamId);
+    if (ctx) readClaimed(ctx, await receiveFilesOfMessage(ctx, { ...input, files }));
+  }
 
-    chooseSupplier: (
-      teamId: string,
-      input: { quotationId: string; by: string; choice: SupplierChoice; page: number },
-    ) => withContext(teamId, (ctx) => chooseSupplier(ctx, input)),
+  async function reread(workspaceId: string, quotationId: string): Promise<void> {
+    const ctx = await contexts.forWorkspace(workspaceId);
+    const file = ctx && (await quotationToReread(ctx, { quotationId, files }));
+    if (!ctx || !file) return;
+    read(ctx, { quotationId, ...file }, (outcome) => log.info('quotation read again', { quotationId, outcome }));
+  }
 
-    showReviewPage: (teamId: string, input: { quotationId: string; by: string; page: number }) =>
-      withContext(teamId, (ctx) => showReviewPage(ctx, input)),
+  async function begin(ctx: ServiceContext, input: BeginNegotiationInput) {
+    const result = await beginNegotiation(ctx, { ...input, seed: options.negotiationSeed });
+    if (result.ok && result.changed) drive(ctx, result.value.negotiationId);
+    return result;
+  }
 
-    beginNegotiation: (teamId: string, input: { quotationId: string; by: string; request: NegotiationRequest }) =>
-      withContext(teamId, async (ctx) => {
-        const result = await beginNegotiation(ctx, { ...input, seed: options.negotiationSeed });
-        if (result.ok && result.changed) drive(ctx, result.value.negotiationId);
-        return result;
-      }),
+  async function answer(ctx: ServiceContext, input: AnswerQuestionInput) {
+    const result = await answerQuestion(ctx, input);
+    if (result.ok && result.value.resume) drive(ctx, result.value.negotiationId);
+    return result;
+  }
 
-    answerQuestion: (teamId: string, input: { questionId: string; by: string; choice: QuestionChoice }) =>
-      withContext(teamId, async (ctx) => {
-        const result = await answerQuestion(ctx, input);
-        if (result.ok && result.value.resume) drive(ctx, result.value.negotiationId);
-        return result;
-      }),
+  async function answerReply(teamId: string, input: ThreadReplyInput): Promise<ThreadReplyAnswer | null> {
+    const ctx = await contexts.forTeam(teamId);
+    if (!ctx) return null;
+    const result = await answerFromThreadReply(ctx, input);
+    options.kickOutbox();
+    if (result?.ok && result.value.resume) drive(ctx, result.negotiationId);
+    return result;
+  }
 
-    chooseCurveballStrategy: (teamId: string, input: { negotiationId: string; strategyId: string; by: string }) =>
-      withContext(teamId, (ctx) => chooseCurveball(ctx, input)),
+  async function resume(workspaceId: string, negotiationId: string): Promise<void> {
+    const ctx = await contexts.forWorkspace(workspaceId);
+    if (ctx) drive(ctx, negotiationId);
+  }
 
-    /** `/parley negotiate` in a thread: the files of the thread's first message, read as if shared now. */
-    negotiateFilesOf: async (teamId: string, input: { channelId: string; messageTs: string; userId: string }) => {
-      const ctx = await contexts.forTeam(teamId);
-      if (!ctx) return;
-      const files = await options.files.filesOfMessage(ctx.workspace.id, input.channelId, input.messageTs);
-      for (const fileId of files) {
-        parley.fileShared({
-          teamId,
-          fileId,
-          channelId: input.channelId,
-          userId: input.userId,
-          threadTs: input.messageTs,
-          explicit: true,
-        });
-      }
-    },
-
-    /** A thread message: answers the oldest open question of the thread's negotiation, if there is one. */
-    threadReply: (teamId: string, input: { channelId: string; threadTs: string; text: string; by: string }) =>
-      track(
-        (async () => {
-          const ctx = await contexts.forTeam(teamId);
-          if (!ctx) return null;
-          const result = await answerFromThreadReply(ctx, input);
-          options.kickOutbox();
-          if (result?.ok && result.value.resume) drive(ctx, result.negotiationId);
-          return result;
-        })(),
-      ),
-
-    approvePo: (teamId: string, input: { purchaseOrderId: string; by: string; expectedVersion: number }) =>
-      withContext(teamId, (ctx) => approvePo(ctx, input)),
-
-    rejectPo: (
-      teamId: string,
-      input: { purchaseOrderId: string; by: string; reason: string; expectedVersion: number },
-    ) => withContext(teamId, (ctx) => rejectPo(ctx, input)),
-
-    /** Resumes a negotiation (recovery on start, the lease sweep). */
-    resume: async (workspaceId: string, negotiationId: string) => {
-      const ctx = await contexts.forWorkspace(workspaceId);
-      if (ctx) drive(ctx, negotiationId);
-    },
-
-    context: (teamId: string) => contexts.forTeam(teamId),
-    /** Resolves when no service call, background task or queued task is left. */
+  return {
+    fileShared: (input) => track(receiveFile(input)),
+    rereadQuotation: (workspaceId, quotationId) => reread(workspaceId, quotationId),
+    reviewItem: (teamId, input) => inTeam(teamId, (ctx) => reviewItem(ctx, input)),
+    confirmAll: (teamId, input) => inTeam(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
+    chooseSupplier: (teamId, input) => inTeam(teamId, (ctx) => chooseSupplier(ctx, input)),
+    showReviewPage: (teamId, input) => inTeam(teamId, (ctx) => showReviewPage(ctx, input)),
+    beginNegotiation: (teamId, input) => inTeam(teamId, (ctx) => begin(ctx, input)),
+    answerQuestion: (teamId, input) => inTeam(teamId, (ctx) => answer(ctx, input)),
+    chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => chooseCurveball(ctx, input)),
+    negotiateFilesOf: (teamId, input) => track(receiveFilesOf(teamId, input)),
+    threadReply: (teamId, input) => track(answerReply(teamId, input)),
+    approvePo: (teamId, input) => inTeam(teamId, (ctx) => approvePurchaseOrder(ctx, input)),
+    rejectPo: (teamId, input) => inTeam(teamId, (ctx) => rejectPurchaseOrder(ctx, input)),
+    resume: (workspaceId, negotiationId) => resume(workspaceId, negotiationId),
+    context: (teamId) => contexts.forTeam(teamId),
     async idle() {
       while (inFlight.size > 0 || work.size > 0) {
         await Promise.allSettled([...inFlight]);
@@ -239,6 +204,4 @@ export function createParley(options: ParleyOptions) {
       }
     },
   };
-  return parley;
 }
-export type Parley = ReturnType<typeof createParley>;

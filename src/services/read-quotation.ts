@@ -3,12 +3,13 @@
 // when nothing needs a human. A file Parley cannot read gets a clear reply and a failed status card; nothing else is
 // written. Safe to run twice: only a quotation still `received` or `parsing` is read, by the process holding its read
 // lease.
-import { loadCatalogIndex } from '../catalog/load-catalog.js';
+import { loadCatalogIndex } from '../db/stores/catalog-store.js';
 import { toJsonColumn } from '../db/json.js';
 import { log } from '../log.js';
 import { QuotationError } from '../quotation/errors.js';
 import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotation.js';
 import { withUsageScope } from '../llm/usage-scope.js';
+import { type SlackFiles, sharedFileDownload } from './download-shared-file.js';
 import type { ServiceContext } from './service-context.js';
 import { enqueueQuotationFailed, enqueueQuotationRead } from '../thread/review.js';
 
@@ -27,6 +28,25 @@ export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read
 
 export function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
   return withUsageScope({ workspaceId: ctx.workspace.id, quotationId: options.quotationId }, () => read(ctx, options));
+}
+
+/**
+ * A quotation left `received`/`parsing` by a process that died, to be read again (the recovery sweep claimed it
+ * first): its Slack file and the download, as for a new upload; null when the quotation is gone.
+ */
+export async function quotationToReread(
+  ctx: ServiceContext,
+  options: { quotationId: string; files: SlackFiles },
+): Promise<{ fileId: string; download: () => Promise<Buffer> } | null> {
+  const quotation = await ctx.db.quotation.findUnique({
+    where: { id: options.quotationId },
+    select: { slackFileId: true },
+  });
+  if (!quotation) return null;
+  const fileId = quotation.slackFileId;
+  // files.info inside the download: a file Slack no longer has fails the quotation (with a reply) rather than leaving
+  // it stuck for the next sweep.
+  return { fileId, download: sharedFileDownload(ctx, { files: options.files, fileId }) };
 }
 
 async function read(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {

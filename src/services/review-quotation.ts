@@ -2,10 +2,11 @@
 // in the catalog, confirm every suggestion at once, and say who the supplier is. Each click is one transaction that
 // also re-renders the review and the status card; a repeated click changes nothing. When every line and the supplier
 // are settled the quotation is `ready` and the thread offers to start the negotiation.
+import type { ItemDecision, SupplierChoice } from '../app-types.js';
 import { MATCH_REVIEW, QUOTED_SUPPLIER_DEFAULTS } from '../config/business-rules.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { supplierColumns } from '../db/seed.js';
-import type { WorkspaceTx } from '../db/stores/negotiation-store.js';
+import type { WorkspaceTx } from '../db/scoped.js';
 import { done, refused, type ServiceResult } from './outcome.js';
 import type { ServiceContext } from './service-context.js';
 import { enqueueReviewChanged } from '../thread/review.js';
@@ -13,8 +14,6 @@ import { mayWorkOnQuotation } from './workspace-settings.js';
 import { z } from 'zod';
 
 const candidatesSchema = z.array(z.object({ productId: z.string(), sku: z.string(), confidence: z.number() }));
-
-export type ItemDecision = { kind: 'confirm'; productId: string | null } | { kind: 'not_in_catalog' };
 
 export interface ReviewItemOptions {
   itemId: string;
@@ -81,8 +80,6 @@ export async function confirmAllSuggestions(
     return done({ confirmed: count, stillOpen }, count > 0);
   });
 }
-
-export type SupplierChoice = { kind: 'existing'; supplierId: string } | { kind: 'new' };
 
 /** Settles who quoted: one of the workspace's suppliers, or a new supplier named as the sheet names it. */
 export async function chooseSupplier(

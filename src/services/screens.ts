@@ -3,7 +3,7 @@
 import type { HomeView, ModalView } from '@slack/types';
 import type { PrismaClient } from '../db/client.js';
 import { toJsonColumn } from '../db/json.js';
-import { approvalsRequired, loadPurchaseOrder } from '../db/stores/purchase-orders.js';
+import { approvalsRequired, type PurchaseOrderView, whyCannotApprove } from '../decision/purchase-order-rules.js';
 import {
   buildAppHome,
   buildChannelStatus,
@@ -15,14 +15,9 @@ import {
   type SlackMessage,
 } from '../slack/views/index.js';
 import { done, NOT_INSTALLED, refused, type ServiceResult } from './outcome.js';
+import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
-import {
-  mayApprove,
-  mayChangeSettings,
-  mayWorkOnQuotation,
-  type WorkspaceSettings,
-  workspaceSettingsSchema,
-} from './workspace-settings.js';
+import { mayApprove, mayChangeSettings, mayWorkOnQuotation, workspaceSettingsSchema } from './workspace-settings.js';
 
 export interface ScreensOptions {
   contexts: ContextFactory;
@@ -74,18 +69,16 @@ export function createScreens(options: ScreensOptions) {
 
     poModal: (teamId: string, purchaseOrderId: string, userId: string) =>
       inTeam<ModalView>(teamId, async (ctx) => {
-        const po = await loadPurchaseOrder(ctx.db, purchaseOrderId);
-        if (!po) return refused('not_found', 'This purchase order no longer exists.');
-        const decision = po.decisionId
-          ? await ctx.db.decision.findUnique({ where: { id: po.decisionId }, select: { summary: true } })
-          : null;
+        const found = await getPurchaseOrder(ctx, { purchaseOrderId });
+        if (!found.ok) return found;
+        const { po } = found.value;
         const { settings } = ctx.workspace;
         return done(
           buildPoModal({
             po,
-            decisionSummary: decision?.summary ?? null,
+            decisionSummary: po.decisionSummary,
             approvalsRequired: approvalsRequired(po, settings.dualApprovalAboveUsd),
-            viewer: poViewer(po, userId, settings),
+            viewer: poViewer(po, userId, settings.approvers),
           }),
         );
       }),
@@ -95,8 +88,9 @@ export function createScreens(options: ScreensOptions) {
         if (!mayApprove(userId, ctx.workspace.settings)) {
           return refused('not_allowed', 'Only the approvers can reject a purchase order.');
         }
-        const po = await loadPurchaseOrder(ctx.db, ref.po);
-        if (!po) return refused('not_found', 'This purchase order no longer exists.');
+        const found = await getPurchaseOrder(ctx, { purchaseOrderId: ref.po });
+        if (!found.ok) return found;
+        const { po } = found.value;
         return done(buildRejectModal({ poId: po.id, poNumber: po.number, version: ref.v }));
       }),
 
@@ -181,17 +175,9 @@ export function threadLink(channelId: string, ts: string | null): string | null 
   return ts ? `https://slack.com/archives/${channelId}/p${ts.replace('.', '')}` : null;
 }
 
-function poViewer(
-  po: { status: string; approvals: { approverSlackUserId: string }[] },
-  userId: string,
-  settings: WorkspaceSettings,
-) {
-  if (!mayApprove(userId, settings)) return { canApprove: false, reason: 'Only the configured approvers can approve.' };
-  if (po.approvals.some((a) => a.approverSlackUserId === userId)) {
-    return { canApprove: false, reason: 'You already approved this purchase order.' };
-  }
-  if (po.status !== 'draft') return { canApprove: false, reason: `This purchase order is ${po.status}.` };
-  return { canApprove: true };
+function poViewer(po: PurchaseOrderView, userId: string, approvers: readonly string[]) {
+  const reason = whyCannotApprove(po, userId, approvers);
+  return reason === null ? { canApprove: true } : { canApprove: false, reason };
 }
 
 /** The App Home's lists for one person. */

@@ -1,11 +1,11 @@
 // The recommendation and its price chart, or why there is none.
 import type { DecisionNumbers } from '../decision/decide.js';
-import type { PurchaseOrderView } from '../db/stores/purchase-orders.js';
+import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { DecisionText } from '../decision/write-decision.js';
-import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCall, enqueueSlackCalls } from '../outbox/index.js';
 import { buildDecision, escapeText } from '../slack/views/index.js';
-import { negKey, message, negotiationThread } from './thread.js';
+import { negKey, message, negotiationThread, upload } from './thread.js';
 import { enqueueStatus } from './status-card.js';
 
 const MODE_LABELS: Record<string, string> = {
@@ -17,11 +17,14 @@ const MODE_LABELS: Record<string, string> = {
   custom: 'Custom',
 };
 
+/** The key of the "no recommendation" message: once it is there, the recovery sweep does not conclude again. */
+export const decisionFailedKey = (negotiationId: string) => negKey(negotiationId, 'decision-failed');
+
 export async function enqueueDecisionFailed(tx: WorkspaceTx, input: { negotiationId: string; message: string }) {
   const { quotationId, thread } = await negotiationThread(tx, input.negotiationId);
   await enqueueSlackCall(
     tx,
-    message(thread, negKey(input.negotiationId, 'decision-failed'), {
+    message(thread, decisionFailedKey(input.negotiationId), {
       text: `No recommendation: ${input.message}`,
       blocks: [
         {
@@ -87,17 +90,11 @@ export async function enqueueDecision(
   });
   await enqueueSlackCalls(tx, [
     message(thread, negKey(negotiationId, `decision:${po.id}`), decision),
-    {
-      dedupeKey: negKey(negotiationId, 'chart'),
-      method: 'files.uploadV2',
-      channelId: thread.slackChannelId,
-      threadTs: thread.slackThreadTs,
-      payload: {
-        filename: 'offer-totals-by-round.png',
-        title: 'Offer totals by round',
-        contentBase64: input.chart.toString('base64'),
-      },
-    },
+    upload(thread, negKey(negotiationId, 'chart'), {
+      filename: 'offer-totals-by-round.png',
+      title: 'Offer totals by round',
+      content: input.chart,
+    }),
   ]);
   await enqueueStatus(
     tx,

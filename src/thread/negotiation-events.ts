@@ -1,6 +1,7 @@
 // The negotiation in the thread: each agent turn, round analysis, question, early termination and curveball.
 import type { Curveball, NegotiationEvent, NegotiationState } from '../negotiation/engine.js';
-import { pendingQuestionId, type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import type { WorkspaceTx } from '../db/scoped.js';
+import { pendingQuestionId } from '../db/stores/negotiation-store.js';
 import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
 import {
   buildAgentTurn,
@@ -13,9 +14,10 @@ import {
   type CurveballModel,
   type SlackMessage,
 } from '../slack/views/index.js';
-import { negKey, changeKey, message, edit, negotiationThread, supplierName } from './thread.js';
+import { askerName, changeKey, edit, message, negKey, negotiationThread, questionKey, supplierName } from './thread.js';
 import { enqueueStatus, negotiationStage } from './status-card.js';
 
+/** A step's events in the thread: each agent turn, round analysis, question, curveball; then the status card. */
 export async function enqueueNegotiationEvents(
   tx: WorkspaceTx,
   input: { negotiationId: string; events: NegotiationEvent[]; state: NegotiationState },
@@ -26,10 +28,10 @@ export async function enqueueNegotiationEvents(
   const currency = state.baseline.currency;
   const brandName = state.brandName;
   const calls: OutboxCall[] = [];
-  const post = (what: string, body: SlackMessage, extra: Record<string, unknown> = {}) =>
-    calls.push(message(thread, negKey(negotiationId, what), body, extra));
-  const update = (what: string, of: string, body: SlackMessage) =>
-    calls.push(edit(thread, negKey(negotiationId, what), negKey(negotiationId, of), body));
+  const key = (what: string) => negKey(negotiationId, what);
+  const post = (dedupeKey: string, body: SlackMessage, extra: Record<string, unknown> = {}) =>
+    calls.push(message(thread, dedupeKey, body, extra));
+  const update = (dedupeKey: string, of: string, body: SlackMessage) => calls.push(edit(thread, dedupeKey, of, body));
 
   for (const event of events) {
     switch (event.type) {
@@ -64,12 +66,12 @@ export async function enqueueNegotiationEvents(
               }
             : null,
         });
-        post(`msg:${event.sequence}`, turn, { username: turn.username, icon_emoji: turn.icon_emoji });
+        post(key(`msg:${event.sequence}`), turn, { username: turn.username, icon_emoji: turn.icon_emoji });
         break;
       }
       case 'round_analysis':
         post(
-          `round:${event.round}:analysis`,
+          key(`round:${event.round}:analysis`),
           buildRoundAnalysis({
             round: event.round,
             maxRounds: state.maxRounds,
@@ -90,7 +92,7 @@ export async function enqueueNegotiationEvents(
         break;
       case 'question_asked':
         post(
-          `q:${event.questionId}`,
+          questionKey(negotiationId, event.questionId),
           buildQuestion({
             questionId: pendingQuestionId(negotiationId, event.questionId),
             buyerId,
@@ -103,7 +105,7 @@ export async function enqueueNegotiationEvents(
         break;
       case 'early_termination_offered':
         post(
-          `q:${event.questionId}`,
+          questionKey(negotiationId, event.questionId),
           buildEarlyTermination({
             questionId: pendingQuestionId(negotiationId, event.questionId),
             buyerId,
@@ -122,7 +124,7 @@ export async function enqueueNegotiationEvents(
         const answered =
           asked || !state.earlyTermination || state.earlyTermination.questionId !== event.questionId
             ? buildAnsweredQuestion({
-                askedBy: asked ? supplierName(state, asked.supplierCode) : 'Alex',
+                askedBy: askerName(asked && supplierName(state, asked.supplierCode)),
                 question: asked?.question ?? '',
                 answer: event.answer,
                 answeredBy: by,
@@ -132,13 +134,14 @@ export async function enqueueNegotiationEvents(
                 by,
                 roundsSkipped: state.earlyTermination.offered.roundsSkipped,
               });
-        update(`q:${event.questionId}:answered`, `q:${event.questionId}`, answered);
+        const questionMessage = questionKey(negotiationId, event.questionId);
+        update(`${questionMessage}:answered`, questionMessage, answered);
         break;
       }
       case 'curveball': {
         const body = buildCurveball(curveballModel(negotiationId, state, event.curveball));
-        if (event.curveball.chosenBy) update(`curveball:${event.curveball.chosen}`, 'curveball', body);
-        else post('curveball', body);
+        if (event.curveball.chosenBy) update(key(`curveball:${event.curveball.chosen}`), key('curveball'), body);
+        else post(key('curveball'), body);
         break;
       }
       case 'negotiation_started':

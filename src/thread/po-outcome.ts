@@ -1,14 +1,26 @@
-// A purchase order's approval or rejection in the thread, with the approved workbook.
-import type { PurchaseOrderView } from '../db/stores/purchase-orders.js';
-import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
-import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
+// A purchase order's approval or rejection in the thread, with the approved workbook. The approver's message is keyed
+// by the PO, the kind and the approver, so a repeated click writes nothing twice — and a repeat whose first attempt
+// committed the change but died before telling the thread can ask whether it was told.
+import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
+import type { WorkspaceTx } from '../db/scoped.js';
+import { enqueueSlackCalls, isEnqueued, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import { buildPoOutcome } from '../slack/views/index.js';
-import { message, negotiationThread } from './thread.js';
+import { message, negotiationThread, upload } from './thread.js';
 import { enqueueStatus } from './status-card.js';
 
 /** The outbox key of an approver's approval or rejection message. */
 export function poOutcomeKey(purchaseOrderId: string, kind: 'approval' | 'rejection', by: string): string {
   return `po:${purchaseOrderId}:${kind}:${by}`;
+}
+
+/** Whether this approver's approval or rejection message was ever written (sent or not). */
+export function purchaseOrderOutcomeTold(
+  db: OutboxWriter,
+  purchaseOrderId: string,
+  kind: 'approval' | 'rejection',
+  by: string,
+): Promise<boolean> {
+  return isEnqueued(db, poOutcomeKey(purchaseOrderId, kind, by));
 }
 
 export async function enqueuePurchaseOrderOutcome(
@@ -31,17 +43,13 @@ export async function enqueuePurchaseOrderOutcome(
       : buildPoOutcome({ kind: 'rejected', poNumber: po.number, by: input.by, reason: po.rejectedReason ?? '' });
   const calls: OutboxCall[] = [message(thread, poOutcomeKey(po.id, input.kind, input.by), outcome)];
   if (input.workbook) {
-    calls.push({
-      dedupeKey: `po:${po.id}:workbook`,
-      method: 'files.uploadV2',
-      channelId: thread.slackChannelId,
-      threadTs: thread.slackThreadTs,
-      payload: {
+    calls.push(
+      upload(thread, `po:${po.id}:workbook`, {
         filename: `${po.number}.xlsx`,
         title: `${po.number} (approved)`,
-        contentBase64: input.workbook.toString('base64'),
-      },
-    });
+        content: input.workbook,
+      }),
+    );
   }
   await enqueueSlackCalls(tx, calls);
   if (po.status === 'approved') {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { MATCH_REVIEW } from '../config/business-rules.js';
 import type { QuotationErrorCode } from '../quotation/errors.js';
-import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import {
   buildReviewMessage,

@@ -1,12 +1,10 @@
 // The status card at the top of the thread: posted once when the file arrives, then edited as the work moves on.
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
 import type { NegotiationState } from '../negotiation/engine.js';
-import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import { buildStatusCard, type StatusStage, type StatusSupplierRow } from '../slack/views/index.js';
-import { statusKey, threadOf, message, edit, supplierName } from './thread.js';
-
-// ───────────────────────────── The status card ─────────────────────────────
+import { askerName, statusKey, threadOf, message, edit, supplierName } from './thread.js';
 
 /** Edits the status card to `stage` (posted by enqueueReadingCard). `change` names the change, for the dedupe key. */
 export async function enqueueStatus(tx: WorkspaceTx, quotationId: string, stage: StatusStage, change: string) {
@@ -62,7 +60,7 @@ export function negotiationStage(state: NegotiationState, buyerId: string): Stat
     return {
       stage: 'waiting',
       buyerId,
-      askedBy: asking ? supplierName(state, asking.supplierCode) : 'Alex',
+      askedBy: askerName(asking && supplierName(state, asking.supplierCode)),
       round,
       maxRounds: state.maxRounds,
       suppliers: statusRows(state),
@@ -76,5 +74,3 @@ export function negotiationStage(state: NegotiationState, buyerId: string): Stat
     suppliers: statusRows(state),
   };
 }
-
-/** A step's events in the thread: each agent turn, round analysis, question, curveball; then the status card. */

@@ -2,13 +2,16 @@
 // and the dedupe keys that make a replayed change enqueue nothing twice.
 import { createHash } from 'node:crypto';
 import type { NegotiationState } from '../negotiation/engine.js';
-import { type WorkspaceTx } from '../db/stores/negotiation-store.js';
+import type { WorkspaceTx } from '../db/scoped.js';
 import { type OutboxCall } from '../outbox/index.js';
-import { type SlackMessage } from '../slack/views/index.js';
+import { BRAND_AGENT_NAME, type SlackMessage } from '../slack/views/index.js';
 
 export const statusKey = (quotationId: string) => `q:${quotationId}:status`;
 export const reviewKey = (quotationId: string) => `q:${quotationId}:review`;
 export const negKey = (negotiationId: string, what: string) => `neg:${negotiationId}:${what}`;
+/** The key a question's message was posted under (negotiation-events.ts); its answer and expiry edit it. */
+export const questionKey = (negotiationId: string, engineQuestionId: string) =>
+  negKey(negotiationId, `q:${engineQuestionId}`);
 
 export function changeKey(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
@@ -29,9 +32,11 @@ export async function threadOf(tx: WorkspaceTx, quotationId: string) {
 }
 
 export type Thread = Awaited<ReturnType<typeof threadOf>>;
+/** Where a post goes: the channel and the thread under the quotation's file. */
+export type ThreadPlace = Pick<Thread, 'slackChannelId' | 'slackThreadTs'>;
 
 export function message(
-  thread: Thread,
+  thread: ThreadPlace,
   dedupeKey: string,
   body: SlackMessage,
   extra: Record<string, unknown> = {},
@@ -45,13 +50,33 @@ export function message(
   };
 }
 
-export function edit(thread: Thread, dedupeKey: string, of: string, body: SlackMessage): OutboxCall {
+export function edit(
+  thread: Pick<Thread, 'slackChannelId'>,
+  dedupeKey: string,
+  of: string,
+  body: SlackMessage,
+): OutboxCall {
   return {
     dedupeKey,
     method: 'chat.update',
     channelId: thread.slackChannelId,
     updateOf: of,
     payload: { text: body.text, blocks: body.blocks },
+  };
+}
+
+/** A file uploaded into the thread (a chart, a workbook). */
+export function upload(
+  thread: ThreadPlace,
+  dedupeKey: string,
+  file: { filename: string; title: string; content: Buffer },
+): OutboxCall {
+  return {
+    dedupeKey,
+    method: 'files.uploadV2',
+    channelId: thread.slackChannelId,
+    threadTs: thread.slackThreadTs,
+    payload: { filename: file.filename, title: file.title, contentBase64: file.content.toString('base64') },
   };
 }
 
@@ -65,4 +90,9 @@ export async function negotiationThread(tx: WorkspaceTx, negotiationId: string) 
 
 export function supplierName(state: NegotiationState, code: string): string {
   return state.profiles.find((profile) => profile.code === code)?.name ?? code;
+}
+
+/** Who asked a question: its supplier, or the brand agent's persona when no supplier did. */
+export function askerName(supplier: string | null | undefined): string {
+  return supplier ?? BRAND_AGENT_NAME;
 }

@@ -8,6 +8,9 @@ import { callProblems } from '../../dev/slack-stand-in/call-log.js';
 import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { ACTION } from '../../src/slack/ids.js';
+import { scopeToWorkspace } from '../../src/db/scoped.js';
+import { loadPurchaseOrder } from '../../src/db/stores/purchase-orders.js';
+import { purchaseOrderDigest } from '../../src/decision/purchase-order-rules.js';
 
 const SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
 
@@ -26,6 +29,14 @@ describe('the Slack flow, end to end', () => {
     const po = await running.db.prisma.purchaseOrder.findFirstOrThrow({ include: { approvals: true } });
     expect(po.status).toBe('approved');
     expect(po.approvals.map((a) => a.approverSlackUserId)).toContain(PEOPLE.approver.id);
+    // Each approval carries the digest of what its approver's modal showed: this PO at the version it had then (each
+    // approval bumps the version).
+    const stored = await loadPurchaseOrder(scopeToWorkspace(running.db.prisma, po.workspaceId), po.id);
+    if (!stored) throw new Error('PO gone');
+    const inOrder = [...po.approvals].sort((a, b) => a.approvedAt.getTime() - b.approvedAt.getTime());
+    expect(inOrder.map((a) => a.shownDigest)).toEqual(
+      inOrder.map((_, version) => purchaseOrderDigest({ ...stored, version })),
+    );
 
     const thread = model.thread(CHANNEL.id, story.threadTs);
     const transcript = running.parley.sandbox.renderThread(CHANNEL.id, story.threadTs);

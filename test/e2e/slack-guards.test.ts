@@ -7,9 +7,9 @@ import { useSandboxedParley } from './harness.js';
 import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { ACTION } from '../../src/slack/ids.js';
-import { scopeToWorkspace } from '../../src/db/scoped.js';
-import { approvePurchaseOrder } from '../../src/db/stores/purchase-orders.js';
-import { loadEnv } from '../../src/config/env.js';
+import type { WorkspaceDb } from '../../src/db/scoped.js';
+import { approvePurchaseOrder } from '../../src/services/purchase-order/approve-purchase-order.js';
+import { createContextFactory, type ServiceContext } from '../../src/services/service-context.js';
 
 const sample = (name: string) => readFile(new URL(`../../data/samples/${name}`, import.meta.url));
 
@@ -27,6 +27,23 @@ async function openPoModal(threadTs: string) {
     value: open.value,
   });
   return running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), { what: 'the PO modal' });
+}
+/**
+ * The workspace's database as a process that dies after its first transaction commits: every later transaction
+ * fails before it starts (what an approver's repeat submission then finds: the approval, and no message about it).
+ */
+function dyingAfterFirstTransaction(db: WorkspaceDb): WorkspaceDb {
+  let transactions = 0;
+  return new Proxy(db, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (property !== '$transaction' || typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown => {
+        transactions += 1;
+        return transactions > 1 ? Promise.reject(new Error('the process died')) : Reflect.apply(value, target, args);
+      };
+    },
+  });
 }
 const statusCards = (ts: string) => threadOf(ts).filter((m) => m.botId && /shared by/.test(JSON.stringify(m.blocks)));
 
@@ -167,14 +184,17 @@ describe('an approval committed by a process that died before writing its messag
     });
     const po = quotation.negotiation?.purchaseOrders.find((p) => p.status === 'draft');
     if (!po) throw new Error('no draft PO');
-    const committed = await approvePurchaseOrder(scopeToWorkspace(running.db.prisma, quotation.workspaceId), {
+    const contexts = createContextFactory({ prisma: running.db.prisma, env: running.parley.env, llm: null });
+    const ctx = await contexts.forWorkspace(quotation.workspaceId);
+    if (!ctx) throw new Error('no workspace');
+    const dying: ServiceContext = { ...ctx, db: dyingAfterFirstTransaction(ctx.db) };
+    const committed = approvePurchaseOrder(dying, {
       purchaseOrderId: po.id,
-      approverSlackUserId: PEOPLE.approver.id,
+      by: PEOPLE.approver.id,
       expectedVersion: po.version,
-      approvers: [PEOPLE.approver.id, PEOPLE.secondApprover.id],
-      dualApprovalAboveUsd: loadEnv({}).PO_DUAL_APPROVAL_ABOVE_USD,
     });
-    expect(committed).toMatchObject({ ok: true, changed: true });
+    await expect(committed).rejects.toThrow('the process died');
+    expect(await running.db.prisma.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } })).toBe(1);
     await running.parley.settle();
     const confirmations = () => threadOf(story.threadTs).filter((m) => /approved by/.test(m.text));
     expect(confirmations()).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { formatEuro, formatPercent, formatQuantity, fromCents, lineAmountCents, netUnitPrice, sum } from '../money.js';
+import { formatEuro, formatDiscount, formatQuantity, fromCents, lineAmountCents, netUnitPrice, sum } from '../money.js';
 import { planLines, truthItem, type SampleStyle } from '../sample.js';
 import { boldRow, createWorkbook, setRow, setWidths } from '../workbook.js';
 
@@ -47,7 +47,7 @@ export const euroDiscount: SampleStyle = {
         variant.size,
         rng.next() < 0.3 ? formatQuantity(quantity, 'un.', true) : quantity,
         formatEuro(unitCents),
-        discount === 0 ? undefined : formatPercent(discount, true),
+        discount === 0 ? undefined : formatDiscount(discount, true),
         formatEuro(amount),
       ]);
       return truthItem({

@@ -4,7 +4,7 @@
 // point leaves either the step before or the step after; another process resumes from there.
 import type { SupplierProfile } from '../../config/business-rules.js';
 import { toJsonColumn } from '../json.js';
-import type { WorkspaceDb } from '../scoped.js';
+import type { WorkspaceDb, WorkspaceTx } from '../scoped.js';
 import {
   advance,
   answer,
@@ -20,9 +20,6 @@ import {
 } from '../../negotiation/engine.js';
 
 export const LEASE_MS = 60_000;
-
-/** A transaction of the workspace's client: what a step's writes (and the Slack outbox, later) go through. */
-export type WorkspaceTx = Parameters<Parameters<WorkspaceDb['$transaction']>[0]>[0];
 
 export interface StartNegotiationOptions {
   quotationId: string;

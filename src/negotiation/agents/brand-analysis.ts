@@ -1,7 +1,9 @@
 // The numbers behind the offline brand agent: where this supplier stands against the others' latest offers, what to
 // ask for, the cash cost of its terms, the curveball's effect. No rng here: the pillars and the synthesizer must work
 // from the same analysis, whatever order the engine calls them in.
-import { COST_OF_CAPITAL_ANNUAL, type NegotiationMode, type SupplierProfile } from '../../config/business-rules.js';
+import { cashFlowCost } from '../../commerce/cash-flow.js';
+import { parsePaymentTerms } from '../../commerce/payment-terms.js';
+import type { NegotiationMode, SupplierProfile } from '../../config/business-rules.js';
 import type { BaselineLine, Offer } from '../types.js';
 import { softenTerms } from './offline/concessions.js';
 import type { BrandTurnContext, Clarification } from './interfaces.js';
@@ -30,7 +32,8 @@ export interface BrandAnalysis {
   /** rank: 0 for the largest line by value. */
   focus: { line: BaselineLine; rank: number; unitPrice: number; value: number; share: number };
   ask: { total: number; unitPrice: number; discount: number; leadTimeDays: number | null; paymentTerms: string | null };
-  cashCost: number;
+  /** Null when the terms do not add up to 100%: the agent does not argue with a cost the decision would refuse. */
+  cashCost: number | null;
   /** The longest lead time the buyer said they can live with. */
   requiredLeadDays: number | null;
   curveball: {
@@ -68,15 +71,13 @@ const MAX_ASK = 0.12;
  */
 const ASK_OVER_KNOWN_DISCOUNT = 1.6;
 
-/** Cash-flow cost (DESIGN.md): each instalment × annual rate × days it is paid before delivery ÷ 365. */
-export function cashCost(total: number, paymentTerms: string, leadTimeDays: number): number {
-  const shares = paymentTerms.split('/').map(Number);
-  const sum = shares.reduce((a, b) => a + b, 0);
-  if (sum <= 0) return 0;
-  return shares.reduce((cost, share, index) => {
-    const day = shares.length === 1 ? 0 : (leadTimeDays * index) / (shares.length - 1);
-    return cost + ((total * share) / sum) * COST_OF_CAPITAL_ANNUAL * ((leadTimeDays - day) / 365);
-  }, 0);
+/**
+ * The decision's cash-flow cost of an offer (commerce/cash-flow.ts), or null for terms it would refuse ("30/60"):
+ * read in proportion they would price a schedule the supplier never offered.
+ */
+export function cashCost(total: number, paymentTerms: string, leadTimeDays: number): number | null {
+  const percentages = parsePaymentTerms(paymentTerms);
+  return percentages === null ? null : cashFlowCost({ amount: total, paymentTerms: percentages, leadTimeDays });
 }
 
 function snapshot(profile: SupplierProfile, offer: Offer | null, fallbackTotal: number): SupplierSnapshot {
@@ -175,7 +176,7 @@ export function analyse(context: BrandTurnContext): BrandAnalysis {
     const faster = Math.max(fasterRival?.leadTimeDays ?? 1, Math.round(current.leadTimeDays * 0.8));
     askLead = faster < current.leadTimeDays ? faster : null;
   }
-  const upfront = Number(current.paymentTerms.split('/')[0] ?? '0');
+  const upfront = parsePaymentTerms(current.paymentTerms)?.[0] ?? 0;
   const wantsTerms = context.mode === 'cashflow' || (upfront >= 100 && round >= 3);
   const softer = softenTerms(current.paymentTerms);
   const askTerms = wantsTerms && softer !== current.paymentTerms ? softer : null;

@@ -1,9 +1,10 @@
-// What the agents' messages need beyond the thread-wide formats of ../format.ts (SKU refs, item lists, money, which
-// they re-use so a number reads the same in a message as on the PO): short product names, percentages, word counts.
+// What the agents' messages need beyond the thread-wide formats (SKU refs and item lists in ../format.ts, money,
+// percentages and payment terms in commerce/, which they re-use so a number reads the same in a message as on the
+// PO): short product names, word counts, message skeletons.
 import { formatSkuRef } from '../format.js';
 import type { BaselineLine } from '../types.js';
 
-export { formatItemList, formatMoney, formatSkuRef } from '../format.js';
+export { formatItemList, formatSkuRef } from '../format.js';
 
 /** "Sawtooth Down Parka - Storm Blue - L" → "Sawtooth Down Parka". In running text the colour and size are already in
  * the SKU, and the full description would blow the message's word budget. */
@@ -15,17 +16,6 @@ export function productName(description: string): string {
 /** A SKU as cited in a sentence: the short product name. */
 export function skuRef(line: Pick<BaselineLine, 'sku' | 'description'>): string {
   return formatSkuRef(line.sku, productName(line.description));
-}
-
-/** 0.045 → "4.5%", 0.05 → "5%". */
-export function formatPercent(fraction: number, digits = 1): string {
-  const text = (fraction * 100).toFixed(digits);
-  return `${text.includes('.') ? text.replace(/\.?0+$/, '') : text}%`;
-}
-
-/** "100" → "100% upfront"; split terms stay as written ("40/60"), which is how buyers and suppliers say them. */
-export function describeTerms(terms: string): string {
-  return terms === '100' ? '100% upfront' : terms;
 }
 
 /** Messages stay short enough to read in a thread at a glance (RFQs excepted: they list every line). */

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { askInfoPayloadSchema as questionPayloadSchema } from '../ask-info.js';
 import type { Rng } from '../../commerce/rng.js';
+import { paymentTermsSchema } from '../../commerce/payment-terms.js';
 import type { NegotiationMode, SupplierProfile } from '../../config/business-rules.js';
 import { ACTION_TYPES, priceTierSchema, type AgentTurn, type Baseline, type Mandate, type Offer } from '../types.js';
 
@@ -29,7 +30,7 @@ export const offerDraftSchema = z.object({
     )
     .min(1),
   leadTimeDays: z.number().int().positive(),
-  paymentTerms: z.string().regex(/^\d{1,3}(\/\d{1,3})*$/),
+  paymentTerms: paymentTermsSchema,
   concessions: z.array(z.string()),
   conditions: z.array(z.string()),
   /** Largest share of the order (by value) the supplier can fill; absent means all of it. */
@@ -42,10 +43,7 @@ export const brandAskSchema = z.object({
   round: z.number().int().nonnegative(),
   targetTotal: z.number().positive().nullable(),
   leadTimeDays: z.number().int().positive().nullable(),
-  paymentTerms: z
-    .string()
-    .regex(/^\d{1,3}(\/\d{1,3})*$/)
-    .nullable(),
+  paymentTerms: paymentTermsSchema.nullable(),
 });
 export type BrandAsk = z.infer<typeof brandAskSchema>;
 

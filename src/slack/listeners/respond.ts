@@ -1,13 +1,9 @@
 // How a listener answers one person: an ephemeral message in the channel they clicked in (a refusal, a problem with
 // what they asked). Errors addressed to one person never go to the thread.
 import type { WebClient } from '@slack/web-api';
+import type { Refusal } from '../deps.js';
 import { section } from '../views/index.js';
 import { log } from '../../log.js';
-
-export interface Refusal {
-  error: string;
-  message: string;
-}
 
 export async function tellUser(
   client: WebClient,

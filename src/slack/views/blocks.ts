@@ -12,7 +12,7 @@ import type {
   PlainTextElement,
   SectionBlock,
 } from '@slack/types';
-import { formatMoney } from '../../negotiation/format.js';
+import { formatMoney, formatPercent } from '../../commerce/money.js';
 import { escapeText, isSlackUserId, md, mention, plain } from './escape.js';
 
 /** What chat.postMessage / chat.update / chat.postEphemeral take from a builder. */
@@ -100,7 +100,7 @@ export function plainLabel(text: string): PlainTextElement {
 
 // ───────────────────────────── Formats ─────────────────────────────
 
-/** `$41,650.00`, `EUR 1,234.50`: the thread's one money format (negotiation/format.ts). Safe mrkdwn. */
+/** `$41,650.00`, `EUR 1,234.50`: the thread's one money format (commerce/money.ts). Safe mrkdwn. */
 export function money(amount: number | null | undefined, currency: string): string {
   if (amount === null || amount === undefined || !Number.isFinite(amount)) return '—';
   return escapeText(formatMoney(amount, currency.slice(0, 8)));
@@ -109,8 +109,7 @@ export function money(amount: number | null | undefined, currency: string): stri
 /** 0.256 → `26%`; 0.6 → `60%`. */
 export function percent(ratio: number, digits = 0): string {
   if (!Number.isFinite(ratio)) return '—';
-  const text = (ratio * 100).toFixed(digits);
-  return `${text === '-0' ? '0' : text}%`;
+  return formatPercent(ratio, digits);
 }
 
 /** A signed change in percent: `−3.2%`, `+1.0%`, `±0.0%`. */

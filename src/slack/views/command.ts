@@ -68,7 +68,7 @@ export interface SettingsModel {
   defaultQuestionBudget: number;
 }
 
-/** What `parseSettingsModal` returns: the shape services/workspace-settings.ts stores. */
+/** What `parseSettingsModal` returns: the shape the workspace settings are stored in. */
 export type SettingsValues = SettingsModel;
 
 export const APPROVERS_MAX = 20;

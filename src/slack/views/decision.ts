@@ -2,7 +2,7 @@
 // the writer produced (summary, trade-offs, why not the cheapest), with the button that opens the PO for approval.
 // The price chart is uploaded as its own file, so there is no image here.
 import type { KnownBlock } from '@slack/types';
-import { formatMoney } from '../../negotiation/format.js';
+import { formatMoney } from '../../commerce/money.js';
 import { ACTION, BLOCK, poIdCodec } from '../ids.js';
 import {
   type SlackMessage,

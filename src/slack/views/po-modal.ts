@@ -3,7 +3,7 @@
 // modal on top). Everyone else gets the same PO read-only with a note saying why. A PO with thousands of lines shows
 // what fits (≤ 100 blocks, ≤ 3000 chars a section, under the 250 kB view limit) and points to the PO workbook.
 import type { KnownBlock, ModalView } from '@slack/types';
-import { formatMoney } from '../../negotiation/format.js';
+import { formatMoney } from '../../commerce/money.js';
 import { ACTION, BLOCK, CALLBACK, poRefCodec } from '../ids.js';
 import {
   actions,
@@ -47,7 +47,7 @@ export interface PoModalAllocation {
   items: PoModalItem[];
 }
 
-/** A structural subset of decision/purchase-orders.ts `PurchaseOrderView`, so the service can pass it as is. */
+/** A structural subset of decision/purchase-order-rules.ts `PurchaseOrderView`, so the service can pass it as is. */
 export interface PoModalPurchaseOrder {
   id: string;
   number: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REJECT_REASON_MAX as DOMAIN_MAX } from '../../db/stores/purchase-orders.js';
+import { REJECT_REASON_MAX as DOMAIN_MAX } from '../../decision/purchase-order-rules.js';
 import { ACTION, BLOCK, CALLBACK, poRefCodec } from '../ids.js';
 import { REJECT_REASON_MAX, buildRejectModal, parseRejectModal } from './reject-modal.js';
 import { HOSTILE, elements, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';

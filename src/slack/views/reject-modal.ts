@@ -6,7 +6,7 @@ import { section } from './blocks.js';
 import { inline, label, plain } from './escape.js';
 import { ModalState, type ParseResult } from './modal-state.js';
 
-/** Same as decision/purchase-orders.ts REJECT_REASON_MAX (its test checks they agree). */
+/** Same as decision/purchase-order-rules.ts REJECT_REASON_MAX (its test checks they agree). */
 export const REJECT_REASON_MAX = 500;
 const REJECT_REASON_MIN = 3;
 

@@ -1,5 +1,6 @@
 // The start modal: how to negotiate a reviewed quotation (mode, rounds, question budget, the buyer's mandate, notes).
 // Opened by the review's Start negotiation… button; the quotation travels in private_metadata.
+import type { NegotiationRequest } from '../../app-types.js';
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { type PresetMode, QUESTION_BUDGET_DEFAULT, ROUNDS, SCORING_WEIGHTS } from '../../config/business-rules.js';
 import { ACTION, BLOCK, CALLBACK, quotationRefCodec } from '../ids.js';
@@ -29,14 +30,8 @@ export interface StartModalModel {
   currency: string;
 }
 
-export interface StartOptions {
-  mode: PresetMode;
-  maxRounds: number;
-  questionBudget: number;
-  targetTotal: number | null;
-  walkAwayTotal: number | null;
-  notes: string | null;
-}
+/** What the modal asks: how to negotiate, as `beginNegotiation` takes it. */
+export type StartOptions = NegotiationRequest;
 
 function weightsDescription(mode: PresetMode): string {
   const w = SCORING_WEIGHTS[mode];

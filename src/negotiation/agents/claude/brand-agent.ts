@@ -12,7 +12,8 @@
 import { z } from 'zod';
 import { COST_OF_CAPITAL_ANNUAL } from '../../../config/business-rules.js';
 import { type Llm, promptTokenEstimate, type StructuredRequest } from '../../../llm/llm.js';
-import { formatMoney } from '../../format.js';
+import { formatMoney } from '../../../commerce/money.js';
+import { paymentTermsSchema } from '../../../commerce/payment-terms.js';
 import type { ActionType, Offer } from '../../types.js';
 import { cashCost } from '../brand-analysis.js';
 import { wordCount } from '../format.js';
@@ -110,8 +111,6 @@ const BRAND_ACTIONS = [
 ] as const satisfies readonly ActionType[];
 const COUNTER_ACTIONS: readonly string[] = ['COUNTER_OFFER', 'PROPOSE_PACKAGE', 'TRADE'];
 
-const termsSchema = z.string().regex(/^\d{1,3}(\/\d{1,3})*$/);
-
 export const rfqSchema = z.object({
   opening: z.string().min(1).max(400),
   closing: z.string().min(1).max(400),
@@ -127,7 +126,7 @@ export const synthesisSchema = z.object({
     .object({
       targetTotal: z.number().positive().nullable(),
       leadTimeDays: z.number().int().positive().nullable(),
-      paymentTerms: termsSchema.nullable(),
+      paymentTerms: paymentTermsSchema.nullable(),
     })
     .nullish(),
   competitorCode: z.string().nullish(),
@@ -283,14 +282,14 @@ const PILLAR_CONTEXTS: Readonly<Record<keyof PillarBriefs, (context: BrandTurnCo
     const cash = [
       { code: context.supplier.code, offer: standing },
       ...context.others.map((other) => ({ code: other.profile.code, offer: other.latestOffer })),
-    ].flatMap(({ code, offer }) =>
-      offer === null
-        ? []
-        : [
-            `${code} ${formatMoney(offer.total, offer.currency)} at ${offer.paymentTerms}, ${offer.leadTimeDays} d: ` +
-              `cash cost ${formatMoney(cashCost(offer.total, offer.paymentTerms, offer.leadTimeDays), offer.currency)}`,
-          ],
-    );
+    ].flatMap(({ code, offer }) => {
+      if (offer === null) return [];
+      const cost = cashCost(offer.total, offer.paymentTerms, offer.leadTimeDays);
+      return [
+        `${code} ${formatMoney(offer.total, offer.currency)} at ${offer.paymentTerms}, ${offer.leadTimeDays} d: ` +
+          `cash cost ${cost === null ? 'unknown (terms do not add up to 100%)' : formatMoney(cost, offer.currency)}`,
+      ];
+    });
     return [
       turnHeader(context),
       quotationTerms(baseline),

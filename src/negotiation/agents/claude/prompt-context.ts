@@ -5,7 +5,7 @@
 // person in the thread — is passed through `untrusted()` and put inside a tagged fence: it is data for the model,
 // never instructions.
 import type { SupplierProfile } from '../../../config/business-rules.js';
-import { formatMoney } from '../../format.js';
+import { formatMoney } from '../../../commerce/money.js';
 import { getStrategy } from '../../strategies.js';
 import type { Baseline, BaselineLine, Mandate, Offer, PriceTier } from '../../types.js';
 import { skuRef } from '../format.js';

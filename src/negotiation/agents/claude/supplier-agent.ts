@@ -17,7 +17,8 @@
 import { z } from 'zod';
 import { PRICE_RANGES, type SupplierProfile } from '../../../config/business-rules.js';
 import type { Llm, ModelTier, PromptPart, StructuredRequest } from '../../../llm/llm.js';
-import { formatMoney } from '../../format.js';
+import { formatMoney } from '../../../commerce/money.js';
+import { paymentTermsSchema } from '../../../commerce/payment-terms.js';
 import { priceTierSchema, type ActionType, type BaselineLine, type Offer, type PriceTier } from '../../types.js';
 import { wordCount } from '../format.js';
 import {
@@ -97,7 +98,7 @@ export const supplierReplySchema = z.object({
       lines: z.array(replyLineSchema).nullish(),
       otherLinesChangePct: z.number().min(-50).max(50).nullish(),
       leadTimeDays: z.number().int().positive(),
-      paymentTerms: z.string().regex(/^\d{1,3}(\/\d{1,3})*$/),
+      paymentTerms: paymentTermsSchema,
       concessions: z.array(z.string().max(160)).max(6),
       conditions: z.array(z.string().max(160)).max(6),
       capacityShare: z.number().min(0).max(1).nullish(),

@@ -165,6 +165,24 @@ describe('offline brand: pillar briefs', () => {
     expect(cashCost(52_000, '40/60', 25)).toBeCloseTo(114, 0);
     expect(cashCost(46_000, '100', 15)).toBeCloseTo(151, 0);
   });
+
+  it('refuses terms that do not add up to 100%, as the decision does, rather than rescale them', () => {
+    // Read in proportion, 30/60 would be a third at order and two thirds at delivery: 30,000 × 8% × 40/3/365 ≈ $87.67,
+    // a cost for a schedule the supplier never offered, and one the decision refuses to price.
+    expect(cashCost(30_000, '30/60', 40)).toBeNull();
+    expect(cashCost(30_000, '50/60', 40)).toBeNull();
+    // Terms as suppliers word them are read the decision's way, not split on "/".
+    expect(cashCost(20_000, '30% T/T deposit, balance before shipment', 40)).toBe(cashCost(20_000, '30/70', 40));
+  });
+
+  it('says the capital cost is unknown instead of arguing with a rescaled one', () => {
+    const context = roundTwo('SUP-003', 1);
+    const offers = context.history.offers.map((offer) => ({ ...offer, paymentTerms: '30/60' }));
+    const briefs = offlinePillars({ ...context, history: { ...context.history, offers } });
+    expect(briefs.productCost).toMatch(
+      /30\/60 over \d+ days does not add up to 100%, so its capital cost is unknown\./,
+    );
+  });
 });
 
 describe('offline brand: synthesized message', () => {

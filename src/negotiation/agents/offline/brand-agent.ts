@@ -5,16 +5,9 @@
 import { COST_OF_CAPITAL_ANNUAL, SPLIT_ORDER_OVERHEAD } from '../../../config/business-rules.js';
 import { analyse, isLeadTimeTopic, isSplitTopic, prefersSpeed, type BrandAnalysis } from '../brand-analysis.js';
 import { tierQuantity } from './concessions.js';
-import {
-  describeTerms,
-  formatItemList,
-  formatMoney,
-  formatPercent,
-  MAX_MESSAGE_CHARS,
-  skeleton,
-  skuRef,
-  wordCount,
-} from '../format.js';
+import { formatMoney, formatPercent } from '../../../commerce/money.js';
+import { describePaymentTerms } from '../../../commerce/payment-terms.js';
+import { formatItemList, MAX_MESSAGE_CHARS, skeleton, skuRef, wordCount } from '../format.js';
 import {
   type BrandAgent,
   type BrandTurn,
@@ -116,21 +109,21 @@ export function offlinePillars(context: BrandTurnContext): PillarBriefs {
   if (cheaperRival !== null) {
     const gap = 1 - cheaperRival.total / current.total;
     negotiator = rng.pick([
-      `${cheaperRival.name} is at ${money(cheaperRival.total)}, ${formatPercent(gap)} below ${current.name}'s ${money(current.total)}. Anchor on it and ask for ${money(ask.total)} (${formatPercent(ask.discount)} off).`,
+      `${cheaperRival.name} is at ${money(cheaperRival.total)}, ${formatPercent(gap, 1, 0)} below ${current.name}'s ${money(current.total)}. Anchor on it and ask for ${money(ask.total)} (${formatPercent(ask.discount, 1, 0)} off).`,
       `Leverage: ${cheaperRival.name} quotes ${money(cheaperRival.total)} against ${money(current.total)} here, a ${money(current.total - cheaperRival.total)} gap. Cite it and push to ${money(ask.total)}.`,
     ]);
   } else if (rivals.length > 0) {
     const nextBest = rivals[0];
     const gap = nextBest === undefined ? 0 : nextBest.total - current.total;
-    negotiator = `${current.name} is the lowest bid at ${money(current.total)}, ${money(gap)} under ${nextBest?.name ?? 'the rest'}. Keep the pressure on with volume and ask for ${money(ask.total)} (${formatPercent(ask.discount)} off).`;
+    negotiator = `${current.name} is the lowest bid at ${money(current.total)}, ${money(gap)} under ${nextBest?.name ?? 'the rest'}. Keep the pressure on with volume and ask for ${money(ask.total)} (${formatPercent(ask.discount, 1, 0)} off).`;
   } else {
-    negotiator = `No competing offers yet; anchor on the quoted ${money(context.baseline.total)} and ask ${current.name} for ${money(ask.total)} (${formatPercent(ask.discount)} off).`;
+    negotiator = `No competing offers yet; anchor on the quoted ${money(context.baseline.total)} and ask ${current.name} for ${money(ask.total)} (${formatPercent(ask.discount, 1, 0)} off).`;
   }
   if (analysis.final) negotiator += ' Final round: make it the decisive number.';
   else negotiator += ` ${analysis.roundsLeft} round${analysis.roundsLeft === 1 ? '' : 's'} left after this one.`;
 
   let riskAnalyst: string;
-  const reliability = `${current.leadTimeDays}-day lead time, ${formatPercent(current.profile.onTimeDeliveryRate)} on-time, ${formatPercent(current.profile.defectRate)} defects`;
+  const reliability = `${current.leadTimeDays}-day lead time, ${formatPercent(current.profile.onTimeDeliveryRate, 1, 0)} on-time, ${formatPercent(current.profile.defectRate, 1, 0)} defects`;
   if (curveball?.thisSupplier === true) {
     riskAnalyst = `${current.name} can fill only ${formatPercent(curveball.capacityShare, 0)} (${money(curveball.cappedValue)}) after the capacity shock; the other ${formatPercent(1 - curveball.capacityShare, 0)} needs ${rivals.map((r) => `${r.name} (${r.leadTimeDays} days)`).join(' or ') || 'a second supplier'}. Lock dates for the share it can fill.`;
   } else if (curveball !== null) {
@@ -148,7 +141,12 @@ export function offlinePillars(context: BrandTurnContext): PillarBriefs {
     tier === undefined
       ? ` No volume tier is quoted; ask for one at ${tierQuantity(focus.line.quantity)} units.`
       : ` The quote has a break at ${tier.minQty}+ for ${money(tier.unitPrice)}.`;
-  const productCost = `${skuRef(focus.line)} is ${formatPercent(focus.share, 0)} of the order (${focus.line.quantity} × ${money(focus.unitPrice)} = ${money(focus.value)}). ${describeTerms(current.paymentTerms)} over ${current.leadTimeDays} days costs about ${money(analysis.cashCost)} in capital at ${formatPercent(COST_OF_CAPITAL_ANNUAL, 0)}/yr.${tierNote}`;
+  const terms = `${describePaymentTerms(current.paymentTerms)} over ${current.leadTimeDays} days`;
+  const capital =
+    analysis.cashCost === null
+      ? `${terms} does not add up to 100%, so its capital cost is unknown.`
+      : `${terms} costs about ${money(analysis.cashCost)} in capital at ${formatPercent(COST_OF_CAPITAL_ANNUAL, 0)}/yr.`;
+  const productCost = `${skuRef(focus.line)} is ${formatPercent(focus.share, 0)} of the order (${focus.line.quantity} × ${money(focus.unitPrice)} = ${money(focus.value)}). ${capital}${tierNote}`;
 
   return { negotiator, riskAnalyst, productCost };
 }
@@ -433,7 +431,7 @@ class BrandVoice {
       brand: context.brandName,
       total: money(current.total),
       lead: String(current.leadTimeDays),
-      terms: describeTerms(current.paymentTerms),
+      terms: describePaymentTerms(current.paymentTerms),
       units: analysis.units.toLocaleString('en-US'),
       lineCount: String(context.baseline.lines.length),
       sku: skuRef(focus.line),
@@ -444,7 +442,7 @@ class BrandVoice {
       rank: ['the biggest line', 'the second-biggest line', 'the third-biggest line'][focus.rank] ?? 'a major line',
       askTotal: money(ask.total),
       askUnit: money(ask.unitPrice),
-      askPct: formatPercent(ask.discount),
+      askPct: formatPercent(ask.discount, 1, 0),
       rival: rival?.name ?? 'another supplier',
       rivalTotal: money(rival?.total ?? current.total),
       rivalLead: String(rival?.leadTimeDays ?? current.leadTimeDays),
@@ -453,12 +451,12 @@ class BrandVoice {
         rival?.offer?.lines.find((line) => line.sku === focus.line.sku)?.unitPrice ?? focus.line.unitPrice,
       ),
       quality: current.profile.qualityRating.toFixed(1),
-      defect: formatPercent(current.profile.defectRate),
+      defect: formatPercent(current.profile.defectRate, 1, 0),
       gap: money(gap),
-      gapPct: formatPercent(rival === null ? 0 : gap / current.total),
+      gapPct: formatPercent(rival === null ? 0 : gap / current.total, 1, 0),
       targetLead: String(ask.leadTimeDays ?? current.leadTimeDays),
-      targetTerms: describeTerms(ask.paymentTerms ?? current.paymentTerms),
-      onTime: formatPercent(current.profile.onTimeDeliveryRate),
+      targetTerms: describePaymentTerms(ask.paymentTerms ?? current.paymentTerms),
+      onTime: formatPercent(current.profile.onTimeDeliveryRate, 1, 0),
       capped: curveball?.cappedName ?? '',
       capPct: formatPercent(capacityShare, 0),
       capValue: money(curveball?.cappedValue ?? current.total),

@@ -4,7 +4,8 @@
 import type { Rng } from '../../../commerce/rng.js';
 import { PRICE_RANGES, type SupplierProfile } from '../../../config/business-rules.js';
 import type { Baseline, Offer, PriceTier } from '../../types.js';
-import { describeTerms, formatPercent } from '../format.js';
+import { formatPercent } from '../../../commerce/money.js';
+import { describePaymentTerms, formatPaymentSplit, parsePaymentTerms } from '../../../commerce/payment-terms.js';
 import type { BrandAsk, OfferDraft } from '../interfaces.js';
 
 /**
@@ -75,11 +76,13 @@ const SOFTER_TERMS: Readonly<Record<string, string>> = {
 export function softenTerms(terms: string): string {
   const known = SOFTER_TERMS[terms];
   if (known !== undefined) return known;
-  const parts = terms.split('/').map(Number);
+  const parts = parsePaymentTerms(terms) ?? [];
   const first = parts[0];
-  if (parts.length < 2 || first === undefined || first < 20) return terms === '100' ? '50/50' : terms;
+  if (parts.length < 2 || first === undefined || first < 20) return terms;
   const last = parts.length - 1;
-  return parts.map((share, index) => (index === 0 ? share - 10 : index === last ? share + 10 : share)).join('/');
+  return formatPaymentSplit(
+    parts.map((share, index) => (index === 0 ? share - 10 : index === last ? share + 10 : share)),
+  );
 }
 
 export function tierQuantity(quantity: number): number {
@@ -369,11 +372,11 @@ export function draftOf(
 
   const concessions: string[] = [];
   if (position.factor < context.open - 1e-9) {
-    concessions.push(`${formatPercent(1 - position.factor / context.open)} off the opening price`);
+    concessions.push(`${formatPercent(1 - position.factor / context.open, 1, 0)} off the opening price`);
   }
   if (position.paymentTerms !== profile.paymentTerms) {
     concessions.push(
-      `Payment terms ${describeTerms(position.paymentTerms)} instead of ${describeTerms(profile.paymentTerms)}`,
+      `Payment terms ${describePaymentTerms(position.paymentTerms)} instead of ${describePaymentTerms(profile.paymentTerms)}`,
     );
   }
   if (position.leadTimeDays < profile.leadTimeDays) {
@@ -381,7 +384,9 @@ export function draftOf(
   }
   for (const extra of position.extras) concessions.push(EXTRAS[extra].label);
   if (position.volumeTier !== null) {
-    concessions.push(`Volume tier: ${formatPercent(position.volumeTier)} off at 125% of the quoted quantity per SKU`);
+    concessions.push(
+      `Volume tier: ${formatPercent(position.volumeTier, 1, 0)} off at 125% of the quoted quantity per SKU`,
+    );
   }
 
   const conditions: string[] = [];

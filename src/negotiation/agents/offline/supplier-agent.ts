@@ -13,7 +13,9 @@ import {
   type Plan,
   type Position,
 } from './concessions.js';
-import { describeTerms, formatMoney, formatPercent, MAX_MESSAGE_CHARS, skeleton, skuRef } from '../format.js';
+import { formatMoney, formatPercent } from '../../../commerce/money.js';
+import { describePaymentTerms } from '../../../commerce/payment-terms.js';
+import { MAX_MESSAGE_CHARS, skeleton, skuRef } from '../format.js';
 import {
   BRAND_PERSONA,
   readBrandAsk,
@@ -298,8 +300,8 @@ class Voice {
       total: money(total),
       prevTotal: money(prevTotal),
       saving: money(Math.max(0, prevTotal - total)),
-      stepPct: formatPercent(Math.max(0, 1 - total / prevTotal)),
-      cumPct: formatPercent(Math.max(0, 1 - total / openTotal)),
+      stepPct: formatPercent(Math.max(0, 1 - total / prevTotal), 1, 0),
+      cumPct: formatPercent(Math.max(0, 1 - total / openTotal), 1, 0),
       sku: skuRef(focus),
       unit: money(focusUnit),
       prevUnit: money(prevUnit),
@@ -308,25 +310,25 @@ class Voice {
       units: baseline.lines.reduce((sum, line) => sum + line.quantity, 0).toLocaleString('en-US'),
       lead: String(position.leadTimeDays),
       prevLead: String(previous.leadTimeDays),
-      terms: describeTerms(position.paymentTerms),
-      prevTerms: describeTerms(previous.paymentTerms),
+      terms: describePaymentTerms(position.paymentTerms),
+      prevTerms: describePaymentTerms(previous.paymentTerms),
       premiumNote:
         termsMove !== undefined && termsMove.kind === 'terms' && termsMove.premium > 0
-          ? ` for a small ${formatPercent(termsMove.premium)} price adjustment`
+          ? ` for a small ${formatPercent(termsMove.premium, 1, 0)} price adjustment`
           : '',
       extra: '',
       tierSku: skuRef(focus),
       tierQty: tierQty.toLocaleString('en-US'),
       tierUnit: money(tierUnit),
-      tierPct: formatPercent(position.volumeTier ?? 0),
+      tierPct: formatPercent(position.volumeTier ?? 0, 1, 0),
       rival: this.rival?.supplierName ?? 'the other bid',
       rivalTotal: money(this.rival?.total ?? total),
       askTotal: money(this.ask?.targetTotal ?? total),
       capPct: formatPercent(position.capacityShare, 0),
       capValue: money(total * position.capacityShare),
       quality: profile.qualityRating.toFixed(1),
-      onTime: formatPercent(profile.onTimeDeliveryRate),
-      defect: formatPercent(profile.defectRate),
+      onTime: formatPercent(profile.onTimeDeliveryRate, 1, 0),
+      defect: formatPercent(profile.defectRate, 1, 0),
       round: String(context.round),
       maxRounds: String(context.maxRounds),
     };

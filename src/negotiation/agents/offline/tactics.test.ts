@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../commerce/rng.js';
 import { STRATEGIES } from '../../strategies.js';
-import { describeTerms, formatPercent, productName, skeleton, skuRef } from '../format.js';
+import { formatPercent } from '../../../commerce/money.js';
+import { describePaymentTerms } from '../../../commerce/payment-terms.js';
+import { productName, skeleton, skuRef } from '../format.js';
 import {
   closeSentences,
   creditStrategies,
@@ -70,11 +72,11 @@ describe('message formats', () => {
   });
 
   it('writes percentages and terms the way people say them', () => {
-    expect(formatPercent(0.045)).toBe('4.5%');
-    expect(formatPercent(0.05)).toBe('5%');
+    expect(formatPercent(0.045, 1, 0)).toBe('4.5%');
+    expect(formatPercent(0.05, 1, 0)).toBe('5%');
     expect(formatPercent(0.6, 0)).toBe('60%');
-    expect(describeTerms('100')).toBe('100% upfront');
-    expect(describeTerms('40/60')).toBe('40/60');
+    expect(describePaymentTerms('100')).toBe('100% upfront');
+    expect(describePaymentTerms('40/60')).toBe('40/60');
   });
 
   it('masks numbers and SKUs in a sentence skeleton', () => {

@@ -1,7 +1,7 @@
 // The catalog index of a workspace, built once from the database and reused (seed 002 §6.2): building it costs
 // ~a second for 10K products, matching a line a fraction of a millisecond. Rebuilt when the catalog's size changes.
-import type { WorkspaceDb } from '../db/scoped.js';
-import { CatalogIndex } from './catalog-index.js';
+import type { WorkspaceDb } from '../scoped.js';
+import { CatalogIndex } from '../../catalog/catalog-index.js';
 
 const cache = new Map<string, { products: number; index: Promise<CatalogIndex> }>();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COST_OF_CAPITAL_ANNUAL } from '../config/business-rules.js';
-import { cashFlowCost, cashFlowCostRate, isValidSplit, parsePaymentTerms, paymentSchedule } from './cash-flow.js';
+import { cashFlowCost, cashFlowCostRate } from './cash-flow.js';
+import { isValidSplit, paymentSchedule } from './payment-terms.js';
 
 describe('cashFlowCost: the seed’s three figures (§10)', () => {
   it('$42K at 33/33/33 with a 50-day lead ≈ $229', () => {
@@ -75,45 +76,7 @@ describe('cashFlowCost', () => {
   });
 });
 
-describe('parsePaymentTerms', () => {
-  it.each([
-    ['30/70', [30, 70]],
-    ['33/33/33', [33, 33, 33]],
-    ['100', [100]],
-    ['100%', [100]],
-    ['30% / 70%', [30, 70]],
-    ['30/70 T/T', [30, 70]],
-    ['100% upfront', [100]],
-    ['T/T in advance', [100]],
-    ['40% deposit, 60% on delivery', [40, 60]],
-    ['30% T/T deposit, balance before shipment', [30, 70]],
-    ['30% deposit, 70% balance before shipment', [30, 70]],
-    ['Deposit of 30%, balance on delivery', [30, 70]],
-    ['30% deposit 70% before shipment', [30, 70]],
-    ['70% before shipment, 30% deposit', [30, 70]],
-    ['30%, 70% on delivery', [30, 70]],
-    ['30% deposit, 40% during production, 30% before shipment', [30, 40, 30]],
-    ['50% deposit, 50% during production', [50, 50, 0]],
-    ['100% on delivery', [0, 100]],
-    ['Net 30', [0, 100]],
-    ['30 days after delivery', [0, 100]],
-    ['L/C at sight', [0, 100]],
-  ])('reads %j as %j', (text, expected) => {
-    expect(parsePaymentTerms(text)).toEqual(expected);
-  });
-
-  it.each([
-    '',
-    '   ',
-    'to be agreed',
-    '50% deposit',
-    '30/60',
-    '60% deposit, 60% on delivery',
-    '80% deposit, balance 30%',
-  ])('returns null for %j rather than guess', (text) => {
-    expect(parsePaymentTerms(text)).toBeNull();
-  });
-
+describe('cashFlowCost on terms as written', () => {
   it('prices "30% deposit, balance before shipment" like 30/70', () => {
     const written = cashFlowCost({
       amount: 20_000,
@@ -121,5 +84,12 @@ describe('parsePaymentTerms', () => {
       leadTimeDays: 40,
     });
     expect(written).toBe(cashFlowCost({ amount: 20_000, paymentTerms: '30/70', leadTimeDays: 40 }));
+  });
+
+  it('refuses, never rescales, a split that does not add up to 100%', () => {
+    // Read in proportion, 30/60 would be thirds at order: a cost the supplier never quoted.
+    expect(() => cashFlowCostRate('30/60', 40)).toThrow(RangeError);
+    expect(() => cashFlowCostRate([30, 60], 40)).toThrow(/do not add up to 100/);
+    expect(() => cashFlowCostRate('50/51', 40)).toThrow(RangeError);
   });
 });

@@ -1,0 +1,146 @@
+// An approver approves the draft PO from its modal (seed 002 §11). The approval is recorded in one transaction with
+// the version the modal showed and the digest of the PO as shown; the last approval needed makes the PO approved.
+// Then the thread is told: the status card, a confirmation and — once approved — the workbook, rendered from the PO
+// as drafted and stored (never from the decision computed again: a rules change since the draft changes nothing).
+//
+// Repeats: a double click or a Slack retry finds the approval recorded and changes nothing, and the outbox keys make
+// it post nothing twice. A repeat whose first attempt committed the approval but died before telling the thread (a
+// crash between the two transactions, before Slack was acknowledged, so Slack or the person submits again) tells it.
+import {
+  approvalAfterLostRace,
+  approvalsRequired,
+  approvalStep,
+  approverRefusal,
+  purchaseOrderDigest,
+  type PurchaseOrderView,
+  statusesLeadingTo,
+} from '../../decision/purchase-order-rules.js';
+import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
+import { buildPurchaseOrderWorkbook } from '../../decision/po-workbook.js';
+import {
+  isWriteRace,
+  loadPurchaseOrder,
+  PO_TRANSACTION_OPTIONS,
+  recordApproval,
+  writeAudit,
+} from '../../db/stores/purchase-orders.js';
+import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
+import { refused } from '../outcome.js';
+import type { ServiceContext } from '../service-context.js';
+import { purchaseOrderDone, purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
+
+export interface ApprovePurchaseOrderOptions {
+  purchaseOrderId: string;
+  /** The approver. */
+  by: string;
+  /** The PO version the approver saw (carried by the modal). */
+  expectedVersion: number;
+}
+
+/**
+ * Records one approver's approval. Only a configured approver can ever approve (there is no other way to reach
+ * `approved`); above the workspace's amount two different ones are needed; an approver who already approved gets the
+ * PO back unchanged.
+ */
+export async function approvePurchaseOrder(
+  ctx: ServiceContext,
+  options: ApprovePurchaseOrderOptions,
+): Promise<PurchaseOrderResult> {
+  const refusal = approverRefusal(options.by, ctx.workspace.settings.approvers, 'approve');
+  if (refusal) return purchaseOrderRefused(refusal);
+  const result = await commit(ctx, options);
+  if (result.ok && result.value.po.approvals.some((a) => a.approverSlackUserId === options.by)) {
+    await tellThread(ctx, result.value.po, options.by, result.changed);
+  }
+  return result;
+}
+
+/** Thrown inside the transaction when the conditional update finds the PO changed: rolls it back. */
+class LostRace extends Error {
+  override name = 'LostRace';
+}
+
+async function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Promise<PurchaseOrderResult> {
+  const { purchaseOrderId, by, expectedVersion } = options;
+  const { dualApprovalAboveUsd } = ctx.workspace.settings;
+  const now = ctx.now();
+  try {
+    return await ctx.db.$transaction(async (tx): Promise<PurchaseOrderResult> => {
+      const po = await loadPurchaseOrder(tx, purchaseOrderId);
+      if (po === null) return notFound();
+      const step = approvalStep(po, by, { expectedVersion, dualApprovalAboveUsd });
+      if (step.kind === 'refuse') return purchaseOrderRefused(step.refusal);
+      if (step.kind === 'unchanged') return purchaseOrderDone(po, step.message, false);
+
+      // The version matched, so this is the PO the approver's modal showed: its digest says what was approved.
+      const shownDigest = purchaseOrderDigest(po);
+      const recorded = await recordApproval(tx, {
+        purchaseOrderId,
+        expectedVersion,
+        from: statusesLeadingTo('approved'),
+        approverSlackUserId: by,
+        complete: step.complete,
+        shownDigest,
+        now,
+      });
+      if (!recorded) throw new LostRace();
+      await writeAudit(tx, by, {
+        action: 'purchase_order.approval_recorded',
+        entityType: 'purchase_order',
+        entityId: po.id,
+        data: {
+          number: po.number,
+          approvals: step.approvals,
+          required: step.required,
+          version: expectedVersion + 1,
+          shownDigest,
+        },
+      });
+      if (step.complete) {
+        await writeAudit(tx, by, {
+          action: 'purchase_order.approved',
+          entityType: 'purchase_order',
+          entityId: po.id,
+          data: {
+            number: po.number,
+            approvers: [...po.approvals.map((a) => a.approverSlackUserId), by],
+            effectiveLandedCost: po.effectiveLandedCost,
+            currency: po.currency,
+          },
+        });
+      }
+      const updated = await loadPurchaseOrder(tx, po.id);
+      if (updated === null) throw new Error(`PO ${po.id} vanished inside its own transaction`);
+      return purchaseOrderDone(updated, step.message, true);
+    }, PO_TRANSACTION_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof LostRace) && !isWriteRace(error)) throw error;
+    // Someone acted between our read and our write: answer from the PO as it is now.
+    const po = await loadPurchaseOrder(ctx.db, purchaseOrderId);
+    if (po === null) return notFound();
+    const step = approvalAfterLostRace(po, by, dualApprovalAboveUsd);
+    return step.kind === 'unchanged' ? purchaseOrderDone(po, step.message, false) : purchaseOrderRefused(step.refusal);
+  }
+}
+
+function notFound(): PurchaseOrderResult {
+  return refused('not_found', 'This purchase order does not exist.');
+}
+
+/** The approver's message (and, once approved, the workbook): after a change, or on a repeat that was never told. */
+async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string, changed: boolean): Promise<void> {
+  if (!changed && (await purchaseOrderOutcomeTold(ctx.db, po.id, 'approval', by))) return;
+  const workbook = po.status === 'approved' ? await approvedWorkbook(ctx, po) : null;
+  const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
+  await ctx.db.$transaction((tx) => enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'approval', required, workbook }));
+}
+
+/** The approved PO as a workbook, from its stored rows: what the approvers were shown and approved. */
+function approvedWorkbook(ctx: ServiceContext, po: PurchaseOrderView): Promise<Buffer> {
+  return buildPurchaseOrderWorkbook(
+    storedPurchaseOrderDocument(po, {
+      date: (po.approvedAt ?? ctx.now()).toISOString().slice(0, 10),
+      buyerName: ctx.workspace.brandName,
+    }),
+  );
+}

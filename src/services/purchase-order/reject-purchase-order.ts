@@ -1,0 +1,109 @@
+// An approver rejects the draft PO with a reason (seed 002 §11), at the version their modal showed; then the thread is
+// told: the status card and the reason. Rejecting a rejected PO again changes nothing, and a repeat whose first attempt
+// committed the rejection but died before telling the thread tells it (see approve-purchase-order.ts).
+import {
+  approvalsRequired,
+  approverRefusal,
+  checkRejectReason,
+  type PurchaseOrderView,
+  rejectionAfterLostRace,
+  rejectionStep,
+  statusesLeadingTo,
+} from '../../decision/purchase-order-rules.js';
+import {
+  isWriteRace,
+  loadPurchaseOrder,
+  PO_TRANSACTION_OPTIONS,
+  recordRejection,
+  writeAudit,
+} from '../../db/stores/purchase-orders.js';
+import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
+import { refused } from '../outcome.js';
+import type { ServiceContext } from '../service-context.js';
+import { purchaseOrderDone, purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
+
+export interface RejectPurchaseOrderOptions {
+  purchaseOrderId: string;
+  /** The approver rejecting it. */
+  by: string;
+  /** Required, at most REJECT_REASON_MAX characters once trimmed: the buyer reads it. */
+  reason: string;
+  /** The PO version the approver saw. */
+  expectedVersion: number;
+}
+
+/** Rejects a draft with a reason; only a configured approver can. */
+export async function rejectPurchaseOrder(
+  ctx: ServiceContext,
+  options: RejectPurchaseOrderOptions,
+): Promise<PurchaseOrderResult> {
+  const refusal = approverRefusal(options.by, ctx.workspace.settings.approvers, 'reject');
+  if (refusal) return purchaseOrderRefused(refusal);
+  const checked = checkRejectReason(options.reason);
+  if (!checked.ok) return purchaseOrderRefused(checked);
+  const result = await commit(ctx, options, checked.reason);
+  if (result.ok && result.value.po.rejectedBySlackUserId === options.by) {
+    await tellThread(ctx, result.value.po, options.by, result.changed);
+  }
+  return result;
+}
+
+/** Thrown inside the transaction when the conditional update finds the PO changed: rolls it back. */
+class LostRace extends Error {
+  override name = 'LostRace';
+}
+
+async function commit(
+  ctx: ServiceContext,
+  options: RejectPurchaseOrderOptions,
+  reason: string,
+): Promise<PurchaseOrderResult> {
+  const { purchaseOrderId, by, expectedVersion } = options;
+  const now = ctx.now();
+  try {
+    return await ctx.db.$transaction(async (tx): Promise<PurchaseOrderResult> => {
+      const po = await loadPurchaseOrder(tx, purchaseOrderId);
+      if (po === null) return notFound();
+      const step = rejectionStep(po, expectedVersion, reason);
+      if (step.kind === 'refuse') return purchaseOrderRefused(step.refusal);
+      if (step.kind === 'unchanged') return purchaseOrderDone(po, step.message, false);
+
+      const recorded = await recordRejection(tx, {
+        purchaseOrderId,
+        expectedVersion,
+        from: statusesLeadingTo('rejected'),
+        by,
+        reason,
+        now,
+      });
+      if (!recorded) throw new LostRace();
+      await writeAudit(tx, by, {
+        action: 'purchase_order.rejected',
+        entityType: 'purchase_order',
+        entityId: po.id,
+        data: { number: po.number, reason, version: expectedVersion + 1 },
+      });
+      const updated = await loadPurchaseOrder(tx, po.id);
+      if (updated === null) throw new Error(`PO ${po.id} vanished inside its own transaction`);
+      return purchaseOrderDone(updated, step.message, true);
+    }, PO_TRANSACTION_OPTIONS);
+  } catch (error) {
+    if (!(error instanceof LostRace) && !isWriteRace(error)) throw error;
+    const po = await loadPurchaseOrder(ctx.db, purchaseOrderId);
+    if (po === null) return notFound();
+    const step = rejectionAfterLostRace(po);
+    return step.kind === 'unchanged' ? purchaseOrderDone(po, step.message, false) : purchaseOrderRefused(step.refusal);
+  }
+}
+
+function notFound(): PurchaseOrderResult {
+  return refused('not_found', 'This purchase order does not exist.');
+}
+
+async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string, changed: boolean): Promise<void> {
+  if (!changed && (await purchaseOrderOutcomeTold(ctx.db, po.id, 'rejection', by))) return;
+  const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
+  await ctx.db.$transaction((tx) =>
+    enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'rejection', required, workbook: null }),
+  );
+}

@@ -1,0 +1,67 @@
+// What every click listener shares: the arguments it reads, where the click happened, the button's value, and the one
+// way a click runs — decode the value (a stale or forged one does nothing), call one service, acknowledge, and tell
+// the person privately when they may not do it. The thread itself changes through the outbox, never from here.
+import type { AllMiddlewareArgs, BlockAction, BlockElementAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { ACTION, reviewPageCodec } from '../../ids.js';
+import type { Outcome } from '../../deps.js';
+import { tellUser } from '../respond.js';
+
+/** What a click listener reads of Bolt's arguments. */
+export type ClickArgs = Pick<SlackActionMiddlewareArgs<BlockAction<BlockElementAction>>, 'ack' | 'body' | 'action'> &
+  Pick<AllMiddlewareArgs, 'client'>;
+
+/** Who clicked, and where: what the services take and where a refusal is shown. */
+export interface ClickedAt {
+  teamId: string;
+  userId: string;
+  channelId: string | null;
+  threadTs: string | null;
+}
+
+export function clickedAt(body: BlockAction): ClickedAt {
+  return {
+    teamId: body.team?.id ?? body.user.team_id ?? '',
+    userId: body.user.id,
+    channelId: body.channel?.id ?? null,
+    threadTs: body.message?.thread_ts ?? null,
+  };
+}
+
+/** The clicked element's value (buttons, and the options of a select, carry one), unparsed. */
+export function valueOf(action: BlockElementAction): string | undefined {
+  return 'value' in action && typeof action.value === 'string' ? action.value : undefined;
+}
+
+/** The review page a message shows, read back from its pager buttons (1 when it has none). */
+export function shownReviewPage(body: BlockAction): number {
+  const blocks: unknown[] = Array.isArray(body.message?.blocks) ? body.message.blocks : [];
+  for (const block of blocks) {
+    const elements = (block as { elements?: { action_id?: string; value?: string }[] }).elements ?? [];
+    for (const element of elements) {
+      const page = reviewPageCodec.decode(element.value);
+      if (!page) continue;
+      if (element.action_id === ACTION.reviewPageNext) return page.pg - 1;
+      if (element.action_id === ACTION.reviewPagePrev) return page.pg + 1;
+    }
+  }
+  return 1;
+}
+
+/**
+ * A click listener from what it does: `run` decodes the value and calls the service, answering null when there is
+ * nothing to do (a value that does not decode: stale or forged) or nothing to tell.
+ */
+export function onClick(run: (args: ClickArgs, at: ClickedAt) => Promise<Outcome | null>) {
+  return async (args: ClickArgs): Promise<void> => {
+    const at = clickedAt(args.body);
+    // The state change is committed before the ack: a click Slack saw acknowledged is never lost to a crash, and one
+    // that was not is sent again by the person (every service is idempotent). Slow work runs after the ack.
+    let result: Outcome | null;
+    try {
+      result = await run(args, at);
+    } finally {
+      await args.ack();
+    }
+    if (result && !result.ok) await tellUser(args.client, at, result);
+  };
+}

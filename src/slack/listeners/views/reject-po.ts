@@ -1,0 +1,24 @@
+// The reject modal is submitted: a reason is required (a field error otherwise); the rejection is committed, then
+// both modals close (`clear`: the PO modal under it is stale now).
+import { poRefCodec } from '../../ids.js';
+import type { SlackDeps } from '../../deps.js';
+import { parseRejectModal } from '../../views/index.js';
+import { tellUser } from '../respond.js';
+import { type SubmitArgs, submittedBy } from './submission.js';
+
+export function rejectPo({ parley, screens }: SlackDeps) {
+  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
+    const ref = poRefCodec.decode(view.private_metadata);
+    if (!ref) return void (await ack());
+    const form = parseRejectModal(view.state.values);
+    if (!form.ok) return void (await ack({ response_action: 'errors', errors: form.errors }));
+    const { teamId, userId } = submittedBy(body);
+    const result = await parley
+      .rejectPo(teamId, { purchaseOrderId: ref.po, by: userId, reason: form.value.reason, expectedVersion: ref.v })
+      .finally(() => ack({ response_action: 'clear' }));
+    if (!result.ok) {
+      const channelId = await screens.purchaseOrderChannel(teamId, ref.po);
+      await tellUser(client, { channelId, userId }, result);
+    }
+  };
+}

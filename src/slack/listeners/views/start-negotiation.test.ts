@@ -1,0 +1,94 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ViewResponseAction } from '@slack/bolt';
+import { BLOCK, CALLBACK, quotationRefCodec } from '../../ids.js';
+import { startNegotiation } from './start-negotiation.js';
+import {
+  CHANNEL,
+  DONE,
+  fakeAck,
+  fakeDeps,
+  holdNext,
+  IDS,
+  refused,
+  spiedClient,
+  startModalValues,
+  type StateValues,
+  TEAM,
+  USER,
+  viewSubmission,
+} from '../../../../test/support/slack-payloads.js';
+
+const metadata = quotationRefCodec.encode({ qt: IDS.quotation });
+const valid = startModalValues({ mode: 'cost', rounds: '3', budget: '2', target: '40000' });
+
+function submit(options: { privateMetadata?: string; values?: StateValues } = {}) {
+  const { deps, parley, screens } = fakeDeps();
+  const slack = spiedClient();
+  const ack = fakeAck<ViewResponseAction>();
+  const submitted = viewSubmission(CALLBACK.startModal, { privateMetadata: metadata, values: valid, ...options });
+  const args = { ...submitted, ack, client: slack.client };
+  return { run: () => startNegotiation(deps)(args), parley, screens, slack, ack };
+}
+
+describe('startNegotiation', () => {
+  it('begins the negotiation of the quotation in private_metadata with what the modal asked', async () => {
+    const { run, parley, ack } = submit();
+    await run();
+    expect(parley.beginNegotiation).toHaveBeenCalledWith(TEAM, {
+      quotationId: IDS.quotation,
+      by: USER,
+      request: { mode: 'cost', maxRounds: 3, questionBudget: 2, targetTotal: 40000, walkAwayTotal: null, notes: null },
+    });
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack).toHaveBeenCalledWith();
+  });
+
+  it('closes the modal once, only after the negotiation is committed', async () => {
+    const { run, parley, ack } = submit();
+    const release = holdNext(parley.beginNegotiation);
+    const running = run();
+    await vi.waitFor(() => expect(parley.beginNegotiation).toHaveBeenCalled());
+    expect(ack).not.toHaveBeenCalled();
+    release(DONE);
+    await running;
+    expect(ack).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers bad input with field errors in the modal, and starts nothing', async () => {
+    const { run, parley, ack } = submit({ values: startModalValues({ mode: 'cost', rounds: '3', target: '-5' }) });
+    await run();
+    expect(parley.beginNegotiation).not.toHaveBeenCalled();
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack).toHaveBeenCalledWith({
+      response_action: 'errors',
+      errors: { [BLOCK.startTargetTotal]: expect.any(String) },
+    });
+  });
+
+  it('tells a refusal privately in the quotation’s channel (the modal has none)', async () => {
+    const { run, parley, screens, slack } = submit();
+    parley.beginNegotiation.mockResolvedValueOnce(refused('Finish the review first.'));
+    await run();
+    expect(screens.quotationChannel).toHaveBeenCalledWith(TEAM, IDS.quotation);
+    expect(slack.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({ channel: CHANNEL, user: USER, text: 'Finish the review first.' }),
+    );
+  });
+
+  it('closes a modal whose private_metadata is forged or stale, and starts nothing', async () => {
+    const { run, parley, ack } = submit({ privateMetadata: JSON.stringify({ qt: '<!channel>' }) });
+    await run();
+    expect(parley.beginNegotiation).not.toHaveBeenCalled();
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack).toHaveBeenCalledWith();
+  });
+
+  // Today's behaviour: the modal closes in a `finally`; the error goes on to Bolt's error handler.
+  it('still closes the modal when the service throws, and passes the error on', async () => {
+    const { run, parley, slack, ack } = submit();
+    parley.beginNegotiation.mockRejectedValueOnce(new Error('database unavailable'));
+    await expect(run()).rejects.toThrow('database unavailable');
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(slack.postEphemeral).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,25 @@
+// The start modal is submitted: bad input comes back as field errors in the modal; otherwise the negotiation starts
+// (committed before the modal closes) and runs in the background. A refusal is told privately in the quotation's
+// channel.
+import { quotationRefCodec } from '../../ids.js';
+import type { SlackDeps } from '../../deps.js';
+import { parseStartModal } from '../../views/index.js';
+import { tellUser } from '../respond.js';
+import { type SubmitArgs, submittedBy } from './submission.js';
+
+export function startNegotiation({ parley, screens }: SlackDeps) {
+  return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
+    const ref = quotationRefCodec.decode(view.private_metadata);
+    const form = parseStartModal(view.state.values);
+    if (!ref) return void (await ack());
+    if (!form.ok) return void (await ack({ response_action: 'errors', errors: form.errors }));
+    const { teamId, userId } = submittedBy(body);
+    const result = await parley
+      .beginNegotiation(teamId, { quotationId: ref.qt, by: userId, request: form.value })
+      .finally(() => ack());
+    if (!result.ok) {
+      const channelId = await screens.quotationChannel(teamId, ref.qt);
+      await tellUser(client, { channelId, userId }, result);
+    }
+  };
+}

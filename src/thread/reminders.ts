@@ -1,0 +1,79 @@
+// Reminders in the thread: of a question the buyer has not answered, and to the approvers of a PO still in draft.
+// Each is posted under a key naming what it reminds of and its number (the day of the wait, for a PO), so a reminder
+// enqueued twice — two instances, a repeated run — is written once.
+import type { WorkspaceTx } from '../db/scoped.js';
+import { enqueueSlackCall } from '../outbox/index.js';
+import { buildApprovalReminder, buildQuestionReminder, type ReminderQuestionKind } from '../slack/views/index.js';
+import { askerName, message, negotiationThread } from './thread.js';
+
+export function questionReminderKey(questionId: string, reminderNumber: number): string {
+  return `remind:q:${questionId}:${reminderNumber}`;
+}
+
+export function approvalReminderKey(purchaseOrderId: string, day: number): string {
+  return `po:${purchaseOrderId}:remind:day:${day}`;
+}
+
+export interface QuestionReminderInput {
+  /** The question's row id. */
+  questionId: string;
+  negotiationId: string;
+  kind: ReminderQuestionKind;
+  /** The supplier who asked, or null for the brand agent. */
+  askedBySupplier: string | null;
+  question: string;
+  askedAt: Date;
+  /** 1 for the first reminder, 2 for the next day's, … */
+  reminderNumber: number;
+  /** When the negotiation expires if nobody answers, when known. */
+  expiresAt: Date | null;
+}
+
+/** The reminder, mentioning the buyer; true when it was written, false when this reminder was there already. */
+export async function enqueueQuestionReminder(tx: WorkspaceTx, input: QuestionReminderInput): Promise<boolean> {
+  const { thread } = await negotiationThread(tx, input.negotiationId);
+  const body = buildQuestionReminder({
+    buyerId: thread.uploadedBySlackUserId,
+    kind: input.kind,
+    askedBy: askerName(input.askedBySupplier),
+    question: input.question,
+    askedAt: input.askedAt,
+    reminderNumber: input.reminderNumber,
+    expiresAt: input.expiresAt,
+  });
+  return enqueueSlackCall(tx, message(thread, questionReminderKey(input.questionId, input.reminderNumber), body));
+}
+
+export interface ApprovalReminderInput {
+  purchaseOrderId: string;
+  poNumber: string;
+  negotiationId: string;
+  /** The approvers who have not approved yet: the people reminded. */
+  approverIds: string[];
+  supplierNames: string[];
+  total: number;
+  currency: string;
+  approvals: number;
+  required: number;
+  createdAt: Date;
+  /** The day of the wait (1 from 24 hours after the draft): one reminder per day. */
+  day: number;
+}
+
+/** The reminder, mentioning the approvers; true when it was written, false when today's was there already. */
+export async function enqueueApprovalReminder(tx: WorkspaceTx, input: ApprovalReminderInput): Promise<boolean> {
+  const { thread } = await negotiationThread(tx, input.negotiationId);
+  const body = buildApprovalReminder({
+    purchaseOrderId: input.purchaseOrderId,
+    poNumber: input.poNumber,
+    approverIds: input.approverIds,
+    supplierNames: input.supplierNames,
+    total: input.total,
+    currency: input.currency,
+    approvals: input.approvals,
+    required: input.required,
+    createdAt: input.createdAt,
+    daysWaiting: input.day,
+  });
+  return enqueueSlackCall(tx, message(thread, approvalReminderKey(input.purchaseOrderId, input.day), body));
+}

@@ -1,0 +1,423 @@
+// For the listener tests: Slack payloads shaped as Bolt hands them to a listener (Bolt's own types, with the fields
+// Slack sends), and the fakes a listener needs — an `ack`, a real WebClient whose methods are spied (nothing leaves
+// the test), and the Parley and Screens interfaces of src/slack/deps.ts answering "done" unless a test says otherwise.
+// The services behind those interfaces are tested on their own; end to end, test/e2e runs the real thing.
+import type {
+  AckFn,
+  BlockAction,
+  BlockElementAction,
+  ButtonAction,
+  Context,
+  EnvelopedEvent,
+  MessageShortcut,
+  SlashCommand,
+  ViewOutput,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import type {
+  AppHomeOpenedEvent,
+  FileShareMessageEvent,
+  FileSharedEvent,
+  GenericMessageEvent,
+  HomeView,
+  ModalView,
+} from '@slack/types';
+import { WebClient } from '@slack/web-api';
+import { vi } from 'vitest';
+import type { Parley, Refusal, Screens, SlackDeps } from '../../src/slack/deps.js';
+import { ACTION, BLOCK, reviewPageCodec } from '../../src/slack/ids.js';
+
+export const TEAM = 'T0PARLEY01';
+export const USER = 'U0BUYER001';
+export const BOT_USER = 'U0PARLEYBT';
+export const CHANNEL = 'C0QUOTES01';
+/** The thread a quotation's conversation happens in: the ts of the message that shared the file. */
+export const THREAD_TS = '1767225600.000100';
+export const MESSAGE_TS = '1767225660.000200';
+export const TRIGGER_ID = '1234567890.0987654321.abcdef';
+/** Ids as Parley puts them in values (cuids). */
+export const IDS = {
+  quotation: 'clquotation000000000000001',
+  item: 'clquotationitem00000000001',
+  product: 'clproduct00000000000000001',
+  otherProduct: 'clproduct00000000000000002',
+  supplier: 'clsupplier0000000000000001',
+  question: 'clpendingquestion000000001',
+  negotiation: 'clnegotiation0000000000001',
+  strategy: 'clstrategy0000000000000001',
+  purchaseOrder: 'clpurchaseorder00000000001',
+} as const;
+
+// ───────────────────────────── Fakes ─────────────────────────────
+
+export const DONE = { ok: true } as const;
+
+export function refused(message = 'Only <@U0OTHER001> and the approvers can do that.'): { ok: false } & Refusal {
+  return { ok: false, error: 'not_allowed', message };
+}
+
+export const MODAL: ModalView = { type: 'modal', title: { type: 'plain_text', text: 'Parley' }, blocks: [] };
+export const HOME: HomeView = { type: 'home', blocks: [] };
+
+/** An `ack` that records its calls (Bolt's listeners get one per request). */
+export function fakeAck<Response = void>() {
+  return vi.fn<AckFn<Response>>(async () => {});
+}
+
+export function fakeParley() {
+  return {
+    fileShared: vi.fn<Parley['fileShared']>(async () => {}),
+    reviewItem: vi.fn<Parley['reviewItem']>(async () => DONE),
+    confirmAll: vi.fn<Parley['confirmAll']>(async () => DONE),
+    chooseSupplier: vi.fn<Parley['chooseSupplier']>(async () => DONE),
+    showReviewPage: vi.fn<Parley['showReviewPage']>(async () => DONE),
+    beginNegotiation: vi.fn<Parley['beginNegotiation']>(async () => DONE),
+    answerQuestion: vi.fn<Parley['answerQuestion']>(async () => DONE),
+    chooseCurveballStrategy: vi.fn<Parley['chooseCurveballStrategy']>(async () => DONE),
+    negotiateFilesOf: vi.fn<Parley['negotiateFilesOf']>(async () => {}),
+    threadReply: vi.fn<Parley['threadReply']>(async () => null),
+    approvePo: vi.fn<Parley['approvePo']>(async () => DONE),
+    rejectPo: vi.fn<Parley['rejectPo']>(async () => DONE),
+  } satisfies Parley;
+}
+
+export function fakeScreens() {
+  return {
+    startModal: vi.fn<Screens['startModal']>(async () => ({ ok: true, value: MODAL })),
+    poModal: vi.fn<Screens['poModal']>(async () => ({ ok: true, value: MODAL })),
+    rejectModal: vi.fn<Screens['rejectModal']>(async () => ({ ok: true, value: MODAL })),
+    home: vi.fn<Screens['home']>(async () => HOME),
+    channelStatus: vi.fn<Screens['channelStatus']>(async () => ({ text: 'Nothing in this channel yet.', blocks: [] })),
+    settingsModal: vi.fn<Screens['settingsModal']>(async () => ({ ok: true, value: MODAL })),
+    saveSettings: vi.fn<Screens['saveSettings']>(async () => DONE),
+    quotationChannel: vi.fn<Screens['quotationChannel']>(async () => CHANNEL),
+    purchaseOrderChannel: vi.fn<Screens['purchaseOrderChannel']>(async () => CHANNEL),
+  } satisfies Screens;
+}
+
+/** The listener's dependencies, each method a spy. */
+export function fakeDeps() {
+  const parley = fakeParley();
+  const screens = fakeScreens();
+  const deps: SlackDeps = { parley, screens };
+  return { deps, parley, screens };
+}
+
+/**
+ * A real WebClient, pointed at nothing: the methods listeners call are spied and answer `ok`, so what a listener
+ * sends Slack is asserted on the spies, and a call nobody expected fails (connection refused) instead of passing.
+ */
+export function spiedClient() {
+  const client = new WebClient('xoxb-listener-test', {
+    slackApiUrl: 'http://127.0.0.1:9/api/',
+    retryConfig: { retries: 0 },
+  });
+  return {
+    client,
+    postEphemeral: vi.spyOn(client.chat, 'postEphemeral').mockResolvedValue({ ok: true }),
+    viewsOpen: vi.spyOn(client.views, 'open').mockResolvedValue({ ok: true }),
+    viewsPush: vi.spyOn(client.views, 'push').mockResolvedValue({ ok: true }),
+    viewsPublish: vi.spyOn(client.views, 'publish').mockResolvedValue({ ok: true }),
+  };
+}
+
+/** Holds a spied service's next answer until released: what does the listener do while the service is working? */
+export function holdNext<T>(service: { mockReturnValueOnce(value: Promise<T>): unknown }): (answer: T) => void {
+  let release: (answer: T) => void = () => {};
+  service.mockReturnValueOnce(new Promise<T>((resolve) => (release = resolve)));
+  return (answer) => release(answer);
+}
+
+// ───────────────────────────── Block actions ─────────────────────────────
+
+export interface ClickOptions {
+  /** The button's value; absent for elements that carry none. */
+  value?: string;
+  /** The message the button is on (its blocks: the review's pager tells the page shown). */
+  blocks?: unknown[];
+  state?: BlockAction['state'];
+  /** Null: Slack sent no team (some Enterprise Grid payloads); the user's team_id is used then. */
+  team?: string | null;
+  /** Null: a click inside a modal, which has no channel. */
+  channel?: string | null;
+  /** The thread the clicked message is in. */
+  threadTs?: string | null;
+}
+
+/** A click on a button, as Bolt hands it to an action listener (`body` and `action`). */
+export function buttonClick(
+  actionId: string,
+  options: ClickOptions = {},
+): { body: BlockAction<BlockElementAction>; action: BlockElementAction } {
+  const action: ButtonAction = {
+    type: 'button',
+    block_id: 'block',
+    action_id: actionId,
+    action_ts: '1767225700.000300',
+    value: options.value,
+    text: { type: 'plain_text', text: 'Button' },
+  };
+  const channel = options.channel === undefined ? CHANNEL : options.channel;
+  const team = options.team === undefined ? TEAM : options.team;
+  const body: BlockAction<BlockElementAction> = {
+    type: 'block_actions',
+    actions: [action],
+    team: team === null ? null : { id: team, domain: 'parley-test' },
+    user: { id: USER, username: 'buyer', team_id: TEAM },
+    channel: channel === null ? undefined : { id: channel, name: 'quotes' },
+    message:
+      channel === null
+        ? undefined
+        : {
+            type: 'message',
+            ts: MESSAGE_TS,
+            thread_ts: options.threadTs === undefined ? THREAD_TS : (options.threadTs ?? undefined),
+            blocks: options.blocks ?? [],
+          },
+    state: options.state,
+    token: 'verification-token',
+    response_url: 'https://hooks.slack.com/actions/T0PARLEY01/1/abc',
+    trigger_id: TRIGGER_ID,
+    api_app_id: 'A0PARLEY01',
+    container: { type: 'message', message_ts: MESSAGE_TS, channel_id: channel },
+  };
+  return { body, action };
+}
+
+/** A review message's pager showing `page` (of more), as the review builder renders it. */
+export function pagerBlocks(page: number, quotationId: string = IDS.quotation): unknown[] {
+  const elements = [];
+  if (page > 1) {
+    elements.push({
+      type: 'button',
+      action_id: ACTION.reviewPagePrev,
+      value: reviewPageCodec.encode({ qt: quotationId, pg: page - 1 }),
+    });
+  }
+  elements.push({
+    type: 'button',
+    action_id: ACTION.reviewPageNext,
+    value: reviewPageCodec.encode({ qt: quotationId, pg: page + 1 }),
+  });
+  return [{ type: 'actions', block_id: BLOCK.reviewPager, elements }];
+}
+
+// ───────────────────────────── View submissions ─────────────────────────────
+
+export type StateValues = ViewOutput['state']['values'];
+
+/** A modal submitted, as Bolt hands it to a view listener (`body` and `view`). */
+export function viewSubmission(
+  callbackId: string,
+  options: { privateMetadata?: string; values?: StateValues; team?: string | null } = {},
+): { body: ViewSubmitAction; view: ViewOutput } {
+  const view: ViewOutput = {
+    id: 'V0MODAL001',
+    callback_id: callbackId,
+    team_id: TEAM,
+    app_id: 'A0PARLEY01',
+    bot_id: 'B0PARLEY01',
+    title: { type: 'plain_text', text: 'Parley' },
+    type: 'modal',
+    blocks: [],
+    close: null,
+    submit: { type: 'plain_text', text: 'Submit' },
+    state: { values: options.values ?? {} },
+    hash: '1767225700.abcdef',
+    private_metadata: options.privateMetadata ?? '',
+    root_view_id: 'V0MODAL001',
+    previous_view_id: null,
+    clear_on_close: false,
+    notify_on_close: false,
+  };
+  const team = options.team === undefined ? TEAM : options.team;
+  const body: ViewSubmitAction = {
+    type: 'view_submission',
+    team: team === null ? null : { id: team, domain: 'parley-test' },
+    user: { id: USER, name: 'buyer', team_id: TEAM },
+    view,
+    api_app_id: 'A0PARLEY01',
+    token: 'verification-token',
+    trigger_id: TRIGGER_ID,
+  };
+  return { body, view };
+}
+
+const option = (value: string) => ({ text: { type: 'plain_text' as const, text: value }, value });
+
+/** The start modal's state as Slack sends it (block and action ids from src/slack/ids.ts). */
+export function startModalValues(v: { mode?: string; rounds?: string; budget?: string; target?: string }): StateValues {
+  return {
+    [BLOCK.startMode]: {
+      [ACTION.startMode]: { type: 'static_select', selected_option: v.mode ? option(v.mode) : null },
+    },
+    [BLOCK.startRounds]: {
+      [ACTION.startRounds]: { type: 'static_select', selected_option: v.rounds ? option(v.rounds) : null },
+    },
+    [BLOCK.startQuestionBudget]: { [ACTION.startQuestionBudget]: { type: 'number_input', value: v.budget ?? '3' } },
+    [BLOCK.startTargetTotal]: { [ACTION.startTargetTotal]: { type: 'number_input', value: v.target ?? null } },
+    [BLOCK.startWalkAwayTotal]: { [ACTION.startWalkAwayTotal]: { type: 'number_input', value: null } },
+    [BLOCK.startNotes]: { [ACTION.startNotes]: { type: 'plain_text_input', value: null } },
+  };
+}
+
+export function rejectModalValues(reason: string | null): StateValues {
+  return { [BLOCK.rejectReason]: { [ACTION.rejectReason]: { type: 'plain_text_input', value: reason } } };
+}
+
+export function settingsModalValues(v: { approvers: string[]; amount: string | null; rounds?: string }): StateValues {
+  return {
+    [BLOCK.settingsApprovers]: {
+      [ACTION.settingsApprovers]: { type: 'multi_users_select', selected_users: v.approvers },
+    },
+    [BLOCK.settingsDualApproval]: { [ACTION.settingsDualApproval]: { type: 'number_input', value: v.amount } },
+    [BLOCK.settingsDefaultMode]: {
+      [ACTION.settingsDefaultMode]: { type: 'static_select', selected_option: option('balanced') },
+    },
+    [BLOCK.settingsDefaultRounds]: {
+      [ACTION.settingsDefaultRounds]: { type: 'static_select', selected_option: option(v.rounds ?? '3') },
+    },
+    [BLOCK.settingsDefaultQuestionBudget]: {
+      [ACTION.settingsDefaultQuestionBudget]: { type: 'number_input', value: '2' },
+    },
+  };
+}
+
+// ───────────────────────────── Commands and shortcuts ─────────────────────────────
+
+/** `/parley <text>`; `threadTs` when run in a thread (newer clients send it). */
+export function slashCommand(text: string, options: { threadTs?: string } = {}): SlashCommand {
+  return {
+    token: 'verification-token',
+    command: '/parley',
+    text,
+    response_url: 'https://hooks.slack.com/commands/T0PARLEY01/1/abc',
+    trigger_id: TRIGGER_ID,
+    user_id: USER,
+    user_name: 'buyer',
+    team_id: TEAM,
+    team_domain: 'parley-test',
+    channel_id: CHANNEL,
+    channel_name: 'quotes',
+    api_app_id: 'A0PARLEY01',
+    ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+  };
+}
+
+/** The message shortcut on a message carrying `files` (in a thread when `threadTs`). */
+export function messageShortcut(
+  callbackId: string,
+  options: { files?: unknown[]; threadTs?: string; team?: string | null } = {},
+): MessageShortcut {
+  const team = options.team === undefined ? TEAM : options.team;
+  return {
+    type: 'message_action',
+    callback_id: callbackId,
+    trigger_id: TRIGGER_ID,
+    message_ts: MESSAGE_TS,
+    response_url: 'https://hooks.slack.com/app/T0PARLEY01/1/abc',
+    message: {
+      type: 'message',
+      user: USER,
+      ts: MESSAGE_TS,
+      ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+      ...(options.files ? { files: options.files } : {}),
+    },
+    user: { id: USER, name: 'buyer', team_id: team ?? undefined },
+    channel: { id: CHANNEL, name: 'quotes' },
+    team: team === null ? null : { id: team, domain: 'parley-test' },
+    token: 'verification-token',
+    action_ts: '1767225700.000300',
+  };
+}
+
+// ───────────────────────────── Events ─────────────────────────────
+
+/** The Events API envelope around `event` (the `body` Bolt hands an event listener). */
+export function envelope<E>(event: E, teamId: string = TEAM): EnvelopedEvent<E> {
+  return {
+    token: 'verification-token',
+    team_id: teamId,
+    api_app_id: 'A0PARLEY01',
+    event,
+    type: 'event_callback',
+    event_id: 'Ev0PARLEY01',
+    event_time: 1767225700,
+  };
+}
+
+/** Bolt's context for a request in Parley's workspace (the bot user tells Parley's own uploads apart). */
+export const CONTEXT: Context = { isEnterpriseInstall: false, botUserId: BOT_USER, teamId: TEAM };
+
+export function fileSharedEvent(fileId: string, userId: string = USER): FileSharedEvent {
+  return {
+    type: 'file_shared',
+    file_id: fileId,
+    user_id: userId,
+    file: { id: fileId },
+    channel_id: CHANNEL,
+    event_ts: '1767225600.000100',
+  };
+}
+
+type MessageFile = NonNullable<FileShareMessageEvent['files']>[number];
+
+function sharedFile(id: string, name: string): MessageFile {
+  return {
+    id,
+    created: 1767225600,
+    name,
+    title: name,
+    mimetype: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    filetype: 'xlsx',
+    pretty_type: 'Excel Spreadsheet',
+    user: USER,
+    editable: false,
+    size: 18_432,
+    mode: 'hosted',
+    is_external: false,
+    external_type: null,
+    is_public: true,
+    public_url_shared: false,
+    display_as_bot: false,
+    username: null,
+    permalink: `https://parley-test.slack.com/files/${USER}/${id}/${name}`,
+    channels: [CHANNEL],
+    groups: null,
+  };
+}
+
+/** The upload's own message (subtype `file_share`): its ts is the thread the quotation's conversation happens in. */
+export function fileShareMessageEvent(fileIds: string[]): FileShareMessageEvent {
+  return {
+    type: 'message',
+    subtype: 'file_share',
+    text: '',
+    files: fileIds.map((id) => sharedFile(id, `${id}.xlsx`)),
+    user: USER,
+    ts: THREAD_TS,
+    channel: CHANNEL,
+    channel_type: 'channel',
+    event_ts: THREAD_TS,
+  };
+}
+
+/** A person's message; in a thread when `threadTs` is given (a reply unless it equals the message's own ts). */
+export function messageEvent(text: string, options: { threadTs?: string; ts?: string } = {}): GenericMessageEvent {
+  const ts = options.ts ?? MESSAGE_TS;
+  return {
+    type: 'message',
+    subtype: undefined,
+    event_ts: ts,
+    channel: CHANNEL,
+    user: USER,
+    text,
+    ts,
+    thread_ts: options.threadTs,
+    channel_type: 'channel',
+  };
+}
+
+export function appHomeOpenedEvent(tab: 'home' | 'messages' = 'home'): AppHomeOpenedEvent {
+  return { type: 'app_home_opened', user: USER, channel: 'D0PARLEY01', tab, event_ts: '1767225700.000300' };
+}
