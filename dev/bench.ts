@@ -20,7 +20,7 @@ import { createNegotiationAgents } from '../src/negotiation/agents/create-agents
 import { healthyNegotiationReplies } from '../test/support/fake-replies.js';
 import { baselineFromQuotation } from '../src/negotiation/baseline.js';
 import { runUnattended } from '../src/negotiation/run-unattended.js';
-import { CATALOG_CSV } from '../src/db/seed.js';
+import { CATALOG_CSV } from '../src/catalog/products-csv.js';
 import { type ParsedQuotation, parseQuotation } from '../src/quotation/parse-quotation.js';
 import { quotationTruthSchema, type QuotationTruth } from './sample-corpus/truth.js';
 import { corpusFigures, type ExtractionScore, scoreExtraction } from './sample-corpus/score-extraction.js';

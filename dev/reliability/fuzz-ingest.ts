@@ -4,7 +4,7 @@
 // a crash from the buyer's side.
 import { CatalogIndex, toCatalogEntries } from '../../src/catalog/catalog-index.js';
 import { readCatalogCsv } from '../../src/catalog/products-csv.js';
-import { CATALOG_CSV } from '../../src/db/seed.js';
+import { CATALOG_CSV } from '../../src/catalog/products-csv.js';
 import { type QuotationErrorCode, type ReadLimits, QuotationError } from '../../src/quotation/errors.js';
 import { type ParsedQuotation, parseQuotation } from '../../src/quotation/parse-quotation.js';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { MATCH_REVIEW, MATCH_TIERS } from '../config/business-rules.js';
-import * as prismaEnums from '../generated/prisma/enums.js';
 import { type CatalogEntry, CatalogIndex, toCatalogEntries } from './catalog-index.js';
 import {
   type LlmMatchAnswer,
@@ -57,12 +56,6 @@ function expectWellFormed(result: MatchResult): void {
   }
   for (const candidate of result.candidates) expect(candidate.confidence).toBeLessThanOrEqual(result.confidence || 1);
 }
-
-describe('MatchMethod', () => {
-  it('is the database enum, so a result can always be stored', () => {
-    expect(Object.values(prismaEnums.MatchMethod)).toEqual([...MATCH_METHODS]);
-  });
-});
 
 describe('matchLine, tier by tier', () => {
   it('tier 1: an exact SKU is certain', () => {

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { SKU_PATTERN } from './sku.js';
 
+/** The brand's committed demo catalog (10,052 products), which `npm run seed` and a new workspace load. */
+export const CATALOG_CSV = fileURLToPath(new URL('../../data/products.csv', import.meta.url));
 export const CATALOG_BRAND = 'Valden Outdoor';
 export const CATALOG_COLUMNS = ['brand', 'sku', 'name', 'color', 'size', 'category'] as const;
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogCsv } from '../catalog/products-csv.js';
 import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
-import { CATALOG_CSV, countSeededData, seedWorkspace } from './seed.js';
+import { CATALOG_CSV } from '../catalog/products-csv.js';
+import { countSeededData, seedWorkspace } from './seed.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
 describe('seedWorkspace', () => {

@@ -2,14 +2,11 @@
 // every write is an upsert or an insert that skips existing keys, so a second run changes nothing. SUP-001 is not
 // seeded; it is created when a quotation names its supplier.
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { CatalogProduct } from '../catalog/products-csv.js';
-import { readCatalogCsv } from '../catalog/products-csv.js';
+import { CATALOG_CSV, readCatalogCsv } from '../catalog/products-csv.js';
 import { parseSku } from '../catalog/sku.js';
 import { SIMULATED_SUPPLIERS, type SupplierProfile } from '../config/business-rules.js';
 import type { PrismaClient } from './client.js';
-
-export const CATALOG_CSV = fileURLToPath(new URL('../../data/products.csv', import.meta.url));
 
 /** Rows per INSERT statement. */
 const PRODUCT_BATCH = 2_500;

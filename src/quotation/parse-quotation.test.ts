@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogIndex, toCatalogEntries } from '../catalog/catalog-index.js';
 import { claudeMatchFallback } from '../catalog/llm-match-fallback.js';
 import { readCatalogCsv } from '../catalog/products-csv.js';
-import { CATALOG_CSV } from '../db/seed.js';
+import { CATALOG_CSV } from '../catalog/products-csv.js';
 import { type FakeMessagesApi, type FakeResponder, startFakeClaude } from '../../test/support/fake-messages-api.js';
 import type { Llm } from '../llm/llm.js';
 import { QuotationError } from './errors.js';
