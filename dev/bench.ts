@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { CatalogIndex, toCatalogEntries } from '../src/catalog/catalog-index.js';
 import { type MatchQuery, measureMatcher } from '../src/catalog/matcher.js';
 import { readCatalogCsv } from '../src/catalog/products-csv.js';
-import { SIMULATED_SUPPLIERS } from '../src/config/business-rules.js';
+import { SIMULATED_SUPPLIERS, type SupplierProfile } from '../src/config/business-rules.js';
 import { decide, decisionInputFromState } from '../src/decision/decide.js';
 import { writeDecision } from '../src/decision/write-decision.js';
 import { priceFor } from '../src/llm/cost.js';
@@ -17,9 +17,15 @@ import type { LlmUsage } from '../src/llm/llm.js';
 import { minCacheableTokens } from '../src/llm/prompt-cache.js';
 import { summarizeUsage } from '../src/llm/usage.js';
 import { createNegotiationAgents } from '../src/negotiation/agents/create-agents.js';
-import { healthyNegotiationReplies } from '../test/support/fake-replies.js';
+import {
+  HEALTHY_BRIEF,
+  HEALTHY_MESSAGE,
+  HEALTHY_REPLY,
+  healthyNegotiationReplies,
+} from '../test/support/fake-replies.js';
 import { baselineFromQuotation } from '../src/negotiation/baseline.js';
 import { runUnattended } from '../src/negotiation/run-unattended.js';
+import type { Baseline } from '../src/negotiation/types.js';
 import { CATALOG_CSV } from '../src/catalog/products-csv.js';
 import { type ParsedQuotation, parseQuotation } from '../src/quotation/parse-quotation.js';
 import { quotationTruthSchema, type QuotationTruth } from './sample-corpus/truth.js';
@@ -27,12 +33,13 @@ import { corpusFigures, type ExtractionScore, scoreExtraction } from './sample-c
 import { env } from '../src/config/env.js';
 import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from './reliability/reliability-bench.js';
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
+import { runOutcomes } from './outcomes/outcomes-bench.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
 /** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
 const MATCHER_SAMPLE_LINES = 300;
 
-const benches: Record<string, () => Promise<void>> = { ingest, negotiation, reliability };
+const benches: Record<string, () => Promise<void>> = { ingest, negotiation, outcomes, reliability };
 
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
@@ -124,9 +131,11 @@ async function ingest(): Promise<void> {
  * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
  * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process.
  * Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
- * API, which records every prompt and returns the usage the cost is computed from: prompt tokens are characters ÷ 4 of
- * what the real SDK sends (tool definitions included), with Anthropic's prompt caching emulated (minimum prefix per
- * model, 5-minute lifetime, writes 1.25×, reads 0.1×), and outputs at plausible lengths.
+ * API, which records every prompt and returns the usage the cost is computed from: prompt tokens as Claude counts
+ * them, estimated by character class (src/llm/tokens.ts), of everything the real SDK sends — tool definitions and the
+ * tool-use system prompt the API adds included — with Anthropic's prompt caching emulated (minimum prefix per model,
+ * 5-minute lifetime, writes 1.25×, reads 0.1×), and every answer at the longest its prompt allows (`atUpperBounds`).
+ * The same Claude negotiation is run on the 3,000-line sample, to show how prompts grow with the quotation.
  */
 async function negotiation(): Promise<void> {
   const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
@@ -173,39 +182,11 @@ async function negotiation(): Promise<void> {
   await Promise.all(Array.from({ length: 20 }, (_, index) => run(100 + index)));
   const concurrentSeconds = (performance.now() - concurrentStarted) / 1000;
 
-  const usage: LlmUsage[] = [];
-  const fallbacks: string[] = [];
-  const { api, llm } = await startFakeClaude(withDecisionMemo(healthyNegotiationReplies), {
-    fastModel: env.ANTHROPIC_FAST_MODEL,
-    reasoningModel: env.ANTHROPIC_REASONING_MODEL,
-    onUsage: (entry) => usage.push(entry),
-  });
-  try {
-    // The whole negotiation, all rounds: the buyer declines an early finish so the cost is not understated.
-    const { state } = await run(
-      1,
-      createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }),
-      'continue',
-    );
-    const decided = decide(decisionInputFromState(state));
-    if (!decided.ok) throw new Error(`the benchmark negotiation has no decision: ${decided.message}`);
-    // The memo's call is billed whether or not its figures pass the check; a rejected memo is not a Claude failure.
-    await writeDecision(decided.numbers, { llm });
-  } finally {
-    await api.close();
-  }
-  // A brand turn is its pillar briefs and the synthesis that follows them (the RFQ fast path is not a brand turn).
-  const brandTurns: number[] = [];
-  let turnTokens = 0;
-  for (const request of api.requests) {
-    const tool = request.tool_choice?.name;
-    if (tool === 'record_brief') turnTokens += estimateTokens(request);
-    if (tool === 'send_message') {
-      brandTurns.push(turnTokens + estimateTokens(request));
-      turnTokens = 0;
-    }
-  }
-  const claudeCost = usage.reduce((sum, entry) => sum + entry.costUsd, 0);
+  const claude = await claudeNegotiation(baseline, quotedSupplier);
+  const large = await readSample('13-large-3000-lines.xlsx', catalog);
+  const claudeLarge = await claudeNegotiation(large.baseline, large.quotedSupplier);
+  const { usage, requests, fallbacks, brandTurns, supplierTurns } = claude;
+  const claudeCost = costOf(usage);
   const cachedTokens = usage.reduce((sum, entry) => sum + entry.cacheReadInputTokens, 0);
   const promptTokens = usage.reduce(
     (sum, entry) => sum + entry.inputTokens + entry.cacheCreationInputTokens + entry.cacheReadInputTokens,
@@ -249,10 +230,14 @@ async function negotiation(): Promise<void> {
     return `${model} $${price.input}/$${price.output} per MTok, caches prefixes ≥ ${minCacheableTokens(model)} tokens`;
   });
   console.log(
-    `\nClaude path (fake Messages API, ${baseline.lines.length} lines): ${api.requests.length} calls, brand turns of ` +
+    `\nClaude path (fake Messages API, ${baseline.lines.length} lines): ${requests.length} calls, brand turns of ` +
       `${Math.min(...brandTurns)}–${Math.max(...brandTurns)} prompt tokens (mean ${Math.round(mean(brandTurns))}), ` +
+      `supplier turns of ${Math.min(...supplierTurns)}–${Math.max(...supplierTurns)}, ` +
       `${((cachedTokens / Math.max(promptTokens, 1)) * 100).toFixed(0)}% of prompt tokens read from the cache, ` +
-      `$${claudeCost.toFixed(4)} in all, ${fallbacks.length} fallbacks to the offline twin\n${models.join('\n')}`,
+      `$${claudeCost.toFixed(4)} in all, ${fallbacks.length} fallbacks to the offline twin\n` +
+      `${large.baseline.lines.length} lines: brand turns up to ${Math.max(...claudeLarge.brandTurns)} prompt tokens, ` +
+      `supplier turns up to ${Math.max(...claudeLarge.supplierTurns)}, $${costOf(claudeLarge.usage).toFixed(4)} in all, ` +
+      `${claudeLarge.fallbacks.length} fallbacks\n${models.join('\n')}`,
   );
   console.log(
     JSON.stringify({
@@ -260,10 +245,118 @@ async function negotiation(): Promise<void> {
       offlinePerSecond: round(durations.length / sequentialSeconds, 1),
       concurrent20PerSecond: round(20 / concurrentSeconds, 1),
       promptTokensPerBrandTurn: Math.max(...brandTurns),
-      llmCallsPerNegotiation: api.requests.length,
+      promptTokensPerSupplierTurn: Math.max(...supplierTurns),
+      llmCallsPerNegotiation: requests.length,
       estCostUsdPerNegotiation: round(claudeCost, 4),
+      promptTokensPerBrandTurnLargeQuote: Math.max(...claudeLarge.brandTurns),
+      estCostUsdLargeQuote: round(costOf(claudeLarge.usage), 4),
     }),
   );
+}
+
+async function readSample(file: string, catalog: CatalogIndex) {
+  const parsed = await parseQuotation({
+    data: await readFile(join(SAMPLES_DIR, file)),
+    catalog,
+    suppliers: [],
+    limits: readLimitsFrom(env),
+    llm: null,
+  });
+  return baselineFromQuotation(parsed, new Map(catalog.entries.map((e) => [e.sku, e.name])));
+}
+
+function costOf(usage: readonly LlmUsage[]): number {
+  return usage.reduce((sum, entry) => sum + entry.costUsd, 0);
+}
+
+/**
+ * One whole negotiation on the Claude path against the fake Messages API (seed 1, balanced mode), then the decision
+ * memo. A brand turn is the call that writes its briefs and message, with the synthesis call that follows it when
+ * there is one; a supplier turn is one reply. The buyer declines an early finish so the cost is not understated.
+ */
+async function claudeNegotiation(baseline: Baseline, quotedSupplier: SupplierProfile) {
+  const usage: LlmUsage[] = [];
+  const fallbacks: string[] = [];
+  const { api, llm } = await startFakeClaude(atUpperBounds(withDecisionMemo(healthyNegotiationReplies)), {
+    fastModel: env.ANTHROPIC_FAST_MODEL,
+    reasoningModel: env.ANTHROPIC_REASONING_MODEL,
+    onUsage: (entry) => usage.push(entry),
+  });
+  try {
+    const { state } = await runUnattended(
+      {
+        seed: 1,
+        brandName: 'Valden Outdoor',
+        mode: 'balanced',
+        maxRounds: 4,
+        mandate: { targetTotal: null, walkAwayTotal: null },
+        buyerNotes: null,
+        baseline,
+        profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+      },
+      createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }),
+      { answers: 'auto', earlyTermination: 'continue' },
+    );
+    const decided = decide(decisionInputFromState(state));
+    // The memo's call is billed whether or not its figures pass the check; a rejected memo is not a Claude failure.
+    if (decided.ok) await writeDecision(decided.numbers, { llm });
+  } finally {
+    await api.close();
+  }
+  const brandTurns: number[] = [];
+  const supplierTurns: number[] = [];
+  let previous: string | undefined;
+  for (const request of api.requests) {
+    const tool = request.tool_choice?.name;
+    const tokens = estimateTokens(request);
+    if (tool === 'write_turn') brandTurns.push(tokens);
+    if (tool === 'send_message') {
+      if (previous === 'write_turn' && brandTurns.length > 0) brandTurns.push((brandTurns.pop() ?? 0) + tokens);
+      else brandTurns.push(tokens);
+    }
+    if (tool === 'reply_to_buyer') supplierTurns.push(tokens);
+    previous = tool;
+  }
+  return { usage, requests: api.requests, fallbacks, brandTurns, supplierTurns };
+}
+
+/**
+ * Answers as long as their prompts allow, so output tokens are not understated: each brief at its 200 characters,
+ * the brand's message at 100 words, a supplier's at 110.
+ */
+function atUpperBounds(respond: FakeResponder): FakeResponder {
+  const words = (source: string, count: number) => {
+    const text = `${source} `.repeat(4).split(/\s+/).filter(Boolean);
+    return `${text
+      .slice(0, count)
+      .join(' ')
+      .replace(/[,;:.]?$/, '')}.`;
+  };
+  const brief = HEALTHY_BRIEF.slice(0, 200);
+  return (request, index) => {
+    const reply = respond(request, index);
+    if (reply.kind !== 'tool' || typeof reply.input !== 'object' || reply.input === null) return reply;
+    const input = reply.input as Record<string, unknown>;
+    switch (request.tool_choice?.name) {
+      case 'write_turn':
+        return {
+          ...reply,
+          input: {
+            ...input,
+            negotiator: brief,
+            riskAnalyst: brief,
+            productCost: brief,
+            message_text: words(HEALTHY_MESSAGE, 100),
+          },
+        };
+      case 'send_message':
+        return { ...reply, input: { ...input, message_text: words(HEALTHY_MESSAGE, 100) } };
+      case 'reply_to_buyer':
+        return { ...reply, input: { ...input, message_text: words(HEALTHY_REPLY, 110) } };
+      default:
+        return reply;
+    }
+  };
 }
 
 /**
@@ -306,6 +399,23 @@ function mean(values: number[]): number {
 
 function round(value: number, decimals: number): number {
   return Math.round(value * 10 ** decimals) / 10 ** decimals;
+}
+
+/**
+ * Negotiation outcomes over the scenario grid (dev/outcomes/): samples × modes × mandates × answers, offline agents.
+ * `--samples 01,02` (every sample but the 3,000-line one), `--seeds N` per cell (1).
+ */
+async function outcomes(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: { samples: { type: 'string' }, seeds: { type: 'string', default: '1' } },
+  });
+  const { figures } = await runOutcomes({
+    samples: values.samples?.split(','),
+    seedsPerCell: Number(values.seeds),
+    print: (line) => console.log(line),
+  });
+  console.log(JSON.stringify(figures));
 }
 
 /**

@@ -2,12 +2,17 @@
 // WebClient talking to the local Slack stand-in, offline agents. A buyer shares a bundled quotation, settles the
 // review, starts the negotiation and answers the questions; an approver approves the PO. Prints the thread as a
 // person reads it and a one-line summary. `--json` prints it as JSON, `--xlsx PATH` shares another file, `--seed N`
-// seeds the offline agents, `--interval MS` sets the per-channel post pace (the stand-in has no rate limit).
+// seeds the offline agents, `--interval MS` sets the per-channel post pace (the stand-in has no rate limit),
+// `--premium accept|leave` says what the buyer does when Parley offers an award above the quote (default: leave it).
+// The demo fails if the approved award costs more than the quote's landed cost without the buyer's click.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatMoney } from '../src/commerce/money.js';
 import { env } from '../src/config/env.js';
 import { openAppDatabase } from '../src/db/app-database.js';
+import { decide, decisionInputFromState } from '../src/decision/decide.js';
+import { negotiationStateSchema } from '../src/negotiation/engine.js';
 import { playStory } from './slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, startSandboxedParley } from './slack-stand-in/sandboxed-parley.js';
 
@@ -19,8 +24,11 @@ const { values } = parseArgs({
     xlsx: { type: 'string' },
     seed: { type: 'string', default: '1' },
     interval: { type: 'string', default: '50' },
+    premium: { type: 'string', default: 'leave' },
   },
 });
+const premium = values.premium;
+if (premium !== 'accept' && premium !== 'leave') throw new Error(`--premium must be accept or leave, not ${premium}`);
 const seed = Number(values.seed);
 if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number, not ${values.seed}`);
 
@@ -37,7 +45,7 @@ const parley = await startSandboxedParley({
   negotiationSeed: seed,
 });
 try {
-  const story = await playStory(parley, { file: { name: basename(filePath), bytes } });
+  const story = await playStory(parley, { file: { name: basename(filePath), bytes }, premium });
   const { sandbox } = parley;
   const calls = sandbox.model.calls;
   const failed = calls.filter((call) => !call.ok).length;
@@ -46,12 +54,13 @@ try {
     include: { negotiation: { include: { purchaseOrders: { include: { approvals: true } } } } },
   });
   const po = quotation.negotiation?.purchaseOrders.find((p) => p.status === 'approved') ?? null;
+  const versusQuote = po && quotation.negotiation ? againstQuote(quotation.negotiation.checkpoint, po) : '';
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const summary =
     `${basename(filePath)} → ${quotation.negotiation?.status ?? quotation.status} negotiation with 3 suppliers, ` +
     (po
       ? `${po.number} approved by ${po.approvals.map((a) => nameOf(a.approverSlackUserId)).join(' and ')} ` +
-        `(${po.currency} ${Number(po.effectiveLandedCost).toLocaleString('en-US', { minimumFractionDigits: 2 })} landed)`
+        `(${formatMoney(Number(po.effectiveLandedCost), po.currency)} landed${versusQuote})`
       : 'no PO approved') +
     ` · ${calls.length} Web API calls, ${failed} failed · ${seconds} s`;
 
@@ -74,4 +83,27 @@ try {
 } finally {
   await parley.stop();
   await db.close();
+}
+
+/**
+ * ", $4,165.01 below the quote's landed cost" — or above it with the buyer's consent. Paying more than the quote
+ * without the buyer's click is the one thing the demo must never show: it throws instead.
+ */
+function againstQuote(checkpoint: unknown, po: { effectiveLandedCost: unknown; currency: string }): string {
+  const state = negotiationStateSchema.parse(checkpoint);
+  const decided = decide(decisionInputFromState(state));
+  const quote = decided.ok ? decided.numbers.limits.quoteLandedCost : null;
+  if (quote === null) return '';
+  const landed = Number(po.effectiveLandedCost);
+  const over = Math.round((landed - quote) * 100) / 100;
+  const consented = state.mandate.premiumConsents.reduce((most, c) => Math.max(most, c.amountOverQuote), 0);
+  if (over > consented + 0.005) {
+    throw new Error(
+      `the approved award is ${formatMoney(over, po.currency)} above the quote without the buyer's click`,
+    );
+  }
+  const money = (amount: number) => formatMoney(Math.abs(amount), po.currency);
+  return over <= 0
+    ? `, ${money(over)} below the quote's landed cost`
+    : `, ${money(over)} above the quote's landed cost, accepted by the buyer`;
 }

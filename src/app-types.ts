@@ -2,6 +2,7 @@
 // Slack payload carries — team, user, channel, ids decoded from button values). The services take these shapes; the
 // listeners build them; neither imports the other (src/slack/deps.ts declares the calls, src/server.ts plugs them in).
 import type { PresetMode } from './config/business-rules.js';
+import type { SourcingPreference } from './negotiation/mandate.js';
 
 /** A file shared in a channel (event), or pointed at (shortcut, `/parley negotiate`: `explicit`). */
 export interface FileSharedInput {
@@ -62,6 +63,13 @@ export interface NegotiationRequest {
   questionBudget: number;
   targetTotal: number | null;
   walkAwayTotal: number | null;
+  /** The date the goods are needed by (YYYY-MM-DD): suppliers that cannot deliver by then cannot be awarded. */
+  requiredBy: string | null;
+  /** Or the longest lead time the buyer accepts, in days (one of the two at most). */
+  maxLeadTimeDays: number | null;
+  sourcing: SourcingPreference;
+  /** The simulated suppliers invited (the quoting supplier always is); null invites every one. */
+  invitedSuppliers: string[] | null;
   notes: string | null;
 }
 
@@ -83,6 +91,13 @@ export interface AnswerQuestionInput {
 export interface ChooseCurveballInput {
   negotiationId: string;
   strategyId: string;
+  by: string;
+}
+
+/** The buyer accepts a premium above the quote: the offer's id as the button carried it (decide.ts PremiumOption). */
+export interface AcceptPremiumInput {
+  negotiationId: string;
+  optionId: string;
   by: string;
 }
 

@@ -14,7 +14,7 @@ import { createNegotiationAgents } from './negotiation/agents/create-agents.js';
 import { createParley } from './services/parley.js';
 import { createScreens } from './services/screens.js';
 import { createContextFactory } from './services/service-context.js';
-import { botTokenFor, createInstallationStore } from './services/slack-installations.js';
+import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
 import { createWorkQueue } from './services/work-queue.js';
 import { isTransientDatabaseError } from './db/transient-errors.js';
 import { createSlackApp, type SlackConnection } from './slack/app.js';

@@ -11,7 +11,11 @@ import { CrossWorkspaceWriteError } from '../../src/db/scoped.js';
 import { CATALOG_CSV } from '../../src/catalog/products-csv.js';
 import { seedWorkspace } from '../../src/db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
-import { answerFromThreadReply, answerQuestion, chooseCurveball } from '../../src/services/answer-question.js';
+import {
+  answerFromThreadReply,
+  answerQuestion,
+  chooseCurveball,
+} from '../../src/services/negotiation/answer-question.js';
 import { approvePurchaseOrder } from '../../src/services/purchase-order/approve-purchase-order.js';
 import { getPurchaseOrder } from '../../src/services/purchase-order/get-purchase-order.js';
 import { rejectPurchaseOrder } from '../../src/services/purchase-order/reject-purchase-order.js';
@@ -20,7 +24,7 @@ import {
   confirmAllSuggestions,
   reviewItem,
   showReviewPage,
-} from '../../src/services/review-quotation.js';
+} from '../../src/services/quotation/review-quotation.js';
 import { createScreens } from '../../src/services/screens.js';
 import { type ServiceContext, createContextFactory } from '../../src/services/service-context.js';
 

@@ -1,8 +1,11 @@
 // The four things a buyer does, played through the stand-in as people would: share the XLSX, settle the review
 // (confirm the suggestions, name the supplier), start the negotiation from the modal, answer each question with its
-// first suggested answer, then an approver opens the PO and approves it (a second approver when two are needed).
+// first suggested answer, then an approver opens the PO and approves it (a second approver when two are needed). When
+// the recommendation (or the no-award message) offers a premium above the quote, the buyer clicks it or leaves it, as
+// the story says; with no award and no premium accepted, there is nothing to approve and the story ends there.
 // Every step is a real signed request into Parley's Bolt receiver; nothing is called behind its back.
 import { ACTION, BLOCK, reviewConfirmCodec } from '../../src/slack/ids.js';
+import type { SubmitValues } from './driver.js';
 import type { SlackSandbox } from './index.js';
 import type { SandboxMessage } from './model.js';
 import { CHANNEL, PEOPLE } from './sandboxed-parley.js';
@@ -84,6 +87,10 @@ export interface StoryOptions {
   channelId?: string;
   /** Rounds picked in the start modal (default: the modal's default). */
   rounds?: number;
+  /** Other start-modal inputs, by block id (the mandate: walk-away, deadline, sourcing, …); the rest keep defaults. */
+  start?: SubmitValues;
+  /** What the buyer does with a premium above the quote when one is offered (default: leaves it). */
+  premium?: 'accept' | 'leave';
 }
 
 const MAX_STEPS = 200;
@@ -166,13 +173,16 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   await oneModalAtATime(sandbox, buyer, async () => {
     const modal = await openModal(buyer, start, startButton, 'the start modal');
     actions.push(`${PEOPLE.buyer.name} submits the start modal with its defaults`);
-    await driver.submitView(buyer, modal.id, options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {});
+    const inputs = { ...(options.rounds ? { [BLOCK.startRounds]: String(options.rounds) } : {}), ...options.start };
+    await driver.submitView(buyer, modal.id, inputs);
   });
   await parley.settle(here);
 
-  // Questions until the decision is in.
+  // Questions until the decision is in (a recommendation, or no award within the mandate).
+  const noAward = () => thread().filter((m) => (m.blocks ?? []).some((b) => b.block_id === BLOCK.decisionNoAward));
+  const concluded = () => withButton(ACTION.decisionOpenPo).length > 0 || noAward().length > 0;
   for (let step = 0; step < MAX_STEPS; step++) {
-    if (withButton(ACTION.decisionOpenPo).length > 0) break;
+    if (concluded()) break;
     const early = withButton(ACTION.earlyTerminationFinish)[0];
     if (early) {
       const choice =
@@ -188,7 +198,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     if (!question) {
       await parley.settle(here);
       if (withButton(ACTION.questionAnswer).length === 0 && withButton(ACTION.earlyTerminationFinish).length === 0) {
-        if (withButton(ACTION.decisionOpenPo).length > 0) break;
+        if (concluded()) break;
         throw new Error('The negotiation stopped without a question or a decision');
       }
       continue;
@@ -203,6 +213,25 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
       actions.push(`${PEOPLE.buyer.name} clicks [${answer.text}]`);
       await click(buyer, question, answer);
     }
+  }
+
+  // A premium above the quote: paying more than the quote takes the buyer's click.
+  const offering = withButton(ACTION.decisionAcceptPremium).at(-1);
+  const premium = offering && buttonsIn(offering).find((b) => b.actionId === ACTION.decisionAcceptPremium);
+  if (offering && premium && options.premium === 'accept') {
+    const before = withButton(ACTION.decisionOpenPo).length;
+    actions.push(`${PEOPLE.buyer.name} clicks [${premium.text}]`);
+    await click(buyer, offering, premium);
+    await sandbox.waitFor(() => withButton(ACTION.decisionOpenPo).length > before, {
+      what: 'the recommendation after the premium',
+      timeoutMs: 60_000,
+    });
+  } else if (premium) {
+    actions.push(`${PEOPLE.buyer.name} leaves [${premium.text}] unclicked: the award stays within the quote`);
+  }
+  if (withButton(ACTION.decisionOpenPo).length === 0) {
+    actions.push('No award within the mandate: no purchase order to approve');
+    return { threadTs, actions };
   }
   if (options.stopBeforeApproval) return { threadTs, actions };
 

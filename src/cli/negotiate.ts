@@ -1,5 +1,5 @@
 // `npm run -s negotiate -- FILE.xlsx [--mode balanced] [--rounds 4] [--seed N] [--answers auto] [--target N]
-// [--walk-away N] [--json]`: reads the quotation, takes each line's top catalog match as confirmed, and negotiates with
+// [--walk-away N] [--answer TEXT]… [--json]`: reads the quotation, takes each line's top catalog match as confirmed, and negotiates with
 // the quoting supplier and the two simulated competitors — offline, or with Claude (and the offline twin behind every
 // turn) when ANTHROPIC_API_KEY is set. With --json, stdout is one JSON document.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { NEGOTIATION_MODES, type NegotiationMode, ROUNDS } from '../config/business-rules.js';
 import { env } from '../config/env.js';
 import { type LlmUsage, llmFromEnv } from '../llm/llm.js';
+import { describeAiCost } from '../decision/write-decision.js';
 import { purchaseOrderDocument } from '../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../decision/po-workbook.js';
 import { renderPriceTrajectory, trajectoryFromEvents } from '../decision/price-chart.js';
@@ -26,6 +27,7 @@ const { values, positionals } = parseArgs({
     answers: { type: 'string', default: 'auto' },
     target: { type: 'string' },
     'walk-away': { type: 'string' },
+    answer: { type: 'string', multiple: true },
     json: { type: 'boolean', default: false },
   },
   allowPositionals: true,
@@ -69,6 +71,7 @@ await runQuotationCli(values.json, async ({ catalog, suppliers }) => {
     maxRounds: rounds,
     mandate: { targetTotal: optionalNumber(values.target), walkAwayTotal: optionalNumber(values['walk-away']) },
     answers: values.answers === 'auto' ? 'auto' : 'none',
+    preferredAnswers: values.answer ?? [],
     llm,
   });
 
@@ -143,8 +146,10 @@ await runQuotationCli(values.json, async ({ catalog, suppliers }) => {
     console.log(JSON.stringify(document, null, 2));
   } else {
     console.log(negotiationTranscript(state, events));
+    if (decisionError) console.log(`\n══ No award\n${decisionError}`);
     if (decisionJson && typeof decisionJson === 'object' && 'summary' in decisionJson) {
       console.log(`\n══ Recommendation\n${String(decisionJson.summary)}`);
+      console.log(`AI cost: ${describeAiCost({ usd: aiUsage.costUsd, calls: aiUsage.calls })}.`);
     }
     console.log(`\nPrice chart: ${chart}${poWorkbook ? `\nDraft PO workbook: ${poWorkbook}` : ''}`);
     if (skipped.length) console.log(`\nLeft out of the negotiation: ${skipped.join('; ')}`);

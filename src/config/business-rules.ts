@@ -25,11 +25,95 @@ export const SCORING_WEIGHTS: Readonly<Record<PresetMode, ScoringWeights>> = {
 export const PRICE_LEVELS = ['cheapest', 'mid', 'expensive'] as const;
 export type PriceLevel = (typeof PRICE_LEVELS)[number];
 
-/** What a supplier may charge, as a multiple of the quoted baseline: an offer outside is clipped into it. */
+/**
+ * What a supplier may charge for the order, as a multiple of the quoted baseline: an offer whose total falls outside
+ * is scaled into it (DESIGN.md's ranges).
+ */
 export const PRICE_RANGES: Readonly<Record<PriceLevel, { min: number; max: number }>> = {
   cheapest: { min: 0.85, max: 1.0 },
   mid: { min: 0.95, max: 1.2 },
   expensive: { min: 1.15, max: 1.4 },
+};
+
+/**
+ * How far one line's price may sit outside its supplier's range (as a share of the range's ends): a premium house is
+ * competitive on what it is tooled for and dear on the rest, while its order total stays in its range. Without it no
+ * supplier could ever be the best at a line it does not win on the whole order (a line clipped to 1.15× never beats one
+ * at 1.0×). An offer line outside [min × (1 − below), max × (1 + above)] is clipped into it. Wider above than below:
+ * what a house is not tooled for it buys in and marks up (up to about twice the factory's price for a premium house),
+ * while nobody sells far under a factory's price. The room above is what lets a premium specialty cover most of an
+ * order: the lines outside it carry the rest of the house's order-level premium.
+ */
+export const LINE_PRICE_SPREAD = { below: 0.35, above: 0.5 } as const;
+
+type Span = readonly [number, number];
+
+/**
+ * The ranges each supplier's private economics are drawn from by the negotiation's seed (negotiation/supplier-
+ * economics.ts), per price level. openingLevel: its first offer's total, as a multiple of the baseline (the quoting
+ * supplier's opening is its quote). room: its floor's distance below its opening (never more than its personality's
+ * largest discount). specialty: the share of the order's value it is tooled for and the price multiple there (of its
+ * level). The premium house is an outerwear specialist tooled for most of such an order (60–80% of its value), where
+ * it opens at 0.82–0.96× the quote — about what the factory settles at, so with its quality and speed it is the
+ * better buy there — and it buys in and marks up the rest, which carries its order-level premium (and bounds the
+ * specialty's share: supplier-economics.ts). Left to itself it would take more than the curveball's 60% on many
+ * orders; that is what the curveball takes away. The rest is how it bargains: its cost of capital, what a day faster costs it (share of the order), the share of the gap to a
+ * reasonable ask it gives per turn, the pushes below its floor it sits through, how far below the floor an ask is still
+ * haggling (share of the order), and what a volume commitment is worth to it.
+ */
+export const SUPPLIER_ECONOMICS: Readonly<
+  Record<
+    PriceLevel,
+    {
+      openingLevel: Span;
+      room: Span;
+      lineNoise: number;
+      specialty: { valueShare: Span; multiple: Span } | null;
+      costOfCapital: Span;
+      leadDayCost: Span;
+      pace: Span;
+      patience: readonly [number, number];
+      pushTolerance: Span;
+      volumeCredit: Span;
+    }
+  >
+> = {
+  cheapest: {
+    openingLevel: [0.96, 1.0],
+    room: [0.05, 0.12],
+    lineNoise: 0.04,
+    specialty: null,
+    costOfCapital: [0.1, 0.18],
+    leadDayCost: [0.002, 0.004],
+    pace: [0.4, 0.55],
+    patience: [2, 3],
+    pushTolerance: [0.015, 0.035],
+    volumeCredit: [0.01, 0.02],
+  },
+  mid: {
+    openingLevel: [1.08, 1.12],
+    room: [0.06, 0.1],
+    lineNoise: 0.1,
+    specialty: null,
+    costOfCapital: [0.12, 0.2],
+    leadDayCost: [0.0008, 0.0015],
+    pace: [0.35, 0.5],
+    patience: [2, 3],
+    pushTolerance: [0.03, 0.05],
+    volumeCredit: [0.015, 0.03],
+  },
+  expensive: {
+    openingLevel: [1.17, 1.23],
+    room: [0.03, 0.05],
+    lineNoise: 0.06,
+    specialty: { valueShare: [0.6, 0.8], multiple: [0.7, 0.78] },
+    costOfCapital: [0.06, 0.1],
+    leadDayCost: [0.0015, 0.003],
+    pace: [0.3, 0.45],
+    patience: [2, 3],
+    pushTolerance: [0.045, 0.08],
+    volumeCredit: [0.005, 0.015],
+  },
 };
 
 /** Human-in-the-loop thresholds for catalog matches (seed 002 §6.2, §11). */
@@ -100,12 +184,69 @@ export const COST_OF_CAPITAL_ANNUAL = 0.08;
 /** A split order is recommended only when it still wins after this overhead on its FOB value. */
 export const SPLIT_ORDER_OVERHEAD = 0.05;
 
-/** Impasse detection (seed 000): its defaults, except max rounds, which is the negotiation's own. */
+/**
+ * What an Incoterm leaves the buyer to pay on top of the quoted price, as shares of the goods value (decision/
+ * landed-cost.ts adds them to every offer's landed cost). Assumptions, not quotes: a forwarder's rate or a customs
+ * ruling replaces them. `freight` is main carriage, insurance and handling the buyer pays; `duty` is import duty and
+ * clearance, which only a delivered-duty-paid term leaves with the seller. Tune here; the decision names the term and
+ * the rates it used.
+ */
+export const IMPORT_DUTY_RATE = 0.12;
+export const INCOTERM_COSTS = {
+  /** Ex works: the buyer also pays export clearance and the leg to the port. */
+  EXW: { freight: 0.08, duty: IMPORT_DUTY_RATE },
+  FCA: { freight: 0.07, duty: IMPORT_DUTY_RATE },
+  FAS: { freight: 0.065, duty: IMPORT_DUTY_RATE },
+  FOB: { freight: 0.06, duty: IMPORT_DUTY_RATE },
+  /** Cost and freight: the seller pays the main carriage, the buyer insures and clears. */
+  CFR: { freight: 0.01, duty: IMPORT_DUTY_RATE },
+  CPT: { freight: 0.01, duty: IMPORT_DUTY_RATE },
+  CIF: { freight: 0, duty: IMPORT_DUTY_RATE },
+  CIP: { freight: 0, duty: IMPORT_DUTY_RATE },
+  DAP: { freight: 0, duty: IMPORT_DUTY_RATE },
+  DPU: { freight: 0, duty: IMPORT_DUTY_RATE },
+  DDP: { freight: 0, duty: 0 },
+} as const satisfies Readonly<Record<string, { freight: number; duty: number }>>;
+export type Incoterm = keyof typeof INCOTERM_COSTS;
+/** A quote that names no Incoterm is costed as this one, and the decision says it assumed so. */
+export const INCOTERM_ASSUMED = 'FOB' satisfies Incoterm;
+
+/** The currency a workspace compares and approves in unless its settings say otherwise. */
+export const WORKSPACE_CURRENCY_DEFAULT = 'USD';
+/**
+ * Exchange rates for comparing quotes in other currencies: units of USD per unit of each currency, as of `asOf`.
+ * Reference rates, not a trading desk's: update the table and its date together. A currency missing here cannot be
+ * converted, and the decision says so instead of guessing.
+ */
+export const FX_RATES = {
+  asOf: '2026-01-02',
+  usdPerUnit: {
+    USD: 1,
+    EUR: 1.08,
+    GBP: 1.27,
+    CNY: 0.138,
+    HKD: 0.128,
+    JPY: 0.0066,
+    VND: 0.000039,
+    TRY: 0.029,
+    INR: 0.012,
+    IDR: 0.000062,
+    KRW: 0.00072,
+    BDT: 0.0083,
+    PKR: 0.0036,
+    TWD: 0.031,
+    THB: 0.029,
+  },
+} as const satisfies { asOf: string; usdPerUnit: Readonly<Record<string, number>> };
+
+/**
+ * Impasse detection (seed 000): its defaults, except max rounds, which is the negotiation's own, and the lead-time
+ * limit, which is the buyer's (the mandate's maximum lead time; none when the buyer set none).
+ */
 export const IMPASSE = {
   progressWindowSize: 3,
   /** Relative gap between the latest offer and the buyer's reference price above which talks are at an impasse. */
   priceGapThreshold: 0.25,
-  maxAcceptableLeadTimeDays: 60,
 } as const;
 
 /** Early termination (seed 004): ask the buyer to stop once every active offer has converged this confidently. */

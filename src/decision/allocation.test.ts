@@ -444,6 +444,23 @@ describe('allocateOrder: the split-overhead rule', () => {
     expect(allocateOrder({ ...options, suppliers: allCapped })).toMatchObject({ ok: false });
   });
 
+  it('a split the buyer asked for: the cheapest one, when one supplier is cheapest on every line, by either search', () => {
+    // A is cheapest everywhere; B is $50 dearer on L3 and $500 dearer elsewhere. The cheapest split moves L3 to B.
+    const skus = ['L1', 'L2', 'L3', 'L4', 'L5', 'L6'];
+    const a = supplier('A', Object.fromEntries(skus.map((sku) => [sku, 1_000])));
+    const b = supplier('B', Object.fromEntries(skus.map((sku) => [sku, sku === 'L3' ? 1_050 : 1_500])));
+    const options = { lines: unitLines(...skus), suppliers: [a, b], requireSplit: true };
+    for (const exactLineLimit of [undefined, 0]) {
+      const plan = planOf(allocateOrder({ ...options, exactLineLimit }));
+      expect(plan.isSplit, `exactLineLimit ${exactLineLimit}`).toBe(true);
+      expect(owners(plan)).toEqual({ L1: 'A', L2: 'A', L3: 'B', L4: 'A', L5: 'A', L6: 'A' });
+      expect(plan.fob).toBe(6_050);
+      expectConsistent(plan, options);
+    }
+    // Without the request, A takes it all.
+    expect(planOf(allocateOrder({ ...options, requireSplit: false, exactLineLimit: 0 })).isSplit).toBe(false);
+  });
+
   it('counts cash-flow cost: upfront terms can lose a line a cheaper FOB would win', () => {
     // Per $10,000 over 90 days, 100% upfront costs 10,000 × 0.08 × 90 / 365 = $197.26; B is only $100 cheaper.
     const lines = unitLines('L1');

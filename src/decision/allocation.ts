@@ -103,6 +103,11 @@ export interface SupplierOption {
   /** Minimum units per SKU line; a smaller line cannot go to it. */
   moq?: number | null;
   /**
+   * Landed costs beyond cash flow, as shares of its FOB (decision/landed-cost.ts): the charges its quote adds (paid to
+   * it, so they count against the walk-away), and the freight and duty its Incoterm leaves to the buyer.
+   */
+  extras?: { charges: number; freight: number; duty: number };
+  /**
    * Its sub-scores (0–100) from scoring.ts; required in every mode except `cost`. The price sub-score is not used: the
    * award's own price is scored instead.
    */
@@ -131,6 +136,22 @@ export interface AllocateOrderOptions {
   exactLineLimit?: number;
   /** One supplier for the whole order (the buyer's single-source choice after the curveball): no split is searched. */
   singleSource?: boolean;
+  /** The buyer wants the order split: only allocations to two suppliers or more are awarded. */
+  requireSplit?: boolean;
+  /** Per SKU, the most the buyer pays a unit (the mandate's line walk-aways): a line priced above cannot go there. */
+  unitPriceLimits?: Readonly<Record<string, number>>;
+  limits?: AllocationLimits;
+}
+
+/** Totals no award may exceed, in currency units (each compared to the cent, as the plan shows them). */
+export interface AllocationLimits {
+  /** The walk-away: the most the award may cost in what is paid to the suppliers (FOB + their charges). */
+  maxPrice?: number;
+  /**
+   * The quote's effective landed cost plus any premium the buyer consented to: an award above it is not made, and the
+   * mode's best award, when it is above, is reported as `premiumOption` for the buyer to accept or not.
+   */
+  maxLandedCost?: number;
 }
 
 export interface AllocatedLine {
@@ -145,7 +166,12 @@ export interface SupplierAllocation {
   lines: AllocatedLine[];
   fob: number;
   cashFlowCost: number;
-  /** fob + cashFlowCost: this supplier's part, before any split overhead. */
+  /** Its quote's charges on these lines (its share of them, by value). */
+  charges: number;
+  /** The freight and duty its Incoterm leaves to the buyer (assumptions: INCOTERM_COSTS). */
+  freight: number;
+  duty: number;
+  /** fob + cashFlowCost + charges + freight + duty: this supplier's part, before any split overhead. */
   effectiveLandedCost: number;
   /** Its share of the order's FOB value, 0–1. */
   share: number;
@@ -195,15 +221,34 @@ export interface ScoredAward {
   overLimit: (AwardSummary & { premiumShare: number }) | null;
 }
 
+/** An award other than the plan's: the money, its score in scored modes, and its suppliers. */
+export interface AwardAlternative {
+  supplierCodes: string[];
+  allocations: SupplierAllocation[];
+  fob: number;
+  cashFlowCost: number;
+  charges: number;
+  freight: number;
+  duty: number;
+  splitOverhead: number;
+  effectiveLandedCost: number;
+  isSplit: boolean;
+  /** In scored modes. */
+  score: AwardScore | null;
+}
+
 export interface AllocationPlan {
   mode: NegotiationMode;
   /** Suppliers that get lines, by supplier code. */
   allocations: SupplierAllocation[];
   fob: number;
   cashFlowCost: number;
+  charges: number;
+  freight: number;
+  duty: number;
   /** SPLIT_ORDER_OVERHEAD × fob for a split order, else 0. */
   splitOverhead: number;
-  /** fob + cashFlowCost + splitOverhead. */
+  /** fob + cashFlowCost + charges + freight + duty + splitOverhead. */
   effectiveLandedCost: number;
   isSplit: boolean;
   /** No single supplier could take the whole order. */
@@ -222,12 +267,27 @@ export interface AllocationPlan {
   optimality: Optimality;
   /** How a scored mode chose; null in `cost` mode. */
   scored: ScoredAward | null;
+  /**
+   * The mode's best award when it costs more than `limits.maxLandedCost` (the quote's landed cost and any consented
+   * premium): not made without the buyer's consent. Null when the plan is the mode's best.
+   */
+  premiumOption: AwardAlternative | null;
 }
 
 export type AllocationError =
   | { code: 'UNCOVERED_LINES'; skus: string[] }
   | { code: 'INSUFFICIENT_CAPACITY'; totalCapacityShare: number }
-  | { code: 'NO_FEASIBLE_ALLOCATION'; proven: boolean };
+  | { code: 'NO_FEASIBLE_ALLOCATION'; proven: boolean }
+  /**
+   * Awards exist but none within a limit: the walk-away (`closest` is the cheapest award, above it), or the quote's
+   * landed cost (`premiumOption` is the mode's best award, which the buyer may accept; `closest` the cheapest).
+   */
+  | {
+      code: 'OVER_LIMIT';
+      limit: 'walk_away' | 'quote';
+      closest: AwardAlternative;
+      premiumOption: AwardAlternative | null;
+    };
 
 export type AllocationOutcome =
   { ok: true; plan: AllocationPlan } | { ok: false; error: AllocationError; message: string };
@@ -249,13 +309,17 @@ export function describeAllocationError(error: AllocationError): string {
       return error.proven
         ? 'No way of giving each line to one supplier respects every supplier’s capacity limit.'
         : 'Parley found no way of giving each line to one supplier that respects every supplier’s capacity limit.';
+    case 'OVER_LIMIT':
+      return error.limit === 'walk_away'
+        ? 'Every possible award costs more than the walk-away.'
+        : 'Every possible award costs more than the quote’s landed cost, which needs the buyer’s consent.';
   }
 }
 
 /** The allocation input for a supplier's offer. */
 export function supplierOptionFromOffer(
   offer: Offer,
-  extra: { moq?: number | null; factors?: FactorScores } = {},
+  extra: { moq?: number | null; factors?: FactorScores; extras?: SupplierOption['extras'] } = {},
 ): SupplierOption {
   return {
     supplierCode: offer.supplierCode,
@@ -302,6 +366,10 @@ interface Model {
   allowed: number[][];
   cap: number[];
   cashRate: number[];
+  /** Per supplier, shares of its FOB: charges (paid to it), freight and duty (paid to others). */
+  chargeRate: number[];
+  freightRate: number[];
+  dutyRate: number[];
   overhead: number;
 }
 
@@ -320,6 +388,7 @@ function buildModel(options: AllocateOrderOptions, suppliers: readonly SupplierO
   const overhead = options.splitOverhead ?? SPLIT_ORDER_OVERHEAD;
   const cashRate = suppliers.map((s) => cashFlowCostRate(s.paymentTerms, s.leadTimeDays, annualRate));
   const quoted = suppliers.map((s) => firstLineBySku(s.lines));
+  const unitLimit = options.unitPriceLimits ?? {};
 
   const unitPrice: number[][] = [];
   const value: number[][] = [];
@@ -327,7 +396,9 @@ function buildModel(options: AllocateOrderOptions, suppliers: readonly SupplierO
     const prices = suppliers.map((s, i) => {
       const offered = quoted[i]?.get(line.sku);
       if (offered === undefined || line.quantity < (s.moq ?? 0) || s.capacityShare <= 0) return NaN;
-      return unitPriceFor(offered, line.quantity);
+      const price = unitPriceFor(offered, line.quantity);
+      const limit = unitLimit[line.sku];
+      return limit !== undefined && price > limit + CENT_EPSILON ? NaN : price;
     });
     unitPrice.push(prices);
     value.push(prices.map((p) => (Number.isNaN(p) ? NaN : Math.round(line.quantity * p * 100))));
@@ -339,9 +410,17 @@ function buildModel(options: AllocateOrderOptions, suppliers: readonly SupplierO
     unitPrice,
     cap: suppliers.map((s) => Math.min(1, Math.max(0, s.capacityShare))),
     cashRate,
+    chargeRate: suppliers.map((s) => s.extras?.charges ?? 0),
+    freightRate: suppliers.map((s) => s.extras?.freight ?? 0),
+    dutyRate: suppliers.map((s) => s.extras?.duty ?? 0),
     overhead,
   };
-  return costed(base, (_line, s, v) => v * (1 + at(cashRate, s)));
+  return costed(base, (_line, s, v) => v * (1 + landedRate(base, s)));
+}
+
+/** Everything a supplier's FOB carries into its effective landed cost, as one share of it. */
+function landedRate(model: Pick<Model, 'cashRate' | 'chargeRate' | 'freightRate' | 'dutyRate'>, s: number): number {
+  return at(model.cashRate, s) + at(model.chargeRate, s) + at(model.freightRate, s) + at(model.dutyRate, s);
 }
 
 /** The model with each (line, supplier) costed by `cost` (given the line's FOB in cents), and `allowed` re-sorted. */
@@ -412,16 +491,24 @@ interface SplitSearch {
 }
 
 /**
- * A cap on effective landed cost (cents): `landed[line][supplier]` is a line's landed cost there, before the split
- * overhead, which counts on top at the model's rate.
+ * A cap on a linear total (cents): `perLine[line][supplier]` is what a line adds to it there, and a split adds
+ * `overhead` × its FOB on top (the split overhead, for a cap on landed cost; 0 for a cap on price).
  */
 interface Budget {
-  landed: number[][];
+  perLine: number[][];
+  overhead: number;
   limit: number;
 }
 
-/** Depth-first branch and bound over every assignment that uses at least two suppliers (and fits the budget). */
-function exactSplit(model: Model, budget?: Budget): SplitSearch {
+function budgetSpent(model: Model, budget: Budget, assign: readonly number[]): number {
+  const { total, used } = evaluate(model, assign);
+  return (
+    assign.reduce((sum, s, l) => sum + at(row(budget.perLine, l), s), 0) + (used > 1 ? budget.overhead * total : 0)
+  );
+}
+
+/** Depth-first branch and bound over every assignment that uses at least two suppliers (and fits the budgets). */
+function exactSplit(model: Model, budgets: readonly Budget[] = []): SplitSearch {
   const n = model.lineCount;
   const order = Array.from({ length: n }, (_, l) => l).sort((a, b) => maxValue(model, b) - maxValue(model, a) || a - b);
   const suffix = (pick: (l: number) => number): number[] => {
@@ -432,8 +519,10 @@ function exactSplit(model: Model, budget?: Budget): SplitSearch {
   const restCost = suffix((l) => Math.min(...row(model.allowed, l).map((s) => at(row(model.cost, l), s))));
   const restMinValue = suffix((l) => Math.min(...row(model.allowed, l).map((s) => at(row(model.value, l), s))));
   const restMaxValue = suffix((l) => maxValue(model, l));
-  const restLanded =
-    budget && suffix((l) => Math.min(...row(model.allowed, l).map((s) => at(row(budget.landed, l), s))));
+  const restSpent = budgets.map((budget) =>
+    suffix((l) => Math.min(...row(model.allowed, l).map((s) => at(row(budget.perLine, l), s)))),
+  );
+  const spent = new Array<number>(budgets.length).fill(0);
 
   const assign = new Array<number>(n).fill(-1);
   const fob = new Array<number>(model.supplierCount).fill(0);
@@ -441,11 +530,11 @@ function exactSplit(model: Model, budget?: Budget): SplitSearch {
   let best: number[] | null = null;
   let bestObjective = Infinity;
 
-  const visit = (depth: number, cost: number, total: number, landed: number): void => {
+  const visit = (depth: number, cost: number, total: number): void => {
     const used = linesAt.filter((c) => c > 0).length;
     if (depth === n) {
       if (used < 2 || !withinCapacity(model, fob, total)) return;
-      if (budget && landed + model.overhead * total > budget.limit + CENT_EPSILON) return;
+      if (budgets.some((b, k) => at(spent, k) + b.overhead * total > b.limit + CENT_EPSILON)) return;
       const objective = cost + model.overhead * total;
       if (objective < bestObjective - CENT_EPSILON) {
         bestObjective = objective;
@@ -458,10 +547,11 @@ function exactSplit(model: Model, budget?: Budget): SplitSearch {
     // A supplier already over its share of the largest order still possible can only get further over.
     const largest = total + at(restMaxValue, depth);
     if (fob.some((v, s) => v > at(model.cap, s) * largest + CENT_EPSILON)) return;
-    if (budget && restLanded) {
-      const least = landed + at(restLanded, depth) + model.overhead * (total + at(restMinValue, depth));
-      if (least > budget.limit + CENT_EPSILON) return;
-    }
+    const overBudget = budgets.some((b, k) => {
+      const least = at(spent, k) + at(row(restSpent, k), depth) + b.overhead * (total + at(restMinValue, depth));
+      return least > b.limit + CENT_EPSILON;
+    });
+    if (overBudget) return;
 
     const line = at(order, depth);
     for (const s of row(model.allowed, line)) {
@@ -469,14 +559,15 @@ function exactSplit(model: Model, budget?: Budget): SplitSearch {
       assign[line] = s;
       fob[s] = at(fob, s) + value;
       linesAt[s] = at(linesAt, s) + 1;
-      const extra = budget ? at(row(budget.landed, line), s) : 0;
-      visit(depth + 1, cost + at(row(model.cost, line), s), total + value, landed + extra);
+      budgets.forEach((b, k) => (spent[k] = at(spent, k) + at(row(b.perLine, line), s)));
+      visit(depth + 1, cost + at(row(model.cost, line), s), total + value);
+      budgets.forEach((b, k) => (spent[k] = at(spent, k) - at(row(b.perLine, line), s)));
       fob[s] = at(fob, s) - value;
       linesAt[s] = at(linesAt, s) - 1;
     }
     assign[line] = -1;
   };
-  visit(0, 0, 0, 0);
+  visit(0, 0, 0);
   return { assign: best, lowerBound: null };
 }
 
@@ -767,6 +858,7 @@ function choose(
   alone: readonly number[],
   split: number[] | null,
   lowerBound: number | null,
+  requireSplit = false,
 ): Solution | null {
   // Equal objectives go to the lower effective landed cost (they can tie in a scored mode), then the lower code.
   const singles = alone
@@ -784,10 +876,13 @@ function choose(
     split !== null && splitEvaluation !== null && splitEvaluation.used > 1
       ? { assign: split, evaluation: splitEvaluation }
       : null;
-  if (best !== null && (single === null || best.evaluation.objective < single.evaluation.objective - CENT_EPSILON)) {
+  if (
+    best !== null &&
+    (single === null || requireSplit || best.evaluation.objective < single.evaluation.objective - CENT_EPSILON)
+  ) {
     return { assign: best.assign, evaluation: best.evaluation, isSplit: true, single, split: best, lowerBound };
   }
-  if (single === null) return null;
+  if (single === null || requireSplit) return null;
   const assign = fillWith(model, single.supplier);
   return { assign, evaluation: single.evaluation, isSplit: false, single, split: best, lowerBound };
 }
@@ -795,38 +890,82 @@ function choose(
 /** How the split is searched: exhaustively, bounded (many lines), or not at all (single source only). */
 type SplitMethod = 'exhaustive' | 'bounded' | 'none';
 
-function solve(model: Model, alone: readonly number[], search: SplitMethod): Solution | null {
-  if (search === 'none') return choose(model, alone, null, null);
+function solve(model: Model, alone: readonly number[], search: SplitMethod, requireSplit = false): Solution | null {
+  if (search === 'none') return choose(model, alone, null, null, requireSplit);
   const found = search === 'exhaustive' ? exactSplit(model) : boundedSplit(model);
-  return choose(model, alone, found.assign, found.lowerBound);
+  const split = requireSplit
+    ? atLeastTwo(model, found.assign, (assign) => evaluate(model, assign).feasible)
+    : found.assign;
+  return choose(model, alone, split, found.lowerBound, requireSplit);
 }
 
 /**
- * The best assignment under `model`'s objective among those whose effective landed cost (`landed`'s objective) fits
- * `limit`. Exhaustive: branch and bound with the budget. Bounded: the budget is relaxed with a multiplier μ — each line
- * costs objective + μ × landed cost — and μ is raised (doubling, then bisection) until the best assignment found fits;
- * the bound at that μ, less μ × the limit, is a lower bound on every assignment that fits.
+ * The split to weigh when the buyer asked for one: `found` when it uses two suppliers or more; when the bounded
+ * search's best uses one (a split's overhead makes any split dearer), the cheapest assignments that use two, as a
+ * split costs them (Σ split cost): each line on its cheapest supplier if that already uses two, else `found` (or
+ * that) with one line moved, the cheapest move first — exact when no capacity limit binds. The first that `fits`.
+ */
+function atLeastTwo(
+  model: Model,
+  found: number[] | null,
+  fits: (assign: readonly number[]) => boolean,
+): number[] | null {
+  if (found !== null && evaluate(model, found).used > 1) return found;
+  const greedy = Array.from({ length: model.lineCount }, (_, l) => at(row(model.allowed, l), 0));
+  const candidates: number[][] = new Set(greedy).size > 1 ? [greedy] : [];
+  const base = found ?? greedy;
+  const moves: { line: number; to: number; delta: number }[] = [];
+  base.forEach((from, line) => {
+    for (const to of row(model.allowed, line)) {
+      if (to === from) continue;
+      moves.push({ line, to, delta: at(row(model.splitCost, line), to) - at(row(model.splitCost, line), from) });
+    }
+  });
+  moves.sort((a, b) => a.delta - b.delta || a.line - b.line || a.to - b.to);
+  for (const move of moves) candidates.push(base.map((s, l) => (l === move.line ? move.to : s)));
+  return (
+    candidates.find((assign) => evaluate(model, assign).used > 1 && evaluate(model, assign).feasible && fits(assign)) ??
+    null
+  );
+}
+
+/**
+ * The best assignment under `model`'s objective among those within every budget and accepted by `accept` (the
+ * checks to the cent, as the plan shows the money). Exhaustive: branch and bound with the budgets. Bounded: the
+ * budgets are relaxed together with a multiplier μ — each line costs objective + μ × what it adds to them — and μ is
+ * raised (doubling, then bisection) until the best assignment found fits; since every budget holds, so does their sum,
+ * and the bound at that μ, less μ × the summed limits, is a lower bound on every assignment that fits.
  */
 function solveWithin(
   model: Model,
-  landed: Model,
+  budgets: readonly Budget[],
   alone: readonly number[],
   search: SplitMethod,
-  limit: number,
+  accept: (assign: readonly number[]) => boolean = () => true,
+  requireSplit = false,
 ): Solution | null {
-  const fits = (assign: readonly number[]) => evaluate(landed, assign).objective <= limit + CENT_EPSILON;
+  const fits = (assign: readonly number[]) =>
+    budgets.every((b) => budgetSpent(model, b, assign) <= b.limit + CENT_EPSILON) && accept(assign);
   const within = alone.filter((s) => fits(fillWith(model, s)));
-  if (search === 'none') return choose(model, within, null, null);
-  if (search === 'exhaustive') {
-    return choose(model, within, exactSplit(model, { landed: landed.cost, limit }).assign, null);
-  }
+  const decided = (split: number[] | null, bound: number | null) =>
+    choose(
+      model,
+      within,
+      requireSplit ? atLeastTwo(model, split, fits) : split !== null && fits(split) ? split : null,
+      bound,
+      requireSplit,
+    );
+  if (search === 'none') return decided(null, null);
+  if (search === 'exhaustive') return decided(exactSplit(model, budgets).assign, null);
 
   // Every multiplier gives a valid bound, and every assignment that fits is a candidate: keep the best of each.
+  const limit = budgets.reduce((sum, b) => sum + b.limit, 0);
   let bound = -Infinity;
   const kept: { best: { assign: number[]; objective: number } | null } = { best: null };
   const relaxed = (mu: number): boolean => {
-    const priced = costed({ ...model, overhead: model.overhead * (1 + mu) }, (l, s) => {
-      return at(row(model.cost, l), s) + mu * at(row(landed.cost, l), s);
+    const overhead = model.overhead + mu * budgets.reduce((sum, b) => sum + b.overhead, 0);
+    const priced = costed({ ...model, overhead }, (l, s) => {
+      return at(row(model.cost, l), s) + mu * budgets.reduce((sum, b) => sum + at(row(b.perLine, l), s), 0);
     });
     const search = boundedSplit(priced);
     const singles = alone.map((s) => evaluate(priced, fillWith(model, s)).objective);
@@ -847,42 +986,57 @@ function solveWithin(
     if (relaxed(middle)) high = middle;
     else low = middle;
   }
-  const found = kept.best === null ? null : spendSlack(model, landed, kept.best.assign, limit);
-  return choose(model, within, found, Number.isFinite(bound) ? bound : null);
+  const found = kept.best === null ? null : spendSlack(model, budgets, kept.best.assign, fits);
+  return decided(found, Number.isFinite(bound) ? bound : null);
 }
 
 /**
- * Single-line moves that lower the objective and keep capacity and the budget, best gain per cent of budget first,
- * until none is left: the multiplier's bisection stops a little short of the budget, and this spends what is left.
+ * Single-line moves that lower the objective and keep capacity and the budgets, best gain per cent of budget first,
+ * until none is left: the multiplier's bisection stops a little short of the budgets, and this spends what is left.
  */
-function spendSlack(model: Model, landed: Model, start: readonly number[], limit: number): number[] {
+function spendSlack(
+  model: Model,
+  budgets: readonly Budget[],
+  start: readonly number[],
+  fits: (assign: readonly number[]) => boolean,
+): number[] {
   const assign = [...start];
   const t = tally(model, assign);
-  let spent = assign.reduce((sum, s, l) => sum + at(row(landed.splitCost, l), s), 0);
+  // What a line adds to each budget in a split (the split overhead included).
+  const splitSpend = (k: number, l: number, s: number) => {
+    const budget = budgets[k];
+    return budget === undefined ? 0 : at(row(budget.perLine, l), s) + budget.overhead * at(row(model.value, l), s);
+  };
+  const spent = budgets.map((_, k) => assign.reduce((sum, s, l) => sum + splitSpend(k, l, s), 0));
   for (let pass = 0; pass < LOCAL_SEARCH_PASSES; pass++) {
-    const moves: { line: number; from: number; to: number; gain: number; extra: number }[] = [];
+    const moves: { line: number; from: number; to: number; gain: number; extra: number[] }[] = [];
     assign.forEach((from, line) => {
       for (const to of row(model.allowed, line)) {
         const gain = at(row(model.splitCost, line), from) - at(row(model.splitCost, line), to);
         if (to === from || gain <= CENT_EPSILON) continue;
-        const extra = at(row(landed.splitCost, line), to) - at(row(landed.splitCost, line), from);
+        const extra = budgets.map((_, k) => splitSpend(k, line, to) - splitSpend(k, line, from));
         moves.push({ line, from, to, gain, extra });
       }
     });
     // Moves that also save money first (biggest gain first), then the most gain per cent spent.
-    const rank = (m: { gain: number; extra: number }) => (m.extra <= 0 ? Infinity : m.gain / m.extra);
+    const rank = (m: { gain: number; extra: number[] }) => {
+      const cost = m.extra.reduce((a, b) => a + b, 0);
+      return cost <= 0 ? Infinity : m.gain / cost;
+    };
     moves.sort((a, b) => rank(b) - rank(a) || b.gain - a.gain || a.line - b.line || a.to - b.to);
     let moved = false;
     for (const { line, from, to, extra } of moves) {
-      if (assign[line] !== from || spent + extra > limit + CENT_EPSILON) continue;
+      if (assign[line] !== from) continue;
+      if (budgets.some((b, k) => at(spent, k) + at(extra, k) > b.limit + CENT_EPSILON)) continue;
       if (!tryMoves(model, t, [[line, from, to]])) continue;
       assign[line] = to;
-      spent += extra;
+      extra.forEach((e, k) => (spent[k] = at(spent, k) + e));
       moved = true;
     }
     if (!moved) break;
   }
-  return assign;
+  // The moves were costed as a split's; if they made a single supplier's award, or a rounding put it over, keep the start.
+  return fits(assign) ? assign : [...start];
 }
 
 /** The same solution, with every objective re-read in another model (same order, other costs). */
@@ -1000,47 +1154,108 @@ export function allocateOrder(options: AllocateOrderOptions): AllocationOutcome 
     .filter((s) => !excluded.some((e) => e.supplierCode === suppliers[s]?.supplierCode));
   const exhaustive = model.lineCount <= (options.exactLineLimit ?? EXACT_LINE_LIMIT);
   const search: SplitMethod = options.singleSource ? 'none' : exhaustive ? 'exhaustive' : 'bounded';
-  const cheapest = solve(model, alone, search);
-  if (cheapest === null) return fail({ code: 'NO_FEASIBLE_ALLOCATION', proven: exhaustive });
-
+  const requireSplit = options.requireSplit === true;
   const money = (cents: number) => formatMoney(fromCents(cents), currency);
   const build = (assign: readonly number[]) => describePlan(model, options.lines, suppliers, assign);
-  const context: ReasonContext = { mode, money, overhead: model.overhead, exhaustive };
-  if (mode === 'cost') {
-    const candidates = candidatesOf(cheapest, build, () => undefined);
-    const reason = explain(context, { ...candidates, excluded });
-    return { ok: true, plan: finishPlan(mode, cheapest, candidates, { excluded, reason, exhaustive, scored: null }) };
+  const context: ReasonContext = { mode, money, overhead: model.overhead, exhaustive, requireSplit };
+
+  // The limits, twice: as budgets the searches can prune with (fractional cents), and as the checks that decide, on
+  // the money as the plan shows it (whole cents), so that a plan never shows a total above a limit.
+  const limits = options.limits ?? {};
+  const toLimit = (amount: number | undefined) => (amount === undefined ? null : Math.round(amount * 100));
+  const maxPrice = toLimit(limits.maxPrice);
+  const maxLanded = toLimit(limits.maxLandedCost);
+  const priceBudget: Budget[] =
+    maxPrice === null
+      ? []
+      : [
+          {
+            perLine: model.value.map((values) => values.map((v, s) => v * (1 + at(model.chargeRate, s)))),
+            overhead: 0,
+            limit: maxPrice,
+          },
+        ];
+  const quoteBudget: Budget[] =
+    maxLanded === null ? [] : [{ perLine: model.cost, overhead: model.overhead, limit: maxLanded }];
+  const withinPrice = (plan: PlanMoney) => maxPrice === null || plan.fob + plan.charges <= maxPrice;
+  const withinQuote = (plan: PlanMoney) => maxLanded === null || plan.elc <= maxLanded;
+  const acceptPrice = (assign: readonly number[]) => withinPrice(build(assign));
+  const acceptAll = (assign: readonly number[]) => {
+    const plan = build(assign);
+    return withinPrice(plan) && withinQuote(plan);
+  };
+
+  const cheapestOverall = solve(model, alone, search, requireSplit);
+  if (cheapestOverall === null) return fail({ code: 'NO_FEASIBLE_ALLOCATION', proven: exhaustive });
+  const scoring = mode === 'cost' ? null : scoringOf(options, model, suppliers, mode);
+  const scoreOf = (assign: readonly number[]) => (scoring === null ? null : awardScore(model, scoring, assign));
+  const alternative = (solution: Solution) => alternativeOf(build(solution.assign), scoreOf(solution.assign));
+  // The cheapest award within the walk-away: what cost mode awards, and what the scored modes' premium is measured from.
+  const cheapest = acceptPrice(cheapestOverall.assign)
+    ? cheapestOverall
+    : solveWithin(model, priceBudget, alone, search, acceptPrice, requireSplit);
+  if (cheapest === null) {
+    return fail({ code: 'OVER_LIMIT', limit: 'walk_away', closest: alternative(cheapestOverall), premiumOption: null });
   }
 
-  const scoring = scoringOf(options, model, suppliers, mode);
+  if (scoring === null) {
+    // The cheapest award is the lowest landed cost within the walk-away: if it is above the quote, every award is.
+    if (!withinQuote(build(cheapest.assign))) {
+      const over = alternative(cheapest);
+      return fail({ code: 'OVER_LIMIT', limit: 'quote', closest: over, premiumOption: over });
+    }
+    const candidates = candidatesOf(cheapest, build, () => undefined);
+    const reason = explain(context, { ...candidates, excluded });
+    const extra = { excluded, reason, exhaustive, scored: null, premiumOption: null };
+    return { ok: true, plan: finishPlan(mode, cheapest, candidates, extra) };
+  }
+
   const cheapestPlan = build(cheapest.assign);
-  // The limit is on the landed cost as the objective counts it (before rounding each part to the cent).
+  // The mode's premium limit is on the landed cost as the objective counts it (before rounding each part to the cent).
   const limit = cheapest.evaluation.objective * (1 + scoring.maxPremium);
+  const modeCap: Budget = { perLine: model.cost, overhead: model.overhead, limit };
   const scoredOrder = scoredModel(model, scoring);
-  const fits = (assign: readonly number[]) => evaluate(model, assign).objective <= limit + CENT_EPSILON;
-  const best = solve(scoredOrder, alone, search);
-  const overLimit = best !== null && !fits(best.assign) ? best : null;
+  const withinCap = (assign: readonly number[]) =>
+    evaluate(model, assign).objective <= limit + CENT_EPSILON && acceptPrice(assign);
+  const best = solve(scoredOrder, alone, search, requireSplit);
+  const overLimit = best !== null && !withinCap(best.assign) ? best : null;
   // The cheapest award always fits, so there is always an award; it stands if the search finds nothing better.
-  const chosen =
+  const modeBest =
     best !== null && overLimit === null
       ? best
-      : (solveWithin(scoredOrder, model, alone, search, limit) ?? reEvaluate(scoredOrder, cheapest));
+      : (solveWithin(scoredOrder, [...priceBudget, modeCap], alone, search, acceptPrice, requireSplit) ??
+        reEvaluate(scoredOrder, cheapest));
 
-  const scoreOf = (assign: readonly number[]) => awardScore(model, scoring, assign);
+  // Above the quote's landed cost the mode's best award needs the buyer's consent: the award is the best one within
+  // the quote, and the mode's best is offered as a premium the buyer may accept.
+  let chosen = modeBest;
+  let premiumOption: AwardAlternative | null = null;
+  if (!withinQuote(build(modeBest.assign))) {
+    premiumOption = alternative(modeBest);
+    const budgets = [...priceBudget, modeCap, ...quoteBudget];
+    const within =
+      solveWithin(scoredOrder, budgets, alone, search, acceptAll, requireSplit) ??
+      (acceptAll(cheapest.assign) ? reEvaluate(scoredOrder, cheapest) : null);
+    if (within === null) {
+      return fail({ code: 'OVER_LIMIT', limit: 'quote', closest: alternative(cheapest), premiumOption });
+    }
+    chosen = within;
+  }
+
   const premiumOf = (plan: PlanMoney) => plan.elc - cheapestPlan.elc;
   const summary = (assign: readonly number[]): AwardSummary => {
     const plan = build(assign);
     return {
       supplierCodes: plan.allocations.map((a) => a.supplierCode),
       effectiveLandedCost: fromCents(plan.elc),
-      ...scoreOf(assign),
+      ...awardScore(model, scoring, assign),
     };
   };
-  const candidates = candidatesOf(chosen, build, (assign) => scoreOf(assign).score);
+  const candidates = candidatesOf(chosen, build, (assign) => awardScore(model, scoring, assign).score);
   const premium = premiumOf(candidates.chosen.plan);
   const scored: ScoredAward = {
     weights: scoring.weights,
-    award: scoreOf(chosen.assign),
+    award: awardScore(model, scoring, chosen.assign),
     priceReference: fromCents(scoring.reference),
     pointValueShare: scoring.pointShare,
     pointValue: fromCents(scoring.pointShare * scoring.reference),
@@ -1056,11 +1271,25 @@ export function allocateOrder(options: AllocateOrderOptions): AllocationOutcome 
             premiumShare: ratio(premiumOf(build(overLimit.assign)), cheapestPlan.elc),
           },
   };
-  const reason = explainScored(context, { ...candidates, excluded, scored, sameAsCheapest: premium === 0 });
+  const reason =
+    explainScored(context, { ...candidates, excluded, scored, sameAsCheapest: premium === 0 }) +
+    (premiumOption === null || maxLanded === null ? '' : explainPremium(context, premiumOption, maxLanded));
   return {
     ok: true,
-    plan: finishPlan(mode, chosen, candidates, { excluded, reason, exhaustive, scored }),
+    plan: finishPlan(mode, chosen, candidates, { excluded, reason, exhaustive, scored, premiumOption }),
   };
+}
+
+/** Why the mode's best award is not the award: it costs more than the quote's landed cost allows without consent. */
+function explainPremium(context: ReasonContext, option: AwardAlternative, maxLanded: number): string {
+  const { money, mode } = context;
+  const elc = Math.round(option.effectiveLandedCost * 100);
+  const score = option.score === null ? '' : `, score ${showScore(option.score.score)}`;
+  return (
+    ` The best award in ${mode} mode (${option.supplierCodes.join(' + ')}: ${money(elc)} effective landed cost${score}) ` +
+    `costs ${money(elc - maxLanded)} more than the ${money(maxLanded)} the buyer allows without consent (the quote's ` +
+    'landed cost), so the award is the best one within it; the buyer can accept that premium.'
+  );
 }
 
 interface Candidates {
@@ -1099,6 +1328,7 @@ function finishPlan(
     reason: string;
     exhaustive: boolean;
     scored: ScoredAward | null;
+    premiumOption: AwardAlternative | null;
   },
 ): AllocationPlan {
   const { single, split } = candidates;
@@ -1139,6 +1369,7 @@ function finishPlan(
     objective: fromCents(objective),
     optimality,
     scored: extra.scored,
+    premiumOption: extra.premiumOption,
   };
 }
 
@@ -1200,6 +1431,9 @@ interface PlanMoney {
   /** Cents. */
   fob: number;
   cash: number;
+  charges: number;
+  freight: number;
+  duty: number;
   overhead: number;
   elc: number;
 }
@@ -1212,13 +1446,19 @@ function describePlan(
 ): PlanMoney {
   const { fob, total, used } = evaluate(model, assign);
   const allocations: SupplierAllocation[] = [];
-  let cash = 0;
+  const sums = { cash: 0, charges: 0, freight: 0, duty: 0 };
   suppliers.forEach((supplier, s) => {
     const mine = lines.flatMap((line, l) => (assign[l] === s ? [{ line, l }] : []));
     if (mine.length === 0) return;
     const supplierFob = at(fob, s);
     const supplierCash = Math.round(supplierFob * at(model.cashRate, s));
-    cash += supplierCash;
+    const charges = Math.round(supplierFob * at(model.chargeRate, s));
+    const freight = Math.round(supplierFob * at(model.freightRate, s));
+    const duty = Math.round(supplierFob * at(model.dutyRate, s));
+    sums.cash += supplierCash;
+    sums.charges += charges;
+    sums.freight += freight;
+    sums.duty += duty;
     allocations.push({
       supplierCode: supplier.supplierCode,
       lines: mine.map(({ line, l }) => ({
@@ -1229,12 +1469,16 @@ function describePlan(
       })),
       fob: fromCents(supplierFob),
       cashFlowCost: fromCents(supplierCash),
-      effectiveLandedCost: fromCents(supplierFob + supplierCash),
+      charges: fromCents(charges),
+      freight: fromCents(freight),
+      duty: fromCents(duty),
+      effectiveLandedCost: fromCents(supplierFob + supplierCash + charges + freight + duty),
       share: Math.round((supplierFob / total) * 10_000) / 10_000,
     });
   });
   const overhead = used > 1 ? Math.round(total * model.overhead) : 0;
-  return { allocations, fob: total, cash, overhead, elc: total + cash + overhead };
+  const elc = total + sums.cash + sums.charges + sums.freight + sums.duty + overhead;
+  return { allocations, fob: total, ...sums, overhead, elc };
 }
 
 function moneyOf(plan: PlanMoney) {
@@ -1242,8 +1486,20 @@ function moneyOf(plan: PlanMoney) {
     allocations: plan.allocations,
     fob: fromCents(plan.fob),
     cashFlowCost: fromCents(plan.cash),
+    charges: fromCents(plan.charges),
+    freight: fromCents(plan.freight),
+    duty: fromCents(plan.duty),
     splitOverhead: fromCents(plan.overhead),
     effectiveLandedCost: fromCents(plan.elc),
+  };
+}
+
+function alternativeOf(plan: PlanMoney, score: AwardScore | null): AwardAlternative {
+  return {
+    supplierCodes: plan.allocations.map((a) => a.supplierCode),
+    ...moneyOf(plan),
+    isSplit: plan.allocations.length > 1,
+    score,
   };
 }
 
@@ -1258,6 +1514,8 @@ interface ReasonContext {
   money: (cents: number) => string;
   overhead: number;
   exhaustive: boolean;
+  /** The buyer asked for a split. */
+  requireSplit: boolean;
 }
 
 interface Candidate {
@@ -1295,6 +1553,7 @@ function explain(context: ReasonContext, options: Candidates & { excluded: { rea
     return `${names(chosen)} alone: ${cost(chosen)}.${against}`;
   }
   const body = `Split ${names(chosen)}: ${cost(chosen)}, ${overheadOf(context, chosen)}`;
+  if (context.requireSplit) return `${body}: the cheapest split, as the buyer asked for the order to be split.`;
   if (single === null) {
     const why = options.excluded.map((e) => e.reason).join('; ');
     return `No single supplier can take the whole order (${why}), so the order must be split. ${body}.`;
@@ -1327,6 +1586,10 @@ function explainScored(
         ? noSplit(context)
         : ` The best split (${names(split)}: ${scoreText(split)}, ${overheadOf(context, split)}) does not beat it.`;
     head = `${names(chosen)} alone: ${scoreText(chosen)} in ${mode} mode, ${cost(chosen)}.${against}`;
+  } else if (context.requireSplit) {
+    head =
+      `Split ${names(chosen)}, as the buyer asked for the order to be split: ${scoreText(chosen)} in ${mode} mode, ` +
+      `${cost(chosen)}, ${overheadOf(context, chosen)}.`;
   } else if (single === null) {
     const why = options.excluded.map((e) => e.reason).join('; ');
     head =

@@ -27,6 +27,7 @@ export function purchaseOrderDocument(
     lines: award.lines,
     fobCost: award.fob,
     cashFlowCost: award.cashFlowCost,
+    otherCosts: fromCents(toCents(award.charges) + toCents(award.freight) + toCents(award.duty)),
     effectiveLandedCost: award.effectiveLandedCost,
   }));
   return documentOf(allocations, {
@@ -68,6 +69,7 @@ export function storedPurchaseOrderDocument(
     })),
     fobCost: a.fobCost,
     cashFlowCost: a.cashFlowCost,
+    otherCosts: a.otherCosts ?? 0,
     effectiveLandedCost: a.effectiveLandedCost,
   }));
   return documentOf(allocations, {
@@ -90,6 +92,7 @@ function documentOf(
     allocations.reduce((sum, allocation) => sum + toCents(pick(allocation)), 0);
   const fob = sumCents((a) => a.fobCost);
   const cashFlow = sumCents((a) => a.cashFlowCost);
+  const other = sumCents((a) => a.otherCosts ?? 0);
   const overhead = toCents(options.splitOverhead);
   return {
     number: options.number,
@@ -102,8 +105,9 @@ function documentOf(
     totals: {
       fobCost: fromCents(fob),
       cashFlowCost: fromCents(cashFlow),
+      otherCosts: fromCents(other),
       splitOverhead: fromCents(overhead),
-      effectiveLandedCost: fromCents(fob + cashFlow + overhead),
+      effectiveLandedCost: fromCents(fob + cashFlow + other + overhead),
     },
     approvals: options.approvals ?? [],
     notes: options.notes,

@@ -42,7 +42,9 @@ export interface PurchaseOrderAllocation {
   /** Σ line totals. */
   fobCost: number;
   cashFlowCost: number;
-  /** fobCost + cashFlowCost. */
+  /** Charges, freight and duty (landed-cost assumptions); absent or 0 when none were counted. */
+  otherCosts?: number;
+  /** fobCost + cashFlowCost + otherCosts. */
   effectiveLandedCost: number;
 }
 
@@ -59,9 +61,10 @@ export interface PurchaseOrderDocument {
   totals: {
     fobCost: number;
     cashFlowCost: number;
+    otherCosts?: number;
     /** The split-order overhead; 0 for a single supplier. */
     splitOverhead: number;
-    /** fobCost + cashFlowCost + splitOverhead. */
+    /** fobCost + cashFlowCost + otherCosts + splitOverhead. */
     effectiveLandedCost: number;
   };
   /** ISO 8601 `at`. */
@@ -230,7 +233,7 @@ function writeSummary(sheet: Worksheet, po: PurchaseOrderDocument, date: Date, s
   const subtotals = [
     { column: 6, value: po.totals.fobCost },
     { column: 7, value: po.totals.cashFlowCost },
-    { column: 8, value: centsSum([po.totals.fobCost, po.totals.cashFlowCost]) },
+    { column: 8, value: centsSum([po.totals.fobCost, po.totals.cashFlowCost, po.totals.otherCosts ?? 0]) },
   ];
   for (const { column, value } of subtotals) {
     sumFormula(sheet.getCell(r, column), column, firstAllocation, lastAllocation, value, MONEY_FORMAT);
@@ -390,9 +393,21 @@ function writeAllocation(
   number(sheet.getCell(r, 5), allocation.cashFlowCost, MONEY_FORMAT);
   text(sheet.getCell(r, 6), 'Cost of capital tied up by paying before delivery');
   r++;
+  const other = allocation.otherCosts ?? 0;
+  const otherRow = r;
+  if (toCents(other) !== 0) {
+    text(sheet.getCell(r, 1), 'Charges, freight and duty');
+    number(sheet.getCell(r, 5), other, MONEY_FORMAT);
+    text(
+      sheet.getCell(r, 6),
+      "The quote's charges, and the freight and duty its Incoterm leaves to the buyer (assumed)",
+    );
+    r++;
+  }
   labelCell(sheet.getCell(r, 1), 'Effective landed cost');
   const landed = sheet.getCell(r, 5);
-  landed.value = { formula: `${cellRef(fobRow, 5)}+${cellRef(cashRow, 5)}`, result: allocation.effectiveLandedCost };
+  const parts = [cellRef(fobRow, 5), cellRef(cashRow, 5), ...(toCents(other) !== 0 ? [cellRef(otherRow, 5)] : [])];
+  landed.value = { formula: parts.join('+'), result: allocation.effectiveLandedCost };
   landed.numFmt = MONEY_FORMAT;
   landed.font = { ...FONT, bold: true };
   text(sheet.getCell(r, 6), 'Before any split-order overhead (see Summary)');
@@ -556,14 +571,14 @@ function checkAmounts(po: PurchaseOrderDocument): void {
   for (const a of po.allocations) {
     const who = a.supplier.code;
     expect(`${who} FOB`, a.fobCost, centsSum(a.lines.map((line) => line.lineTotal)));
-    expect(`${who} landed cost`, a.effectiveLandedCost, centsSum([a.fobCost, a.cashFlowCost]));
+    expect(`${who} landed cost`, a.effectiveLandedCost, centsSum([a.fobCost, a.cashFlowCost, a.otherCosts ?? 0]));
   }
   expect('total FOB', po.totals.fobCost, centsSum(po.allocations.map((a) => a.fobCost)));
   expect('total cash-flow cost', po.totals.cashFlowCost, centsSum(po.allocations.map((a) => a.cashFlowCost)));
   expect(
     'effective landed cost',
     po.totals.effectiveLandedCost,
-    centsSum([po.totals.fobCost, po.totals.cashFlowCost, po.totals.splitOverhead]),
+    centsSum([po.totals.fobCost, po.totals.cashFlowCost, po.totals.otherCosts ?? 0, po.totals.splitOverhead]),
   );
   if (problems.length > 0) throw new RangeError(`PO ${po.number}: amounts do not add up: ${problems.join('; ')}`);
 }

@@ -109,15 +109,20 @@ describe('priceTrajectorySpec', () => {
     // The label expression is vega's; evaluate it as the legend would, for each entry.
     const label = (name: string) =>
       new Function('datum', `return ${String(legend.labelExpr)};`)({ label: name }) as string;
-    expect(label('Ningbo Everbright Garments Co., Ltd.')).toBe('Ningbo Everbright Garments Co., Ltd.: $44,350');
-    expect(label('Orion Textiles')).toBe('Orion Textiles: $50,650');
+    expect(label('Ningbo Everbright Garments Co., Ltd.')).toBe('Ningbo Everbright Garments Co., Ltd.: $44,350.00');
+    expect(label('Orion Textiles')).toBe('Orion Textiles: $50,650.00');
     // A supplier whose last offer is older than the last round says when it was made.
     const stopped = { ...input, points: input.points.filter((p) => !(p.supplierCode === 'SUP-003' && p.round > 1)) };
     const stoppedLegend = legendOf(json(priceTrajectorySpec(stopped)));
     const stoppedLabel = new Function('datum', `return ${String(stoppedLegend.labelExpr)};`)({
       label: 'Pacific Stitch Co.',
     }) as string;
-    expect(stoppedLabel).toBe('Pacific Stitch Co.: $42,800 (round 1)');
+    expect(stoppedLabel).toBe('Pacific Stitch Co.: $42,800.00 (round 1)');
+    // Money is written as in every message of the thread (commerce/money.ts), whatever the currency.
+    const yuan = legendOf(json(priceTrajectorySpec({ ...input, currency: 'CNY' })));
+    expect(new Function('datum', `return ${String(yuan.labelExpr)};`)({ label: 'Orion Textiles' })).toBe(
+      'Orion Textiles: CNY 50,650.00',
+    );
     // Short names fit on one row.
     const short = { ...input, suppliers: suppliers.map((s, i) => ({ ...s, name: 'ABC'[i] ?? s.name })) };
     expect(legendOf(json(priceTrajectorySpec(short)))).toMatchObject({ columns: 3 });
@@ -125,7 +130,7 @@ describe('priceTrajectorySpec', () => {
     const quoted = { ...input, suppliers: [{ code: 'SUP-001', name: 'O"Brien \\ Sons' }, ...suppliers.slice(1)] };
     const quotedLegend = legendOf(json(priceTrajectorySpec(quoted)));
     expect(new Function('datum', `return ${String(quotedLegend.labelExpr)};`)({ label: 'O"Brien \\ Sons' })).toBe(
-      'O"Brien \\ Sons: $44,350',
+      'O"Brien \\ Sons: $44,350.00',
     );
     expect(json(priceTrajectorySpec(input)).title).toMatchObject({
       subtitle: "Each supplier's latest offer is next to its name; the dashed line marks the curveball",

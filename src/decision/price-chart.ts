@@ -12,6 +12,7 @@ import { renderAsync } from '@resvg/resvg-js';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { CURVEBALL } from '../config/business-rules.js';
+import { formatMoney } from '../commerce/money.js';
 import type { NegotiationEvent } from '../negotiation/engine.js';
 
 /** The chart's size in CSS pixels: Slack's preview box is about this shape. The PNG is drawn at RENDER_SCALE×. */
@@ -279,8 +280,8 @@ export function curveballLabel(input: PriceTrajectoryInput, suppliers: readonly 
 function legendLabel(name: string, rows: readonly ChartRow[], currency: string): string {
   const last = rows.filter((row) => row.supplier === name).at(-1);
   if (last === undefined) return name;
-  const amount = Math.round(last.total).toLocaleString('en-US');
-  const money = currency === 'USD' ? `$${amount}` : `${amount} ${currency}`;
+  // The thread's one money format (commerce/money.ts), as in every message beside the chart.
+  const money = formatMoney(last.total, currency);
   const latestRound = Math.max(...rows.map((row) => row.round));
   const when = last.round === latestRound ? '' : last.round === 0 ? ' (quote)' : ` (round ${last.round})`;
   return `${name}: ${money}${when}`;

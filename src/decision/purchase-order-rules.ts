@@ -5,7 +5,7 @@
 // A PO is always created as a draft; only people approve it. draft → approved (→ sent, out of scope) | rejected |
 // superseded; an approved PO is superseded too when the decision changes again (it was never sent).
 import { createHash } from 'node:crypto';
-import { formatMoney } from '../commerce/money.js';
+import { formatMoney, fromCents, toCents } from '../commerce/money.js';
 import type { PriceTier } from '../negotiation/types.js';
 import type { DecisionNumbers } from './decide.js';
 import { basisOfAward } from './po-document.js';
@@ -39,6 +39,8 @@ export interface PurchaseOrderAllocationView {
   incoterm: string | null;
   fobCost: number;
   cashFlowCost: number;
+  /** Charges, freight and duty (landed-cost assumptions); 0 on POs drafted before they were counted. */
+  otherCosts?: number;
   effectiveLandedCost: number;
   items: PurchaseOrderItemView[];
 }
@@ -57,6 +59,8 @@ export interface PurchaseOrderView {
   currency: string;
   fobCost: number;
   cashFlowCost: number;
+  /** Charges, freight and duty (landed-cost assumptions); 0 on POs drafted before they were counted. */
+  otherCosts?: number;
   splitOverhead: number;
   effectiveLandedCost: number;
   approvals: { approverSlackUserId: string; approvedAt: Date }[];
@@ -298,6 +302,7 @@ export interface PlannedAllocation {
   incoterm: string | null;
   fobCost: number;
   cashFlowCost: number;
+  otherCosts?: number;
   effectiveLandedCost: number;
   items: Omit<PurchaseOrderItemView, 'productId'>[];
 }
@@ -307,6 +312,7 @@ export interface PlannedPurchaseOrder {
   currency: string;
   fobCost: number;
   cashFlowCost: number;
+  otherCosts?: number;
   splitOverhead: number;
   effectiveLandedCost: number;
   basisOfAward: string;
@@ -331,6 +337,7 @@ export function planPurchaseOrder(
     currency: options.currency ?? numbers.currency,
     fobCost: plan.fob,
     cashFlowCost: plan.cashFlowCost,
+    otherCosts: fromCents(toCents(plan.charges) + toCents(plan.freight) + toCents(plan.duty)),
     splitOverhead: plan.splitOverhead,
     effectiveLandedCost: plan.effectiveLandedCost,
     basisOfAward: basisOfAward(numbers, (role) => suppliers.get(role)?.code ?? null),
@@ -342,6 +349,7 @@ export function planPurchaseOrder(
       incoterm: options.incoterm === undefined ? a.incoterm : options.incoterm,
       fobCost: a.fob,
       cashFlowCost: a.cashFlowCost,
+      otherCosts: fromCents(toCents(a.charges) + toCents(a.freight) + toCents(a.duty)),
       effectiveLandedCost: a.effectiveLandedCost,
       items: a.lines.map(({ sku, description, quantity, unitPrice, lineTotal, tiers }) => ({
         sku,
@@ -416,7 +424,7 @@ function fingerprint(po: PlannedPurchaseOrder | PurchaseOrderView): string {
       paymentTerms: a.paymentTerms,
       leadTimeDays: a.leadTimeDays,
       incoterm: a.incoterm,
-      amounts: [a.fobCost, a.cashFlowCost, a.effectiveLandedCost].map(poMoney),
+      amounts: [a.fobCost, a.cashFlowCost, a.effectiveLandedCost, ...nonZero(a.otherCosts)].map(poMoney),
       items: a.items
         .map(
           (i) => [i.sku, i.description, i.quantity, poUnitPrice(i.unitPrice), poMoney(i.lineTotal), i.tiers] as const,
@@ -424,8 +432,19 @@ function fingerprint(po: PlannedPurchaseOrder | PurchaseOrderView): string {
         .sort((x, y) => compareText(x[0], y[0])),
     }))
     .sort((x, y) => compareText(x.supplierId, y.supplierId));
-  const amounts = [po.fobCost, po.cashFlowCost, po.splitOverhead, po.effectiveLandedCost].map(poMoney);
+  const amounts = [
+    po.fobCost,
+    po.cashFlowCost,
+    po.splitOverhead,
+    po.effectiveLandedCost,
+    ...nonZero(po.otherCosts),
+  ].map(poMoney);
   return JSON.stringify({ currency: po.currency, amounts, allocations });
+}
+
+/** Other costs when there are any: a PO without them fingerprints and digests as it did before they were counted. */
+function nonZero(amount: number | undefined): number[] {
+  return amount === undefined || toCents(amount) === 0 ? [] : [amount];
 }
 
 /**
@@ -477,6 +496,7 @@ export function shownPurchaseOrder(po: PurchaseOrderView) {
     cashFlowCost: poMoney(po.cashFlowCost),
     splitOverhead: poMoney(po.splitOverhead),
     effectiveLandedCost: poMoney(po.effectiveLandedCost),
+    ...(nonZero(po.otherCosts).length === 0 ? {} : { otherCosts: poMoney(po.otherCosts ?? 0) }),
     allocations: po.allocations.map((a) => ({
       supplier: { code: a.supplierCode, name: a.supplierName },
       share: a.share.toFixed(4),
@@ -486,6 +506,7 @@ export function shownPurchaseOrder(po: PurchaseOrderView) {
       fobCost: poMoney(a.fobCost),
       cashFlowCost: poMoney(a.cashFlowCost),
       effectiveLandedCost: poMoney(a.effectiveLandedCost),
+      ...(nonZero(a.otherCosts).length === 0 ? {} : { otherCosts: poMoney(a.otherCosts ?? 0) }),
       lines: a.items.map((i) => ({
         sku: i.sku,
         description: i.description,

@@ -263,6 +263,25 @@ describe('scoreOffers edge cases', () => {
     expect(at12[1]?.cashFlowCost).toBeCloseTo(10_000 * 0.12 * (30 / 365), 2);
   });
 
+  it('within the lead time the buyer accepted, waiting costs no points on terms either', () => {
+    // Same terms, 50 against 12 days: the 50-day offer ties money up longer only because it is slower.
+    const inputs = [
+      { offer: offer('A', 10_000, 50, '50/50'), profile: plain },
+      { offer: offer('B', 10_500, 12, '50/50'), profile: plain },
+      { offer: offer('C', 10_500, 60, '50/50'), profile: plain },
+    ];
+    const before = scoreOffers(inputs, 'balanced');
+    expect(byCode(before, 'A').factors.terms).toBeLessThan(byCode(before, 'B').factors.terms);
+    const accepted = scoreOffers(inputs, 'balanced', undefined, { acceptedLeadTimeDays: 50 });
+    const [a, b, c] = ['A', 'B', 'C'].map((code) => byCode(accepted, code));
+    expect(a?.factors.terms).toBe(b?.factors.terms);
+    // Slower than accepted still counts its own days; the money it costs stays its own.
+    expect(c?.factors.terms).toBeLessThan(a?.factors.terms ?? 0);
+    expect(b?.cashFlowCost).toBeCloseTo(10_500 * 0.5 * 0.08 * (12 / 365), 2);
+    expect(a?.explanations.terms).toMatch(/over the 50 days the buyer accepted/);
+    expect(a?.rank).toBe(1);
+  });
+
   it('scores a lone offer 100 on price and lead time', () => {
     const [only] = scoreOffers([{ offer: offer('A', 10_000, 30, '100'), profile: plain }], 'balanced');
     expect(only?.factors.price).toBe(100);

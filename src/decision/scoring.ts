@@ -77,6 +77,23 @@ export interface SupplierScore {
 export interface ScoreOptions {
   /** Cost of capital per year for the terms explanation; the terms score itself does not depend on it. */
   annualRate?: number;
+  /**
+   * The lead time the buyer accepted (their answer "45 days is fine"): every offer within it scores 100 on lead time,
+   * and slower ones are scored from it instead of from the fastest offer, so speed the buyer does not need earns
+   * nothing — on terms neither: within it, money paid early is counted over the accepted lead time, not the offer's.
+   */
+  acceptedLeadTimeDays?: number | null;
+  /** Weights to use instead of the mode's (the mode's adjusted by the buyer's answers: see mandateWeights). */
+  weights?: ScoringWeights;
+}
+
+/**
+ * The mode's weights after the buyer said speed matters more than price: lead time takes price's weight when it had
+ * less, and price lead time's, so the weights still sum to 1 and nothing else moves.
+ */
+export function mandateWeights(weights: ScoringWeights, mandate: { leadTimeOverPrice: boolean }): ScoringWeights {
+  if (!mandate.leadTimeOverPrice || weights.leadTime >= weights.price) return weights;
+  return { ...weights, price: weights.leadTime, leadTime: weights.price };
 }
 
 const weightSchema = z.number().nonnegative().optional();
@@ -131,7 +148,7 @@ export function scoreOffers(
   customWeights?: CustomWeights,
   options: ScoreOptions = {},
 ): SupplierScore[] {
-  const weights = weightsFor(mode, customWeights);
+  const weights = options.weights ?? weightsFor(mode, customWeights);
   if (inputs.length === 0) return [];
   const codes = inputs.map((i) => i.offer.supplierCode);
   const duplicate = codes.find((code, index) => codes.indexOf(code) !== index);
@@ -140,7 +157,8 @@ export function scoreOffers(
   const annualRate = options.annualRate ?? COST_OF_CAPITAL_ANNUAL;
   const lowest = Math.min(...inputs.map((i) => i.offer.total));
   const fastest = Math.min(...inputs.map((i) => i.offer.leadTimeDays));
-  const context: Context = { count: inputs.length, lowest, fastest, annualRate };
+  const accepted = options.acceptedLeadTimeDays ?? null;
+  const context: Context = { count: inputs.length, lowest, fastest, annualRate, accepted };
 
   const scored = inputs.map(({ offer, profile }) => {
     const parts: Record<ScoringFactor, Part> = {
@@ -171,6 +189,7 @@ interface Context {
   lowest: number;
   fastest: number;
   annualRate: number;
+  accepted: number | null;
 }
 
 interface Part {
@@ -211,6 +230,23 @@ export function leadTimeZeroDays(fastestDays: number): number {
 
 function leadTimeScore(offer: Offer, inputs: readonly ScoredInput[], context: Context): Part {
   const days = offer.leadTimeDays;
+  const { accepted } = context;
+  if (accepted !== null) {
+    if (days <= accepted) {
+      return {
+        score: MAX_SCORE,
+        explanation: `Lead time: ${days} days, within the ${accepted} days the buyer accepted → 100`,
+      };
+    }
+    // Slower than the buyer accepted: the scale starts at what they accepted (or the fastest offer, if slower still).
+    const from = Math.max(accepted, context.fastest);
+    const zeroAt = leadTimeZeroDays(from);
+    const score = clampScore((MAX_SCORE * (zeroAt - days)) / (zeroAt - from));
+    return {
+      score,
+      explanation: `Lead time: ${days} days; ${from} days (the buyer accepted ${accepted}) → 100, ${zeroAt} days → 0 → ${show(score)}`,
+    };
+  }
   if (days === context.fastest) {
     const tied = inputs.filter((i) => i.offer.leadTimeDays === days).length > 1;
     const standing = context.count === 1 ? 'is the only offer' : `${tied ? 'ties for' : 'is'} the fastest`;
@@ -228,16 +264,23 @@ function leadTimeScore(offer: Offer, inputs: readonly ScoredInput[], context: Co
 }
 
 function termsScore(offer: Offer, context: Context): Part {
-  const rate = cashFlowCostRate(offer.paymentTerms, offer.leadTimeDays, context.annualRate);
+  // How long money waits for the goods is the lead time. Within the lead time the buyer accepted it is no penalty on
+  // terms either, or "45 days is fine" would still cost the 45-day supplier points for waiting: offers within it are
+  // scored on their terms over the accepted lead time, so equal terms score equally. (The cash-flow cost in money,
+  // counted in the landed cost, stays the offer's own.)
+  const { accepted } = context;
+  const within = accepted !== null && offer.leadTimeDays <= accepted;
+  const days = within ? accepted : offer.leadTimeDays;
+  const rate = cashFlowCostRate(offer.paymentTerms, days, context.annualRate);
   const zeroRate = (context.annualRate * LEAD_TIME_ZERO_DAYS) / DAYS_PER_YEAR;
   // With a zero cost of capital every term costs nothing: all score 100, which is what the buyer said money costs.
   const score = zeroRate > 0 ? clampScore(MAX_SCORE * (1 - rate / zeroRate)) : MAX_SCORE;
   const cost = formatMoney(offer.total * rate, offer.currency);
-  const terms = describePaymentTerms(offer.paymentTerms, { leadTimeDays: offer.leadTimeDays });
+  const terms = describePaymentTerms(offer.paymentTerms, { leadTimeDays: days });
   return {
     score,
     explanation:
-      `Terms: ${terms} ties up capital costing ${cost} at ` +
+      `Terms: ${terms}${within ? ` (over the ${days} days the buyer accepted)` : ''} ties up capital costing ${cost} at ` +
       `${formatPercent(context.annualRate)}/yr (${formatPercent(rate, 2)} of the order) → ${show(score)} ` +
       `(0% → 100; ${formatPercent(zeroRate, 2)}, all paid ${LEAD_TIME_ZERO_DAYS} days ahead → 0)`,
   };

@@ -1,18 +1,27 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeMessagesApi, startFakeClaude } from '../../test/support/fake-messages-api.js';
-import { decide } from './decide.js';
-import { curveballInput, landedCostInput, numbersOf, seedSuppliersInput } from '../../test/support/decide-fixtures.js';
+import { type DecisionNumbers, decide } from './decide.js';
+import { formatMoney } from '../commerce/money.js';
+import {
+  curveballInput,
+  freightInput,
+  landedCostInput,
+  numbersOf,
+  seedSuppliersInput,
+} from '../../test/support/decide-fixtures.js';
 import {
   DECISION_PURPOSE,
   type DecisionText,
   extractFigures,
   uncheckedFigures,
   writeDecision,
+  repeatedReasons,
   writeDeterministic,
 } from './write-decision.js';
 
 const curveball = numbersOf(decide(curveballInput()));
 const landed = numbersOf(decide(landedCostInput()));
+const freight = numbersOf(decide(freightInput()));
 const scored = [
   numbersOf(decide(seedSuppliersInput('quality'))),
   numbersOf(decide(seedSuppliersInput('cashflow', { termsConceded: true, curveball: true }))),
@@ -29,9 +38,9 @@ const allText = (text: Omit<DecisionText, 'writer'>) => [
 const faithful = {
   summary:
     'Award 51.4% of the order to Ningbo Everbright and 48.6% to Alpine Premium: effective landed cost $18,375.00, ' +
-    'which saves $2,500 (12.5%) against the quoted $20,000.',
+    'which saves $1,625 (8.1%) against the quote’s $20,000 landed.',
   keyPoints: {
-    price: 'Negotiation put $3,500 (17.5%) on the table; the award captures $2,500 of it.',
+    price: 'Negotiation put $3,500 (17.5%) on the table; on price the award captures $2,500 (12.5%) of it.',
     quality: 'Alpine Premium is rated 4.7/5, Ningbo Everbright 4.0/5.',
     leadTime: 'Everything arrives in 30 days.',
     cashFlow: 'All offers are paid on delivery (0/100), so there is no cash-flow cost.',
@@ -50,14 +59,17 @@ describe('writeDeterministic', () => {
     expect(text.writer).toBe('deterministic');
     expect(text.summary).toBe(
       'Award 51.4% to Ningbo Everbright and 48.6% to Alpine Premium: effective landed cost $18,375.00 ' +
-        '(FOB $17,500.00 + cash-flow cost $0.00 + split overhead $875.00). Against the quoted $20,000.00 the award ' +
-        'saves $2,500.00 (12.5%); the best final offer was $3,500.00 (17.5%) below the quotation. The order is ' +
-        'complete in 30 days.',
+        "(FOB $17,500.00 + cash-flow cost $0.00 + split overhead $875.00). Against the quote's landed cost of " +
+        '$20,000.00 the award saves $1,625.00 (8.1%); the best final offer was $3,500.00 (17.5%) below the ' +
+        'quotation. The order is complete in 30 days.',
     );
+    // Awarded savings are landed (the split's overhead counts), the saving on price beside them, said once.
     expect(text.keyPoints.price).toContain(
       'Identified savings $3,500.00 (17.5%) = quoted $20,000.00 − best final offer $16,500.00. ' +
-        'Awarded savings $2,500.00 (12.5%) = quoted $20,000.00 − awarded FOB $17,500.00.',
+        "Awarded savings $1,625.00 (8.1%) = the quote's landed cost $20,000.00 − the award's $18,375.00; on price " +
+        'alone it saves $2,500.00 (12.5%).',
     );
+    expect(text.keyPoints.price).not.toContain('On landed cost');
     expect(text.keyPoints.price).toContain('Cost avoidance $1,500.00');
     expect(text.keyPoints.risk).toContain('Alpine Premium can fill at most 60% of the order value.');
     expect(text.keyPoints.risk).toContain('2 suppliers to manage, and a 5% split overhead ($875.00).');
@@ -84,20 +96,51 @@ describe('writeDeterministic', () => {
     );
   });
 
+  it("labels Parley's assumptions wherever it cites them, and names them in the summary", () => {
+    const assumed: DecisionNumbers = {
+      ...landed,
+      assumedFacts: { 'SUP-001': ['leadTimeDays', 'onTimeDeliveryRate', 'qualityRating'] },
+    };
+    const text = writeDeterministic(assumed);
+    expect(text.summary).toMatch(
+      /Not stated by Ningbo Everbright, assumed for scoring: lead time 50 days, on-time delivery rate 90\.0% and quality rating 4\.0\/5\.$/,
+    );
+    expect(text.keyPoints.leadTime).toContain('Ningbo Everbright not stated (50 days assumed)');
+    expect(text.keyPoints.risk).toContain('Ningbo Everbright 90.0% (assumed)');
+    expect(text.keyPoints.quality).toContain('Ningbo Everbright 4.0/5 (assumed)');
+    // The suppliers' own figures are not labelled.
+    expect(text.keyPoints.leadTime).toContain('RapidGear Co 25 days');
+    expect(writeDeterministic(landed).summary).not.toContain('assumed for scoring');
+    expect(uncheckedFigures(allText(text), assumed)).toEqual([]);
+  });
+
   it('passes its own figure check: every figure it writes is a computed one', () => {
-    for (const numbers of [curveball, landed, ...scored])
+    for (const numbers of [curveball, landed, freight, ...scored])
       expect(uncheckedFigures(allText(writeDeterministic(numbers)), numbers)).toEqual([]);
   });
 
-  it('outside cost mode says what the award pays over the cheapest and what for', () => {
+  it('outside cost mode says what the award pays over the cheapest and what for, once', () => {
     const [quality, capped] = scored;
-    expect(writeDeterministic(quality ?? curveball).summary).toContain(
-      'In quality mode we pay $12,546.87 (23.7%) more than the cheapest feasible award (Ningbo Everbright, ' +
-        "$52,891.24) for a score of 85.8 against 78.2, within the mode's 25% limit.",
+    if (quality === undefined || capped === undefined) throw new Error('the scored fixtures are missing');
+    // Why the cheapest offer is not the award is its own section, and is said nowhere else.
+    const premium = (numbers: DecisionNumbers) => {
+      const amount = numbers.cheapestNotChosen?.landedDifference;
+      if (amount === undefined || amount === null) throw new Error('the cheapest offer is chosen');
+      return formatMoney(amount, numbers.currency);
+    };
+    const qualityText = writeDeterministic(quality);
+    expect(qualityText.cheapestNotChosenReason).toContain(`is ${premium(quality)} above Ningbo Everbright's`);
+    expect(qualityText.cheapestNotChosenReason).toContain('quality mode pays for a better score');
+    expect(qualityText.summary).not.toContain(premium(quality));
+    expect(qualityText.tradeOffs).not.toContain(premium(quality));
+    const cappedText = writeDeterministic(capped);
+    expect(cappedText.cheapestNotChosenReason).toContain(`is ${premium(capped)} above Ningbo Everbright's`);
+    // That an even better-scoring award was over the mode's limit is another reason: the summary says it, once.
+    expect(cappedText.summary).toMatch(
+      /In cashflow mode the best-scoring award \(.+\) would cost .+ above the mode's 10% limit\./,
     );
-    expect(writeDeterministic(capped ?? curveball).summary).toMatch(
-      /In cashflow mode we pay \$5,283\.43 \(10\.0%\) more than the cheapest feasible award \(Ningbo Everbright, \$52,891\.24\) for a score of 86\.2 against 77\.6; the best-scoring award/,
-    );
+    expect(cappedText.summary).not.toContain(premium(capped));
+    for (const numbers of scored) expect(repeatedReasons(writeDeterministic(numbers), numbers)).toEqual([]);
     // In cost mode, nothing of the kind.
     expect(writeDeterministic(curveball).summary).not.toMatch(/ mode /);
   });
@@ -143,6 +186,42 @@ describe('the figure check', () => {
   });
 });
 
+describe('the figure check knows landed cost beyond price', () => {
+  it('accepts the quote’s landed cost, charges, freight, duty and the comparisons with them; rejects others', () => {
+    // Figures of the hand-worked example (decide-fixtures freightInput): the quote lands at $12,300, RapidGear at
+    // $10,800 ($1,500 less, 12.2%), Ningbo Everbright at $11,940 with $300 charges, $776 freight and $1,164 duty;
+    // the award is $800 (8%) dearer on price; the Incoterm's rates are 8% and 12%.
+    const ok = [
+      '$12,300.00',
+      '$1,500',
+      '12.2%',
+      '$11,940',
+      '$300',
+      '$776',
+      '$1,164',
+      '$800 more on price',
+      '8%',
+      '12%',
+      // Ningbo Everbright against the quote's landed cost: $360 less.
+      '$360',
+    ];
+    expect(uncheckedFigures(ok, freight)).toEqual([]);
+    expect(uncheckedFigures(['$12,400', '$777', '$1,165', '$1,499'], freight)).toEqual([
+      '$12,400',
+      '$777',
+      '$1,165',
+      '$1,499',
+    ]);
+  });
+
+  it('says an award dearer on price but cheaper landed is both, each with its sign', () => {
+    const text = writeDeterministic(freight);
+    expect(text.summary).toContain("Against the quote's landed cost of $12,300.00 the award saves $1,500.00 (12.2%)");
+    expect(text.keyPoints.price).toContain('on price alone it costs $800.00 (8.0%) more');
+    expect(text.summary).toContain('(DDP $10,800.00 + cash-flow cost $0.00)');
+  });
+});
+
 describe('writeDecision with Claude (real SDK, fake Messages API)', () => {
   let api: FakeMessagesApi | undefined;
   afterEach(async () => {
@@ -151,7 +230,7 @@ describe('writeDecision with Claude (real SDK, fake Messages API)', () => {
   });
 
   it('uses Claude’s text when every figure in it is a computed one', async () => {
-    // The writer asks the reasoning tier, whatever model that is configured to be.
+    // The writer asks the fast tier, whatever model that is configured to be.
     const models = { fastModel: 'fast-model-under-test', reasoningModel: 'reasoning-model-under-test' };
     const fake = await startFakeClaude(() => ({ kind: 'tool', input: faithful }), models);
     api = fake.api;
@@ -159,7 +238,7 @@ describe('writeDecision with Claude (real SDK, fake Messages API)', () => {
     expect(text).toEqual({ ...faithful, writer: 'llm' });
 
     const request = api.requests[0];
-    expect(request?.model).toBe('reasoning-model-under-test');
+    expect(request?.model).toBe('fast-model-under-test');
     expect(request?.tool_choice).toEqual({ type: 'tool', name: 'write_decision' });
     expect(request?.system).toMatch(/every figure is computed by code/);
     const prompt = JSON.stringify(request?.messages);

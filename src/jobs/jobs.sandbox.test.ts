@@ -28,9 +28,9 @@ import {
   TEAM_ID,
 } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { startParley, type ParleyServer } from '../server.js';
-import { chooseCurveball } from '../services/answer-question.js';
-import { beginNegotiation } from '../services/begin-negotiation.js';
-import { receiveSharedFile } from '../services/receive-shared-file.js';
+import { chooseCurveball } from '../services/negotiation/answer-question.js';
+import { beginNegotiation } from '../services/negotiation/begin-negotiation.js';
+import { receiveSharedFile } from '../services/quotation/receive-shared-file.js';
 import { createContextFactory } from '../services/service-context.js';
 import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
 import { ACTION } from '../slack/ids.js';
@@ -181,6 +181,10 @@ describe('a process that dies, and the one that starts after it', () => {
         questionBudget: 3,
         targetTotal: null,
         walkAwayTotal: null,
+        requiredBy: null,
+        maxLeadTimeDays: null,
+        sourcing: 'any',
+        invitedSuppliers: null,
         notes: null,
       },
       seed: SEED,

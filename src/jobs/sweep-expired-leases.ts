@@ -8,7 +8,7 @@
 // `updatedAt`), so with two instances one resumes it. The negotiation is then driven from its checkpoint by the
 // facade (`parley.resume`): every step was saved with its thread messages, so nothing is said twice. The quotation is
 // read again (`parley.rereadQuotation`: files.info and the download, as for a new upload).
-import { READ_LEASE_MS } from '../services/read-quotation.js';
+import { READ_LEASE_MS } from '../services/quotation/read-quotation.js';
 import { log } from '../log.js';
 import { LEASE_MS } from '../db/stores/negotiation-store.js';
 import { DAY_MS } from '../time.js';

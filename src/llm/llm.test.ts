@@ -74,8 +74,8 @@ describe('Claude structured output through the real SDK', () => {
 
   it('marks the stable prefix for the cache, and reports and prices what the API wrote and read', async () => {
     const { llm, usage, api } = await llmAnswering([{ kind: 'tool', input: { total: 2, currency: 'EUR' } }]);
-    // ~2,500 tokens of stable context: above Sonnet 4.6's 2,048-token minimum.
-    const stable = `Price list:\n${'SKU-0001 Parka 79.10 | '.repeat(430)}`;
+    // ~3,000 tokens of stable context: above Sonnet 4.6's 2,048-token minimum, below Haiku 4.5's 4,096.
+    const stable = `Price list:\n${'SKU-0001 Parka 79.10 | '.repeat(300)}`;
     const cached = {
       ...request,
       tier: 'reasoning' as const,
@@ -113,7 +113,7 @@ describe('Claude structured output through the real SDK', () => {
     const { llm, usage } = await llmAnswering([{ kind: 'tool', input: { total: 2, currency: 'EUR' } }], {
       now: () => now,
     });
-    const stable = `Price list:\n${'SKU-0001 Parka 79.10 | '.repeat(430)}`;
+    const stable = `Price list:\n${'SKU-0001 Parka 79.10 | '.repeat(300)}`;
     const cached = { ...request, tier: 'reasoning' as const, prompt: [{ text: stable, cache: true }, { text: 'Q?' }] };
     await llm.structured(cached);
     now += 4 * 60_000;

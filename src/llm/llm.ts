@@ -6,7 +6,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import type { Env } from '../config/env.js';
 import { costUsd } from './cost.js';
-import { MAX_CACHE_BREAKPOINTS, minCacheableTokens, promptBlocks, tokensOf } from './prompt-cache.js';
+import { MAX_CACHE_BREAKPOINTS, minCacheableTokens, promptBlocks, promptTokens } from './prompt-cache.js';
 import { Semaphore } from './semaphore.js';
 
 export type ModelTier = 'fast' | 'reasoning';
@@ -182,32 +182,26 @@ function toolOf(request: StructuredRequest<unknown>): Anthropic.Tool {
 }
 
 /**
- * The prompt tokens up to a request's last cache breakpoint (0 without one), counted as the fake Messages API bills
- * them: characters ÷ 4 of the tool, the system prompt and the message blocks.
+ * The prompt tokens up to a request's last cache breakpoint (0 without one), estimated as the fake Messages API bills
+ * them (tokens.ts): the tool, the tool-use system prompt, the system prompt and the message blocks.
  */
 export function cachedPrefixTokens(request: StructuredRequest<unknown>): number {
-  const { system, messages } = promptParams(request);
-  const blocks = promptBlocks({ tools: [toolOf(request)], system, messages });
+  const blocks = wireBlocks(request);
   const last = blocks.findLastIndex((block) => block.breakpoint);
-  return last < 0 ? 0 : tokensOf(blocks.slice(0, last + 1).reduce((sum, block) => sum + block.chars, 0));
+  return last < 0 ? 0 : promptTokens(blocks.slice(0, last + 1));
 }
 
 /**
- * A request's prompt size as the issue's benchmark measures it, characters ÷ 4 of the system prompt and the JSON
- * messages (without `cache_control` markers, and without the tool, which `cachedPrefixTokens` counts).
+ * A request's whole prompt in tokens, as the fake Messages API bills it and the benchmark counts it: the tool's
+ * definition and the tool-use system prompt the API adds included, since every call pays for them.
  */
-export function promptTokenEstimate(
-  request: Pick<StructuredRequest<unknown>, 'system' | 'prompt' | 'purpose'>,
-): number {
+export function promptTokenEstimate(request: StructuredRequest<unknown>): number {
+  return promptTokens(wireBlocks(request));
+}
+
+function wireBlocks(request: StructuredRequest<unknown>) {
   const { system, messages } = promptParams(request);
-  const systemChars =
-    typeof system === 'string' ? system.length : system.reduce((sum, part) => sum + part.text.length, 0);
-  const unmarked = messages.map((message) =>
-    typeof message.content === 'string'
-      ? message
-      : { ...message, content: message.content.map((part) => ({ ...part, cache_control: undefined })) },
-  );
-  return Math.ceil((systemChars + JSON.stringify(unmarked).length) / 4);
+  return promptBlocks({ tools: [toolOf(request)], tool_choice: { type: 'tool' }, system, messages });
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   minCacheableTokens,
   PromptCache,
   promptBlocks,
-  tokensOf,
+  promptTokens,
 } from './prompt-cache.js';
 
 const SONNET_45 = 'claude-sonnet-4-5-20250929';
@@ -48,9 +48,11 @@ describe('the prompt blocks', () => {
   it('come in tools → system → messages order and add up to the request’s size', () => {
     const wire = request(['first', 'second'], [1]);
     const blocks = promptBlocks(wire);
-    expect(blocks).toHaveLength(4);
-    expect(blocks.map((block) => block.breakpoint)).toEqual([false, false, false, true]);
-    expect(blocks[1]).toMatchObject({ content: 'You are a supplier.', chars: 'You are a supplier.'.length });
+    expect(blocks).toHaveLength(5);
+    expect(blocks.map((block) => block.breakpoint)).toEqual([false, false, false, false, true]);
+    // The API's own tool-use system prompt follows the tools: billed, though no one sent it.
+    expect(blocks[1]).toMatchObject({ chars: 0, tokens: 346 });
+    expect(blocks[2]).toMatchObject({ content: 'You are a supplier.', chars: 'You are a supplier.'.length });
     const total = blocks.reduce((sum, block) => sum + block.chars, 0);
     const expected =
       JSON.stringify(wire.tools[0]).length +
@@ -60,6 +62,18 @@ describe('the prompt blocks', () => {
     // The marker is not part of the content: the same text with or without it is the same prefix.
     expect(promptBlocks(request(['first', 'second'], [])).map((block) => block.content)).toEqual(
       blocks.map((block) => block.content),
+    );
+  });
+});
+
+describe('prompt tokens', () => {
+  it('count the forced tool’s tool-use system prompt, and none without tools', () => {
+    const forced = promptBlocks({ ...request(['hello'], []), tool_choice: { type: 'tool' } });
+    const auto = promptBlocks(request(['hello'], []));
+    expect(promptTokens(auto) - promptTokens(forced)).toBe(346 - 313);
+    const bare = promptBlocks({ system: 'You are a supplier.', messages: request(['hello'], []).messages });
+    expect(promptTokens(forced) - promptTokens(bare)).toBe(
+      313 + promptTokens(promptBlocks({ tools: request([], []).tools, messages: [] })) - 346,
     );
   });
 });
@@ -77,7 +91,7 @@ describe('a prompt cache', () => {
     const second = cache.plan(SONNET_45, promptBlocks(request([stable, 'question two, longer'], [0])));
     expect(second.usage).toMatchObject({ cacheReadInputTokens: prefix, cacheCreationInputTokens: 0 });
     const blocks = promptBlocks(request([stable, 'question two, longer'], [0]));
-    const total = tokensOf(blocks.reduce((sum, block) => sum + block.chars, 0));
+    const total = promptTokens(blocks);
     expect(second.usage.inputTokens + second.usage.cacheReadInputTokens).toBe(total);
   });
 

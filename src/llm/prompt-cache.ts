@@ -8,6 +8,7 @@
 // - an entry lives 5 minutes from its last use, and can be read only once the response that wrote it has begun;
 // - usage reports `cache_creation_input_tokens` and `cache_read_input_tokens` apart from `input_tokens` (the rest).
 import { createHash } from 'node:crypto';
+import { estimateTokens, toolUseSystemPromptTokens } from './tokens.js';
 
 /**
  * The shortest cacheable prefix per model family, in tokens. Sources, found with the docs search:
@@ -44,27 +45,55 @@ export function minCacheableTokens(model: string): number {
   return (family === undefined ? undefined : MIN_CACHEABLE_TOKENS[family]) ?? UNKNOWN_MODEL_MIN;
 }
 
-/** One block of a request in prefix order: what identifies it (its JSON without `cache_control`) and its size. */
+/**
+ * One block of a request in prefix order: what identifies it (its JSON without `cache_control`) and its size. Sizes
+ * are estimated (tokens.ts): the model reads a text block's text, a tool's definition and anything else as JSON.
+ */
 export interface PromptBlock {
   content: string;
-  /** Characters it adds to the prompt; tokens are estimated as characters ÷ 4. */
+  /** Characters it adds to the request's JSON. */
   chars: number;
+  /** Tokens it adds to the prompt. */
+  tokens: number;
   breakpoint: boolean;
 }
 
 interface WireRequest {
   tools?: readonly unknown[];
+  tool_choice?: { type: string };
   system?: string | readonly unknown[];
   messages: readonly { role: string; content: unknown }[];
 }
 
-/** A request's blocks in the order the API builds a prefix: each tool, each system block, each message block. */
+/** The turn markers around a message and between its blocks: a few tokens the API adds, counted with each. */
+const MESSAGE_FRAMING_TOKENS = 4;
+const BLOCK_FRAMING_TOKENS = 1;
+
+/**
+ * A request's blocks in the order the API builds a prefix: each tool, then the tool-use system prompt the API adds
+ * when there are tools, each system block, each message block.
+ */
 export function promptBlocks(request: WireRequest): PromptBlock[] {
   const blocks: PromptBlock[] = [];
-  for (const tool of request.tools ?? []) blocks.push(block(tool, JSON.stringify(stripCacheControl(tool)).length));
+  const tools = request.tools ?? [];
+  for (const tool of tools) blocks.push(block(tool, JSON.stringify(stripCacheControl(tool)).length));
+  if (tools.length > 0) {
+    const type = request.tool_choice?.type ?? 'auto';
+    blocks.push({
+      content: `tool-use system prompt (${type})`,
+      chars: 0,
+      tokens: toolUseSystemPromptTokens(type),
+      breakpoint: false,
+    });
+  }
   if (typeof request.system === 'string') {
     if (request.system !== '')
-      blocks.push({ content: request.system, chars: request.system.length, breakpoint: false });
+      blocks.push({
+        content: request.system,
+        chars: request.system.length,
+        tokens: estimateTokens(request.system),
+        breakpoint: false,
+      });
   } else {
     for (const part of request.system ?? []) blocks.push(block(part, textOf(part).length));
   }
@@ -72,7 +101,8 @@ export function promptBlocks(request: WireRequest): PromptBlock[] {
     // The message's own JSON (role, brackets) is counted with its first block, so the total matches its JSON length.
     if (typeof message.content === 'string') {
       const json = JSON.stringify({ role: message.role, content: message.content });
-      blocks.push({ content: json, chars: json.length + 1, breakpoint: false });
+      const tokens = estimateTokens(message.content) + MESSAGE_FRAMING_TOKENS;
+      blocks.push({ content: json, chars: json.length + 1, tokens, breakpoint: false });
       continue;
     }
     const parts = Array.isArray(message.content) ? (message.content as unknown[]) : [];
@@ -80,7 +110,11 @@ export function promptBlocks(request: WireRequest): PromptBlock[] {
     parts.forEach((part, index) => {
       const json = JSON.stringify(stripCacheControl(part));
       const item = block(part, json.length + 1 + (index === 0 ? wrapper : 0));
-      blocks.push({ ...item, content: index === 0 ? `${message.role}:${item.content}` : item.content });
+      blocks.push({
+        ...item,
+        tokens: item.tokens + (index === 0 ? MESSAGE_FRAMING_TOKENS : 0),
+        content: index === 0 ? `${message.role}:${item.content}` : item.content,
+      });
     });
   }
   return blocks;
@@ -88,7 +122,10 @@ export function promptBlocks(request: WireRequest): PromptBlock[] {
 
 function block(part: unknown, chars: number): PromptBlock {
   const breakpoint = isRecord(part) && isRecord(part['cache_control']) && part['cache_control']['type'] === 'ephemeral';
-  return { content: JSON.stringify(stripCacheControl(part)), chars, breakpoint };
+  const content = JSON.stringify(stripCacheControl(part));
+  const text = isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : null;
+  const tokens = text === null ? estimateTokens(content) : estimateTokens(text) + BLOCK_FRAMING_TOKENS;
+  return { content, chars, tokens, breakpoint };
 }
 
 function textOf(part: unknown): string {
@@ -105,7 +142,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export const tokensOf = (chars: number): number => Math.ceil(chars / 4);
+/** A request's prompt tokens, as the fake Messages API bills them (tools and the tool-use system prompt included). */
+export function promptTokens(blocks: readonly PromptBlock[]): number {
+  return blocks.reduce((sum, item) => sum + item.tokens, 0);
+}
 
 export interface CachedUsage {
   /** Prompt tokens neither read from nor written to the cache. */
@@ -142,14 +182,13 @@ export class PromptCache {
     const keys: string[] = [];
     const tokensAt: number[] = [];
     let previous = model;
-    let chars = 0;
+    let total = 0;
     for (const item of blocks) {
       previous = createHash('sha256').update(previous).update('\u0000').update(item.content).digest('hex');
       keys.push(previous);
-      chars += item.chars;
-      tokensAt.push(tokensOf(chars));
+      total += item.tokens;
+      tokensAt.push(total);
     }
-    const total = tokensOf(chars);
 
     const now = this.now();
     let readAt = -1;

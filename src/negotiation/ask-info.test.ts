@@ -52,6 +52,7 @@ describe('askQuestion', () => {
         suggestedAnswers: ['Yes', 'No, keep 30/70', 'Ask for 50/50'],
         topic: null,
         status: 'open',
+        budgeted: true,
         answer: null,
         answeredBy: null,
       },
@@ -101,6 +102,18 @@ describe('askQuestion', () => {
     expect(askQuestion(one, ask('SUP-002')).kind).toBe('budget_exhausted');
     expect(() => createAskInfoState(-1)).toThrow(RangeError);
     expect(() => createAskInfoState(1.5)).toThrow(RangeError);
+  });
+
+  it('asks a question outside the budget (an impasse) even when the budget is spent, and it does not spend it', () => {
+    let one = createAskInfoState(1);
+    const outside = askQuestion(one, { ...ask('SUP-002'), budgeted: false });
+    expect(outside.kind).toBe('queued');
+    if (outside.kind !== 'queued') return;
+    expect(outside.question.budgeted).toBe(false);
+    expect(questionsRemaining(outside.state)).toBe(1);
+    one = queued(outside.state, ask('SUP-001'));
+    expect(askQuestion(one, ask('SUP-003')).kind).toBe('budget_exhausted');
+    expect(askQuestion(one, { ...ask('SUP-003'), budgeted: false }).kind).toBe('queued');
   });
 
   it('refuses a second question from a run that is already paused', () => {

@@ -25,6 +25,8 @@ export const questionSchema = z.object({
   /** What the question is about ("lead_time"), so an agent never asks the same thing twice. */
   topic: z.string().nullable().default(null),
   status: z.enum(['open', 'answered']),
+  /** Counts against the budget: the agents' questions do; the engine's own (an impasse) must be asked regardless. */
+  budgeted: z.boolean().default(true),
   answer: z.string().nullable(),
   answeredBy: z.string().nullable(),
 });
@@ -54,6 +56,8 @@ export interface AskQuestionInput {
   /** Which agent of that supplier's run asked; the brand's by default. */
   askedBy?: Question['askedBy'];
   topic?: string | null;
+  /** False for a question the engine must put to the buyer whatever the budget (an impasse); true by default. */
+  budgeted?: boolean;
 }
 
 export type AskQuestionResult =
@@ -72,7 +76,7 @@ export function createAskInfoState(budget: number = QUESTION_BUDGET_DEFAULT): As
 
 /** Questions left in the budget. */
 export function questionsRemaining(state: AskInfoState): number {
-  return Math.max(0, state.budget - state.questions.length);
+  return Math.max(0, state.budget - state.questions.filter((question) => question.budgeted).length);
 }
 
 export function isPaused(state: AskInfoState, supplierCode: string): boolean {
@@ -98,7 +102,8 @@ export function askQuestion(state: AskInfoState, input: AskQuestionInput): AskQu
   if (isPaused(state, input.supplierCode)) {
     throw new Error(`the run with ${input.supplierCode} is paused and cannot ask another question`);
   }
-  if (questionsRemaining(state) === 0) return { kind: 'budget_exhausted', state };
+  const budgeted = input.budgeted ?? true;
+  if (budgeted && questionsRemaining(state) === 0) return { kind: 'budget_exhausted', state };
 
   const question: Question = {
     id: `q${state.questions.length + 1}`,
@@ -108,6 +113,7 @@ export function askQuestion(state: AskInfoState, input: AskQuestionInput): AskQu
     suggestedAnswers: payload.suggestedAnswers,
     topic: input.topic ?? null,
     status: 'open',
+    budgeted,
     answer: null,
     answeredBy: null,
   };

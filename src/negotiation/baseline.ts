@@ -4,12 +4,15 @@ import { QUOTED_SUPPLIER_DEFAULTS, type SupplierProfile } from '../config/busine
 import type { QuotationTerms } from '../quotation/types.js';
 import { normalisePaymentTerms } from '../commerce/payment-terms.js';
 import type { Baseline, BaselineLine, PriceTier } from './types.js';
+import { assumedFacts, initialAssumptions, type SupplierFact } from './facts.js';
 
 /** What a baseline needs of a quotation: a freshly parsed one, or one the buyer reviewed in Slack (from the DB). */
 export interface BaselineSource {
   supplier: { name: string | null };
   terms: Pick<QuotationTerms, 'paymentTerms' | 'currency' | 'leadTimeDays' | 'incoterm' | 'moq'>;
   notes: string[];
+  /** Freight, samples, tooling the quote adds: they count in its landed cost (decision/landed-cost.ts). */
+  charges?: readonly { description: string; amount: number | null }[];
   items: {
     sheet: string;
     row: number;
@@ -27,6 +30,11 @@ export interface BaselineSource {
 export interface BaselineFromQuotation {
   baseline: Baseline;
   quotedSupplier: SupplierProfile;
+  /**
+   * The quoting supplier's figures that are defaults, not the sheet's: a lead time or terms it does not state, and a
+   * track record it has none of. The negotiation tracks them (facts.ts) until the supplier states them.
+   */
+  assumedFacts: SupplierFact[];
   /** Lines left out, and why (no catalog product, no quantity or price). */
   skipped: string[];
 }
@@ -72,6 +80,12 @@ export function baselineFromQuotation(
   const supplierName = parsed.supplier.name ?? 'the quoting supplier';
   // Quotations word their terms ("30% T/T deposit, balance before shipment"): the prose-reading parser.
   const terms = normalisePaymentTerms(parsed.terms.paymentTerms);
+  const quotedSupplier: SupplierProfile = {
+    ...QUOTED_SUPPLIER_DEFAULTS,
+    name: supplierName,
+    leadTimeDays: parsed.terms.leadTimeDays ?? QUOTED_SUPPLIER_DEFAULTS.leadTimeDays,
+    paymentTerms: terms ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms,
+  };
   return {
     baseline: {
       supplierName,
@@ -83,13 +97,15 @@ export function baselineFromQuotation(
       incoterm: parsed.terms.incoterm,
       moq: parsed.terms.moq,
       notes: parsed.notes,
+      charges: (parsed.charges ?? []).map(({ description, amount }) => ({ description, amount })),
     },
-    quotedSupplier: {
-      ...QUOTED_SUPPLIER_DEFAULTS,
-      name: supplierName,
-      leadTimeDays: parsed.terms.leadTimeDays ?? QUOTED_SUPPLIER_DEFAULTS.leadTimeDays,
-      paymentTerms: terms ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms,
-    },
+    // Scoring needs a number for every factor: what the sheet leaves out is filled from the defaults here, and named
+    // in `assumedFacts` so that no message ever attributes it to the supplier.
+    quotedSupplier,
+    assumedFacts: assumedFacts(
+      initialAssumptions({ leadTimeDays: parsed.terms.leadTimeDays, paymentTerms: terms }, [quotedSupplier]),
+      quotedSupplier.code,
+    ),
     skipped,
   };
 }

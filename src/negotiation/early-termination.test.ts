@@ -9,7 +9,7 @@ import {
   shouldOfferEarlyTermination,
 } from './early-termination.js';
 import type { OfferSource, TrackedOffer } from './offers.js';
-import type { Mandate } from './types.js';
+import type { MandateTotals as Mandate } from './types.js';
 
 const entry = (round: number, total: number, source: OfferSource = 'supplier'): TrackedOffer => ({
   round,

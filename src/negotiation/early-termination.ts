@@ -4,7 +4,7 @@
 // ask and what to record.
 import { EARLY_TERMINATION_CONFIDENCE, IMPASSE } from '../config/business-rules.js';
 import type { TrackedOffer } from './offers.js';
-import type { Mandate } from './types.js';
+import type { MandateTotals as Mandate } from './types.js';
 
 /** Seed 004 checks after round 2: one round shows where a supplier opens, two show where it is heading. */
 export const EARLY_TERMINATION_MIN_ROUND = 2;

@@ -34,14 +34,42 @@ import {
   type EarlyTerminationRecord,
   shouldOfferEarlyTermination,
 } from './early-termination.js';
-import { checkForImpasse, IMPASSE_REASONS, type ImpasseReason, isExplicitRejection } from './impasse.js';
+import {
+  checkForImpasse,
+  IMPASSE_REASONS,
+  type ImpasseReason,
+  impasseQuestion,
+  impasseTopic,
+  impasseTopicSupplier,
+  isExplicitRejection,
+  readImpasseAnswer,
+} from './impasse.js';
+import { supplierEconomics } from './supplier-economics.js';
 import { evaluateOffer, normalizeOffer, OfferTracker, offerTrackerStateSchema } from './offers.js';
+import {
+  applyAnswer,
+  createMandate,
+  isInvited,
+  type MandateInput,
+  mandateSchema,
+  settledByMandate,
+} from './mandate.js';
 import { sampleStrategies } from './strategies.js';
+import {
+  assumedFacts,
+  assumedFactsByCode,
+  assumptionsSchema,
+  initialAssumptions,
+  stateFacts,
+  type SupplierFact,
+} from './facts.js';
+import { brandPersonaLabel, supplierPersonaLabel } from './personas.js';
+import { formatMoney } from '../commerce/money.js';
+import { normalisePaymentTerms } from '../commerce/payment-terms.js';
 import {
   type AgentTurn,
   agentTurnSchema,
   baselineSchema,
-  type Mandate,
   type Offer,
   offerSchema,
   type RoundEvaluation,
@@ -78,6 +106,8 @@ const supplierStateSchema = z.object({
   competitorMentions: z.array(competitorMentionSchema),
   tracker: offerTrackerStateSchema,
   explicitRejection: z.boolean(),
+  /** Impasse reasons the buyer chose to negotiate through: not asked about again for this supplier. */
+  waivedImpasses: z.array(z.enum(IMPASSE_REASONS)).default([]),
 });
 type SupplierState = z.infer<typeof supplierStateSchema>;
 
@@ -99,7 +129,8 @@ export const negotiationStateSchema = z.object({
   brandName: z.string(),
   mode: z.enum(['cost', 'quality', 'speed', 'cashflow', 'balanced', 'custom']),
   maxRounds: z.number().int().min(1).max(5),
-  mandate: z.object({ targetTotal: z.number().nullable(), walkAwayTotal: z.number().nullable() }),
+  /** Checkpoints from before the full mandate hold only its two totals: the other fields take their defaults. */
+  mandate: mandateSchema,
   buyerNotes: z.string().nullable(),
   baseline: baselineSchema,
   profiles: z.array(supplierProfileSchema).min(1),
@@ -127,6 +158,13 @@ export const negotiationStateSchema = z.object({
     })
     .nullable(),
   totalCostUsd: z.number(),
+  /**
+   * Facts about each supplier that began as Parley's assumptions (a lead time the quotation left out, a track record
+   * with no history behind it), and which supplier message stated each since. Older checkpoints have none recorded.
+   */
+  assumptions: assumptionsSchema.default({}),
+  /** The workspace lets the brand agent name competitors and their prices to other suppliers (off by default). */
+  discloseCompetitors: z.boolean().default(false),
 });
 export type NegotiationState = z.infer<typeof negotiationStateSchema>;
 
@@ -156,6 +194,8 @@ export type NegotiationEvent =
         total: number | null;
         leadTimeDays: number | null;
         paymentTerms: string | null;
+        /** Figures in this row that are Parley's assumptions, not the supplier's word. */
+        assumed: SupplierFact[];
         evaluation: RoundEvaluation;
         status: SupplierState['status'];
       }[];
@@ -167,8 +207,17 @@ export type NegotiationEvent =
       question: string;
       suggestedAnswers: string[];
       kind: 'ask_info' | 'early_termination';
+      /** What it is about ("lead_time"; "impasse:SUP-002" for the engine's own impasse question); absent: not said. */
+      topic?: string | null;
     }
-  | { type: 'question_answered'; questionId: string; answer: string; answeredBy: string }
+  | {
+      type: 'question_answered';
+      questionId: string;
+      answer: string;
+      answeredBy: string;
+      /** What the answer changed in the buyer's mandate, in words; absent or null when it changed nothing. */
+      effect?: string | null;
+    }
   | { type: 'curveball'; curveball: Curveball }
   | { type: 'early_termination_offered'; questionId: string; record: EarlyTerminationRecord }
   | {
@@ -202,16 +251,25 @@ export interface NegotiationSetup {
   mode: NegotiationMode;
   maxRounds: number;
   questionBudget?: number;
-  mandate: Mandate;
+  mandate: MandateInput;
   buyerNotes: string | null;
   baseline: z.infer<typeof baselineSchema>;
   /** SUP-001 (the quoting supplier) first, then the simulated competitors. */
   profiles: SupplierProfile[];
+  /** The workspace's setting: may the brand agent name competitors and their prices? Off unless given. */
+  discloseCompetitors?: boolean;
 }
 
-export function createNegotiation(setup: NegotiationSetup): StepResult {
-  const [quoted] = setup.profiles;
+export function createNegotiation(input: NegotiationSetup): StepResult {
+  const [quoted] = input.profiles;
   if (!quoted) throw new Error('a negotiation needs at least the quoting supplier');
+  const mandate = createMandate(input.mandate);
+  // Only the invited suppliers take part: the others get no RFQ, make no offer and cannot be awarded.
+  const setup = {
+    ...input,
+    mandate,
+    profiles: input.profiles.filter((profile) => isInvited(mandate, profile.code, quoted.code)),
+  };
   const rng = createRng(setup.seed);
   const suppliers: Record<string, SupplierState> = {};
   for (const profile of setup.profiles) {
@@ -226,6 +284,7 @@ export function createNegotiation(setup: NegotiationSetup): StepResult {
       competitorMentions: [],
       tracker: tracker.toJSON(),
       explicitRejection: false,
+      waivedImpasses: [],
     };
   }
   // The quotation itself is the quoting supplier's opening offer (seed 002: round 1 presents the baseline).
@@ -261,6 +320,8 @@ export function createNegotiation(setup: NegotiationSetup): StepResult {
     curveball: null,
     earlyTermination: null,
     totalCostUsd: 0,
+    assumptions: initialAssumptions(setup.baseline, setup.profiles),
+    discloseCompetitors: setup.discloseCompetitors ?? false,
   };
   return {
     state,
@@ -380,15 +441,18 @@ async function brandStep(
     const question =
       typeof turn.action.payload.question === 'string' ? turn.action.payload.question : turn.message_text;
     const suggested = turn.action.payload.suggestedAnswers ?? [];
-    const topic = typeof turn.action.payload.topic === 'string' ? turn.action.payload.topic : null;
-    const asked = askQuestion(state.askInfo, {
-      supplierCode: profile.code,
-      question,
-      suggestedAnswers: suggested,
-      topic,
-    });
-    state.askInfo = asked.state;
-    if (asked.kind === 'queued') {
+    // The impasse topics are the engine's own: an agent's question cannot pose as one.
+    const stated = typeof turn.action.payload.topic === 'string' ? turn.action.payload.topic : null;
+    const topic = impasseTopicSupplier(stated) === null ? stated : null;
+    // What the mandate settles is not asked (a Claude turn may try): the buyer would be invited to contradict the start
+    // modal. The turn is written again with the mandate's word as the answer.
+    const settled = settledByMandate(state.mandate, topic);
+    const asked =
+      settled === null
+        ? askQuestion(state.askInfo, { supplierCode: profile.code, question, suggestedAnswers: suggested, topic })
+        : null;
+    if (asked !== null) state.askInfo = asked.state;
+    if (asked?.kind === 'queued') {
       events.push({
         type: 'question_asked',
         questionId: asked.question.id,
@@ -396,14 +460,16 @@ async function brandStep(
         question,
         suggestedAnswers: [...suggested],
         kind: 'ask_info',
+        topic,
       });
       // The question is for the buyer, not the supplier: it is not part of the supplier's conversation.
       return;
     }
     // Budget used up (seed 001): the turn becomes an ordinary message, written as if the buyer had not answered.
+    const answerInstead = settled === null ? 'No answer: use your best judgement.' : `The buyer's mandate: ${settled}.`;
     const withoutAnswer = {
       ...context,
-      clarifications: [...context.clarifications, { question, answer: 'No answer: use your best judgement.', topic }],
+      clarifications: [...context.clarifications, { question, answer: answerInstead, topic }],
     };
     turn = await agents.brand.synthesize(withoutAnswer, briefs ?? (await agents.brand.pillars(withoutAnswer)));
     if (turn.action.type === 'ASK_INFO') {
@@ -436,6 +502,8 @@ async function supplierStep(
   const curveballHere = state.curveball && state.curveball.supplierCode === profile.code ? state.curveball : null;
   const turn: SupplierTurn = await agents.supplier(profile.code).respond({
     profile,
+    // Re-derived from the seed every turn (never stored), so a resumed negotiation bargains with the same floor.
+    economics: supplierEconomics(profile, state.baseline, state.seed),
     brandName: state.brandName,
     baseline: state.baseline,
     history: historyOf(supplier),
@@ -452,6 +520,7 @@ async function supplierStep(
   });
 
   const draft = readOfferDraft(turn.action);
+  const stated: SupplierFact[] = [];
   if (draft) {
     const { offer, adjustments } = normalizeOffer(draft, {
       baseline: state.baseline,
@@ -464,6 +533,9 @@ async function supplierStep(
       ? { ...offer, capacityShare: Math.min(offer.capacityShare, curveballHere.capacityShare) }
       : offer;
     supplier.offers.push(capped);
+    // The supplier's own offer states its terms, unless the normaliser had to replace what it wrote.
+    if (offer.leadTimeDays === draft.leadTimeDays) stated.push('leadTimeDays');
+    if (normalisePaymentTerms(draft.paymentTerms) === offer.paymentTerms) stated.push('paymentTerms');
     const tracker = OfferTracker.fromJSON(supplier.tracker);
     tracker.addOffer({ round: state.round, source: 'supplier', offer: capped });
     supplier.tracker = tracker.toJSON();
@@ -476,6 +548,7 @@ async function supplierStep(
     });
   }
   recordMessage(state, supplier, profile, 'supplier', turn, null, events);
+  if (stated.length > 0) state.assumptions = stateFacts(state.assumptions, profile.code, stated, state.messageCount);
 
   if (turn.action.type === 'ACCEPT') {
     supplier.accepted = true;
@@ -508,7 +581,7 @@ function recordMessage(
     round: state.round,
     supplierCode: profile.code,
     role: from === 'brand' ? 'brand_agent' : 'supplier_agent',
-    speaker: from === 'brand' ? `Alex · ${state.brandName}` : profile.name,
+    speaker: from === 'brand' ? brandPersonaLabel(state.brandName) : supplierPersonaLabel(profile.name),
     text: turn.message_text,
     action: turn.action,
     usedStrategies: turn.used_strategies,
@@ -546,6 +619,8 @@ function brandContext(
     baseline: state.baseline,
     buyerNotes: state.buyerNotes,
     mandate: state.mandate,
+    discloseCompetitors: state.discloseCompetitors,
+    assumedFacts: assumedFactsByCode(state.assumptions),
     clarifications: clarificationsFor(state),
     round: state.round,
     maxRounds: state.maxRounds,
@@ -585,21 +660,19 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
         targetTotal: lastAsk?.targetTotal ?? state.mandate.targetTotal,
         agreed: supplier.accepted,
       },
-      { maxRounds: state.maxRounds },
+      // The lead-time condition is the buyer's own limit, when the mandate sets one; without one there is none.
+      { maxRounds: state.maxRounds, maxAcceptableLeadTimeDays: state.mandate.maxLeadTimeDays },
     );
     const reason = impasse.primaryReason;
     // Running out of rounds is how every negotiation ends: the final offers stand and go to the decision. Only the
-    // other reasons end a supplier's talks early.
+    // other reasons stop a supplier's talks early — and with rounds left, only if the buyer says so.
     if (impasse.isImpasse && reason && reason !== 'max_rounds' && (round > 1 || reason === 'rejected')) {
-      supplier.status = 'impasse';
-      supplier.impasse = { reason, details: impasse.details };
-      events.push({
-        type: 'supplier_done',
-        supplierCode: profile.code,
-        status: 'impasse',
-        reason,
-        details: impasse.details,
-      });
+      const waived = supplier.waivedImpasses.includes(reason);
+      if (round < state.maxRounds && !waived)
+        askAboutImpasse(state, profile, supplier, reason, impasse.details, events);
+      // A supplier that walks out again after the buyer reopened the talks has left; any other reason the buyer chose
+      // to negotiate through lets the talks run on.
+      else if (!waived || reason === 'rejected') endTalks(supplier, profile.code, reason, impasse.details, events);
     }
   }
   events.push({
@@ -613,6 +686,7 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
         total: latest?.total ?? null,
         leadTimeDays: latest?.leadTimeDays ?? null,
         paymentTerms: latest?.paymentTerms ?? null,
+        assumed: assumedFacts(state.assumptions, profile.code),
         evaluation:
           state.evaluations.find((e) => e.round === round && e.supplierCode === profile.code)?.evaluation ?? 'FAIL',
         status: supplier?.status ?? 'impasse',
@@ -623,7 +697,9 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
   if (round === CURVEBALL.afterRound && !state.curveball) injectCurveball(state, events);
 
   const active = state.profiles.filter((profile) => state.suppliers[profile.code]?.status === 'active');
-  if (round >= state.maxRounds || active.length === 0) {
+  // A supplier paused on the buyer's impasse decision is still in play.
+  const paused = state.profiles.filter((profile) => state.suppliers[profile.code]?.status === 'paused');
+  if (round >= state.maxRounds || active.length + paused.length === 0) {
     complete(state, events);
     return;
   }
@@ -646,7 +722,8 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
   state.cursor = 0;
   events.push({ type: 'round_start', round: state.round, phase: state.phase });
 
-  if (check.offer && !state.earlyTermination) {
+  // Not while the buyer decides an impasse: finishing would leave that question unanswered.
+  if (check.offer && !state.earlyTermination && paused.length === 0) {
     const questionId = `early-${round}`;
     state.earlyTermination = { offered: check.record, decision: 'pending', questionId };
     state.status = 'awaiting_early_termination';
@@ -654,6 +731,70 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
     return;
   }
   if (openQuestions(state.askInfo).length > 0) state.status = 'awaiting_answer';
+}
+
+/** Pauses the supplier and asks the buyer (seed 000 with seed 001's questions): a different approach, or end its talks. */
+function askAboutImpasse(
+  state: NegotiationState,
+  profile: SupplierProfile,
+  supplier: SupplierState,
+  reason: ImpasseReason,
+  details: string,
+  events: NegotiationEvent[],
+): void {
+  const { question, suggestedAnswers } = impasseQuestion(profile.name, reason, details, state.maxRounds - state.round);
+  const asked = askQuestion(state.askInfo, {
+    supplierCode: profile.code,
+    question,
+    suggestedAnswers,
+    topic: impasseTopic(profile.code),
+    budgeted: false,
+  });
+  if (asked.kind !== 'queued') return endTalks(supplier, profile.code, reason, details, events);
+  state.askInfo = asked.state;
+  supplier.status = 'paused';
+  supplier.impasse = { reason, details };
+  events.push({
+    type: 'question_asked',
+    questionId: asked.question.id,
+    supplierCode: profile.code,
+    question,
+    suggestedAnswers,
+    kind: 'ask_info',
+    topic: impasseTopic(profile.code),
+  });
+}
+
+function endTalks(
+  supplier: SupplierState,
+  supplierCode: string,
+  reason: ImpasseReason,
+  details: string,
+  events: NegotiationEvent[],
+): void {
+  supplier.status = 'impasse';
+  supplier.impasse = { reason, details };
+  events.push({ type: 'supplier_done', supplierCode, status: 'impasse', reason, details });
+}
+
+/**
+ * The buyer's impasse decision: end the supplier's talks, or take them up again — the reason is then not asked about
+ * again, and a supplier that had walked away is back at the table.
+ */
+function resolveImpasse(state: NegotiationState, supplierCode: string, answerText: string): NegotiationEvent[] {
+  const supplier = state.suppliers[supplierCode];
+  if (supplier?.status !== 'paused' || !supplier.impasse) return [];
+  const { reason, details } = supplier.impasse;
+  if (readImpasseAnswer(answerText) === 'end') {
+    const events: NegotiationEvent[] = [];
+    endTalks(supplier, supplierCode, reason, details, events);
+    return events;
+  }
+  supplier.status = 'active';
+  supplier.impasse = null;
+  supplier.explicitRejection = false;
+  supplier.waivedImpasses = [...supplier.waivedImpasses, reason];
+  return [];
 }
 
 function injectCurveball(state: NegotiationState, events: NegotiationEvent[]): void {
@@ -668,7 +809,7 @@ function injectCurveball(state: NegotiationState, events: NegotiationEvent[]): v
     afterRound: state.round,
     impact:
       `${capped.name} can fill only ${Math.round(CURVEBALL.capacityShare * 100)}% of the order: about ` +
-      `${Math.round(uncovered).toLocaleString('en-US')} ${offer.currency} of its quote must go elsewhere.`,
+      `${formatMoney(uncovered, offer.currency)} of its quote must go elsewhere.`,
     strategies: [
       {
         id: 'split',
@@ -696,6 +837,11 @@ function injectCurveball(state: NegotiationState, events: NegotiationEvent[]): v
 function complete(state: NegotiationState, events: NegotiationEvent[]): void {
   for (const profile of state.profiles) {
     const supplier = state.suppliers[profile.code];
+    // Talks waiting on the buyer's impasse decision end at that impasse: nothing is left to continue.
+    if (supplier?.status === 'paused' && supplier.impasse) {
+      endTalks(supplier, profile.code, supplier.impasse.reason, supplier.impasse.details, events);
+      continue;
+    }
     if (supplier?.status !== 'active') continue;
     supplier.status = 'completed';
     events.push({
@@ -727,9 +873,18 @@ export function answer(current: NegotiationState, questionId: string, text: stri
   const result = answerQuestion(state.askInfo, questionId, text, by);
   if (result.kind !== 'answered') return { state: current, events: [] };
   state.askInfo = result.state;
+  // The answer also becomes part of the mandate the award must respect (a deadline, an accepted lead time, …).
+  const applied = applyAnswer(
+    state.mandate,
+    { id: questionId, topic: result.question.topic, question: result.question.question },
+    result.question.answer ?? text,
+  );
+  state.mandate = applied.mandate;
+  const supplierCode = result.question.supplierCode;
+  const decided =
+    impasseTopicSupplier(result.question.topic) === supplierCode ? resolveImpasse(state, supplierCode, text) : [];
   // The asking supplier's run resumes where it paused: its brand turn (now with the answer) and its reply, before
   // the round closes.
-  const supplierCode = result.question.supplierCode;
   const roundEnd = state.plan.findIndex((step, index) => index >= state.cursor && step.kind === 'round_end');
   if (roundEnd >= 0 && state.suppliers[supplierCode]?.status === 'active') {
     state.plan.splice(
@@ -740,7 +895,13 @@ export function answer(current: NegotiationState, questionId: string, text: stri
     );
   }
   if (state.status === 'awaiting_answer' && openQuestions(state.askInfo).length === 0) state.status = 'running';
-  return { state, events: [{ type: 'question_answered', questionId, answer: text, answeredBy: by }] };
+  return {
+    state,
+    events: [
+      { type: 'question_answered', questionId, answer: text, answeredBy: by, effect: applied.effect },
+      ...decided,
+    ],
+  };
 }
 
 /**
@@ -754,6 +915,12 @@ export function chooseCurveballStrategy(current: NegotiationState, strategyId: s
   }
   const state = structuredClone(current);
   state.curveball = { ...curveball, chosen: strategyId, chosenBy: by };
+  // The buyer's latest word on sourcing governs: single source picked after "split the order" (or the split after
+  // "one supplier") lifts the earlier hard limit, or the award would ignore this click.
+  const sourcing = state.mandate.sourcing;
+  if ((strategyId === 'single_source' && sourcing === 'split') || (strategyId === 'split' && sourcing === 'single')) {
+    state.mandate = { ...state.mandate, sourcing: 'any' };
+  }
   return { state, events: [{ type: 'curveball', curveball: state.curveball }] };
 }
 

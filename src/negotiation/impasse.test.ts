@@ -3,8 +3,14 @@ import { IMPASSE, ROUNDS } from '../config/business-rules.js';
 import {
   checkForImpasse,
   DEFAULT_IMPASSE_CONFIG,
+  IMPASSE_CONTINUE_ANSWER,
   ImpasseDetector,
+  impasseQuestion,
+  impasseTopic,
+  impasseTopicSupplier,
   isExplicitRejection,
+  readImpasseAnswer,
+  triesDifferentApproach,
 } from './impasse.js';
 import { OfferTracker, type OfferSource } from './offers.js';
 import type { Offer } from './types.js';
@@ -162,6 +168,16 @@ describe('Impasse Detector (seed 000)', () => {
       add(tracker, 0, 'brand', 24, { leadTimeDays: 90 });
       expect(detector.detect({ round: 1, tracker }).conditions.leadTimeUnacceptable).toBe(false);
     });
+
+    it('has no lead-time condition unless the buyer set a limit: no hidden rule decides what is too slow', () => {
+      const tracker = new OfferTracker('SUP-001');
+      for (const days of [30, 60, 90, 365]) add(tracker, days, 'supplier', 25 - days / 100, { leadTimeDays: days });
+      expect(new ImpasseDetector().detect({ round: 1, tracker }).conditions.leadTimeUnacceptable).toBe(false);
+      expect(
+        new ImpasseDetector({ maxAcceptableLeadTimeDays: null }).detect({ round: 1, tracker }).conditions
+          .leadTimeUnacceptable,
+      ).toBe(false);
+    });
   });
 
   describe('combined conditions', () => {
@@ -185,7 +201,12 @@ describe('Impasse Detector (seed 000)', () => {
     });
 
     it("follows the seed's precedence: rejection, price gap, no progress, max rounds, lead time", () => {
-      const detector = new ImpasseDetector({ maxRounds: 3, progressWindowSize: 2, priceGapThreshold: 0.1 });
+      const detector = new ImpasseDetector({
+        maxRounds: 3,
+        progressWindowSize: 2,
+        priceGapThreshold: 0.1,
+        maxAcceptableLeadTimeDays: 60,
+      });
       const tracker = new OfferTracker('SUP-001');
       add(tracker, 0, 'brand', 20);
       add(tracker, 1, 'supplier', 30, { leadTimeDays: 90 });
@@ -224,7 +245,12 @@ describe('Impasse Detector (seed 000)', () => {
 
   describe('configuration', () => {
     it("defaults to the business rules and the default round limit; a negotiation's own limit overrides it", () => {
-      expect(new ImpasseDetector().config).toEqual({ maxRounds: ROUNDS.default, ...IMPASSE });
+      // The lead-time limit is the buyer's (the mandate's): there is none by default.
+      expect(new ImpasseDetector().config).toEqual({
+        maxRounds: ROUNDS.default,
+        ...IMPASSE,
+        maxAcceptableLeadTimeDays: null,
+      });
       expect(DEFAULT_IMPASSE_CONFIG.maxRounds).toBe(ROUNDS.default);
       expect(new ImpasseDetector({ maxRounds: 2 }).config.maxRounds).toBe(2);
     });
@@ -255,5 +281,38 @@ describe('isExplicitRejection', () => {
     expect(isExplicitRejection({ type: 'REJECT', payload: { isNegotiationEnded: 'yes' } })).toBe(false);
     expect(isExplicitRejection({ type: 'COUNTER_OFFER', payload: { isNegotiationEnded: true } })).toBe(false);
     expect(isExplicitRejection({ type: 'TIMEOUT_END', payload: {} })).toBe(false);
+  });
+});
+
+describe('asking the buyer about an impasse', () => {
+  it('asks with two buttons, going on first, and says why and what ending means', () => {
+    const walked = impasseQuestion('Alpine Premium', 'rejected', 'Negotiation explicitly ended by one party.', 1);
+    expect(walked.suggestedAnswers).toEqual([IMPASSE_CONTINUE_ANSWER, 'End talks with Alpine Premium']);
+    expect(walked.question).toContain('it walked away');
+    expect(walked.question).toContain('1 round left');
+    expect(walked.question).toContain('its offer is withdrawn');
+    const stalled = impasseQuestion('RapidGear Co', 'no_progress', 'No price improvement in the last 3 offers.', 2);
+    expect(stalled.question).toContain('No price improvement in the last 3 offers.');
+    expect(stalled.question).toContain('its last offer stays in the comparison');
+    // Slack limits a button's text to 75 characters.
+    for (const text of stalled.suggestedAnswers) expect(text.length).toBeLessThanOrEqual(75);
+  });
+
+  it('reads the end button and replies that say stop as ending; anything else goes on', () => {
+    expect(readImpasseAnswer('End talks with Alpine Premium')).toBe('end');
+    expect(readImpasseAnswer('stop talking to them')).toBe('end');
+    expect(readImpasseAnswer('No, drop them')).toBe('end');
+    expect(readImpasseAnswer(IMPASSE_CONTINUE_ANSWER)).toBe('continue');
+    expect(readImpasseAnswer('keep trying, offer them our standard terms')).toBe('continue');
+  });
+
+  it('names the supplier in the topic, so the brand knows whose talks changed approach', () => {
+    expect(impasseTopicSupplier(impasseTopic('SUP-002'))).toBe('SUP-002');
+    expect(impasseTopicSupplier('lead_time')).toBeNull();
+    expect(impasseTopicSupplier(null)).toBeNull();
+    const answered = [{ topic: impasseTopic('SUP-002'), answer: IMPASSE_CONTINUE_ANSWER }];
+    expect(triesDifferentApproach(answered, 'SUP-002')).toBe(true);
+    expect(triesDifferentApproach(answered, 'SUP-003')).toBe(false);
+    expect(triesDifferentApproach([{ topic: impasseTopic('SUP-002'), answer: 'End talks' }], 'SUP-002')).toBe(false);
   });
 });

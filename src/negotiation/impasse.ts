@@ -35,14 +35,15 @@ export interface ImpasseDetectorConfig {
   progressWindowSize: number;
   /** Relative gap, 0.25 = 25%. */
   priceGapThreshold: number;
-  maxAcceptableLeadTimeDays: number;
+  /** The buyer's longest acceptable lead time (the mandate's); null: no lead-time condition. */
+  maxAcceptableLeadTimeDays: number | null;
 }
 
 export const DEFAULT_IMPASSE_CONFIG: Readonly<ImpasseDetectorConfig> = {
   maxRounds: ROUNDS.default,
   progressWindowSize: IMPASSE.progressWindowSize,
   priceGapThreshold: IMPASSE.priceGapThreshold,
-  maxAcceptableLeadTimeDays: IMPASSE.maxAcceptableLeadTimeDays,
+  maxAcceptableLeadTimeDays: null,
 };
 
 export interface ImpasseInput {
@@ -84,7 +85,8 @@ export class ImpasseDetector {
       throw new RangeError('progressWindowSize must be ≥ 2');
     }
     if (!(merged.priceGapThreshold > 0)) throw new RangeError('priceGapThreshold must be positive');
-    if (!(merged.maxAcceptableLeadTimeDays > 0)) throw new RangeError('maxAcceptableLeadTimeDays must be positive');
+    const leadLimit = merged.maxAcceptableLeadTimeDays;
+    if (leadLimit !== null && !(leadLimit > 0)) throw new RangeError('maxAcceptableLeadTimeDays must be positive');
     this.config = merged;
   }
 
@@ -108,7 +110,10 @@ export class ImpasseDetector {
       explicitRejection: explicitRejection === true,
       noProgressInRounds: !tracker.hasPriceImproved(this.config.progressWindowSize),
       priceGapTooLarge: gap !== null && gap > this.config.priceGapThreshold,
-      leadTimeUnacceptable: latest !== null && latest.offer.leadTimeDays > this.config.maxAcceptableLeadTimeDays,
+      leadTimeUnacceptable:
+        latest !== null &&
+        this.config.maxAcceptableLeadTimeDays !== null &&
+        latest.offer.leadTimeDays > this.config.maxAcceptableLeadTimeDays,
     } satisfies ImpasseConditions;
   }
 
@@ -145,4 +150,82 @@ export function checkForImpasse(input: ImpasseInput, config?: Partial<ImpasseDet
 export function isExplicitRejection(action: AgentTurn['action']): boolean {
   if (action.type === 'WALK_AWAY') return true;
   return action.type === 'REJECT' && action.payload['isNegotiationEnded'] === true;
+}
+
+// ───────────────────────────── Asking the buyer ─────────────────────────────
+
+/**
+ * An impasse with rounds left is the buyer's call (seed 000 detects, the buyer decides): Parley asks, through the
+ * ASK_INFO machinery, whether to go on with a different approach or end that supplier's talks. The question's topic
+ * names the supplier, so the brand agent knows which talks the answer is about.
+ */
+export const IMPASSE_TOPIC_PREFIX = 'impasse:';
+
+export function impasseTopic(supplierCode: string): string {
+  return `${IMPASSE_TOPIC_PREFIX}${supplierCode}`;
+}
+
+/** The supplier an impasse question is about, or null for any other topic. */
+export function impasseTopicSupplier(topic: string | null | undefined): string | null {
+  return topic?.startsWith(IMPASSE_TOPIC_PREFIX) === true ? topic.slice(IMPASSE_TOPIC_PREFIX.length) : null;
+}
+
+export const IMPASSE_CONTINUE_ANSWER = 'Try a different approach';
+
+export function impasseEndAnswer(supplierName: string): string {
+  return `End talks with ${supplierName}`;
+}
+
+/** Why talks stalled, in a few words a buyer reads at a glance. */
+const REASON_WORDS: Readonly<Record<ImpasseReason, string>> = {
+  rejected: 'it walked away',
+  price_gap: 'the price gap is too wide',
+  no_progress: 'its price has stopped moving',
+  max_rounds: 'the rounds ran out',
+  lead_time: 'its lead time is longer than you allow',
+};
+
+export interface ImpasseQuestion {
+  question: string;
+  suggestedAnswers: string[];
+}
+
+/** The question and its two buttons: going on (the default, first) or ending this supplier's talks. */
+export function impasseQuestion(
+  supplierName: string,
+  reason: ImpasseReason,
+  details: string,
+  roundsLeft: number,
+): ImpasseQuestion {
+  const left = `${roundsLeft} round${roundsLeft === 1 ? '' : 's'} left`;
+  return {
+    question:
+      `Talks with ${supplierName} are at an impasse: ${REASON_WORDS[reason]}. ${details} ` +
+      `Try a different approach with ${supplierName} (${left}), or end its talks ` +
+      `(${reason === 'rejected' ? 'its offer is withdrawn' : 'its last offer stays in the comparison'})?`,
+    suggestedAnswers: [IMPASSE_CONTINUE_ANSWER, impasseEndAnswer(supplierName)],
+  };
+}
+
+/**
+ * Reads the buyer's answer: the end button, or a reply that says to stop, ends the talks; anything else goes on.
+ * Going on is the safer reading of an unclear reply: ending loses an offer the buyer can no longer get back.
+ */
+export function readImpasseAnswer(answer: string): 'continue' | 'end' {
+  return /^\s*(end|stop|drop|no\b|cancel|walk away|quit)/i.test(answer) ? 'end' : 'continue';
+}
+
+/** After the buyer chose a different approach, the brand asks at most this much off the standing offer: no more pushes. */
+export const DIFFERENT_APPROACH_ASK = 0.02;
+
+/** The buyer answered an impasse question about this supplier with "go on": the brand changes its approach. */
+export function triesDifferentApproach(
+  clarifications: readonly { topic: string | null; answer: string }[],
+  supplierCode: string,
+): boolean {
+  return clarifications.some(
+    (clarification) =>
+      impasseTopicSupplier(clarification.topic) === supplierCode &&
+      readImpasseAnswer(clarification.answer) === 'continue',
+  );
 }

@@ -9,7 +9,7 @@ import { createNegotiationAgents } from './agents/create-agents.js';
 import { baselineFromQuotation } from './baseline.js';
 import type { NegotiationEvent, NegotiationState } from './engine.js';
 import { runUnattended } from './run-unattended.js';
-import type { Baseline, Mandate } from './types.js';
+import type { Baseline, MandateInput } from './types.js';
 
 export interface NegotiateQuotationOptions {
   parsed: ParsedQuotation;
@@ -19,8 +19,13 @@ export interface NegotiateQuotationOptions {
   seed: number;
   mode: NegotiationMode;
   maxRounds: number;
-  mandate: Mandate;
+  mandate: MandateInput;
   answers: 'auto' | 'none';
+  /**
+   * Answers the buyer gives instead of the first suggestion: for each question, the first of these that is one of its
+   * suggested answers (so "Need delivery within 21 days" answers the lead-time question and nothing else).
+   */
+  preferredAnswers?: readonly string[];
   llm: Llm | null;
 }
 
@@ -50,7 +55,13 @@ export async function negotiateQuotation(options: NegotiateQuotationOptions): Pr
       profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
     },
     createNegotiationAgents(options.llm),
-    { answers: options.answers },
+    {
+      answers: options.answers,
+      choose: (question) =>
+        options.preferredAnswers?.find((text) => question.suggestedAnswers.includes(text)) ??
+        question.suggestedAnswers[0] ??
+        'Yes',
+    },
   );
   const wallTimeMs = performance.now() - started;
   if (state.status !== 'completed')

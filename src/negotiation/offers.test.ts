@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../commerce/rng.js';
-import { PRICE_LEVELS, PRICE_RANGES, type PriceLevel } from '../config/business-rules.js';
+import { LINE_PRICE_SPREAD, PRICE_LEVELS, PRICE_RANGES, type PriceLevel } from '../config/business-rules.js';
 import {
   effectiveMandate,
   evaluateOffer,
@@ -112,19 +112,20 @@ describe('normalizeOffer', () => {
   });
 
   it('clips a single line into its range, in the words the thread shows', () => {
-    // The other lines sit at the top of the range, so the offer as a whole is inside it: only this line moves.
+    // The other lines sit at the top of the range, so the offer as a whole is inside it: only this line moves. A line
+    // may sit LINE_PRICE_SPREAD.below under the supplier's range (0.85 × 0.65 of 18.25 = 10.09), not further.
     const draft = fullDraft({
       lines: [
-        { sku: 'MC001-BON-XL', unitPrice: 9.1 },
+        { sku: 'MC001-BON-XL', unitPrice: 12 },
         { sku: 'MB013-0BS-XL', unitPrice: 41.5 },
-        { sku: 'MB015-RED-M', unitPrice: 18.25 },
+        { sku: 'MB015-RED-M', unitPrice: 10 },
       ],
       total: null,
     });
     const { offer, adjustments } = normalizeOffer(draft, context());
-    expect(adjustments).toEqual(['MC001-BON-XL price 9.10 raised to 10.20 (the floor for a cheapest-tier supplier)']);
-    expect(price(offer, 'MC001-BON-XL')).toBe(10.2);
-    expect(offer.total).toBe(500 * 10.2 + 50 * 41.5 + 100 * 18.25);
+    expect(adjustments).toEqual(['MB015-RED-M price 10.00 raised to 10.09 (the floor for a cheapest-tier supplier)']);
+    expect(price(offer, 'MB015-RED-M')).toBe(10.09);
+    expect(offer.total).toBe(500 * 12 + 50 * 41.5 + 100 * 10.09);
   });
 
   it('lowers a line above its ceiling', () => {
@@ -132,14 +133,15 @@ describe('normalizeOffer', () => {
       lines: [
         { sku: 'MC001-BON-XL', unitPrice: 10.5 },
         { sku: 'MB013-0BS-XL', unitPrice: 40 },
-        { sku: 'MB015-RED-M', unitPrice: 19 },
+        { sku: 'MB015-RED-M', unitPrice: 25 },
       ],
       total: null,
     });
     const { offer, adjustments } = normalizeOffer(draft, context());
-    expect(price(offer, 'MB015-RED-M')).toBe(18.25);
+    // 1.0 × 1.35 of 18.25 = 24.6375, rounded down to the cent.
+    expect(price(offer, 'MB015-RED-M')).toBe(24.63);
     expect(adjustments).toEqual([
-      'MB015-RED-M price 19.00 lowered to 18.25 (the ceiling for a cheapest-tier supplier)',
+      'MB015-RED-M price 25.00 lowered to 24.63 (the ceiling for a cheapest-tier supplier)',
     ]);
   });
 
@@ -164,23 +166,23 @@ describe('normalizeOffer', () => {
   it('scales a low offer up, then still clips the line that stays out of range', () => {
     const draft = fullDraft({
       lines: [
-        { sku: 'MC001-BON-XL', unitPrice: 12 },
-        { sku: 'MB013-0BS-XL', unitPrice: 53.95 },
-        { sku: 'MB015-RED-M', unitPrice: 23.73 },
+        { sku: 'MC001-BON-XL', unitPrice: 7 },
+        { sku: 'MB013-0BS-XL', unitPrice: 65 },
+        { sku: 'MB015-RED-M', unitPrice: 27 },
       ],
     });
     const { offer, adjustments } = normalizeOffer(
       draft,
       context({ supplier: { code: 'SUP-002', priceLevel: 'expensive' } }),
     );
-    expect(adjustments[0]).toMatch(/^The stated prices average 1\.12× .* an expensive-tier supplier: all scaled up/);
-    expect(adjustments).toContain(
-      'MC001-BON-XL price 12.35 raised to 13.80 (the floor for an expensive-tier supplier)',
-    );
+    expect(adjustments[0]).toMatch(/^The stated prices average 0\.95× .* an expensive-tier supplier: all scaled up/);
+    // 7 × 1.205 = 8.44 is still under the line's floor, 12 × 1.15 × 0.65 = 8.97.
+    expect(adjustments).toContain('MC001-BON-XL price 8.44 raised to 8.97 (the floor for an expensive-tier supplier)');
+    const { min, max } = PRICE_RANGES.expensive;
     for (const line of offer.lines) {
       const quoted = baseline.lines.find((base) => base.sku === line.sku)?.unitPrice ?? 0;
-      expect(line.unitPrice).toBeGreaterThanOrEqual(quoted * PRICE_RANGES.expensive.min - 0.005);
-      expect(line.unitPrice).toBeLessThanOrEqual(quoted * PRICE_RANGES.expensive.max + 0.005);
+      expect(line.unitPrice).toBeGreaterThanOrEqual(quoted * min * (1 - LINE_PRICE_SPREAD.below) - 0.005);
+      expect(line.unitPrice).toBeLessThanOrEqual(quoted * max * (1 + LINE_PRICE_SPREAD.above) + 0.005);
     }
   });
 
@@ -323,7 +325,7 @@ describe('normalizeOffer', () => {
           sku: 'MC001-BON-XL',
           unitPrice: 11,
           tiers: [
-            { minQty: 2000, unitPrice: 9 },
+            { minQty: 2000, unitPrice: 6 },
             { minQty: 1000, unitPrice: '10.50' },
             { minQty: 0, unitPrice: 10 },
           ],
@@ -335,10 +337,10 @@ describe('normalizeOffer', () => {
     const { offer, adjustments } = normalizeOffer(draft, context());
     expect(offer.lines[0]?.tiers).toEqual([
       { minQty: 1000, unitPrice: 10.5 },
-      { minQty: 2000, unitPrice: 10.2 },
+      { minQty: 2000, unitPrice: 6.63 },
     ]);
     expect(adjustments).toEqual([
-      'MC001-BON-XL tier ≥2000 price 9.00 raised to 10.20 (the floor for a cheapest-tier supplier)',
+      'MC001-BON-XL tier ≥2000 price 6.00 raised to 6.63 (the floor for a cheapest-tier supplier)',
     ]);
   });
 
@@ -476,7 +478,7 @@ describe('normalizeOffer', () => {
     expect(none.offer.incoterm).toBeNull();
   });
 
-  it('never lets a price leave its range, whatever the draft (random drafts, every price level)', () => {
+  it('never lets a line price leave its range, widened by the line spread, whatever the draft (every level)', () => {
     const rng = createRng(42);
     for (let run = 0; run < 300; run++) {
       const level: PriceLevel = rng.pick(PRICE_LEVELS);
@@ -492,7 +494,8 @@ describe('normalizeOffer', () => {
         context({ supplier: { code: 'SUP-X', priceLevel: level } }),
       );
       expect(offerSchema.safeParse(offer).success).toBe(true);
-      const { min, max } = PRICE_RANGES[level];
+      const min = PRICE_RANGES[level].min * (1 - LINE_PRICE_SPREAD.below);
+      const max = PRICE_RANGES[level].max * (1 + LINE_PRICE_SPREAD.above);
       let totalCents = 0;
       for (const line of offer.lines) {
         const quoted = baseline.lines.find((base) => base.sku === line.sku)?.unitPrice ?? 0;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import {
   IMPASSE,
+  LINE_PRICE_SPREAD,
   PRICE_RANGES,
   QUOTED_SUPPLIER_DEFAULTS,
   type PriceLevel,
@@ -18,7 +19,7 @@ import { normalisePaymentTerms } from '../commerce/payment-terms.js';
 import {
   type Baseline,
   type BaselineLine,
-  type Mandate,
+  type MandateTotals as Mandate,
   type Offer,
   type OfferLine,
   offerSchema,
@@ -89,8 +90,8 @@ const tierPhrase: Record<PriceLevel, string> = {
  *   that SKU, else at the midpoint of its range × the quoted unit price — a neutral guess, neither its floor nor its
  *   ceiling. A line without a readable price is priced the same way.
  * - Prices: when the prices the draft states, taken together, fall outside the supplier's range, they are scaled
- *   together into it (keeping their proportions, seed 002 §6.6); then each line is clipped into its own range, and so
- *   are its volume-tier prices.
+ *   together into it (keeping their proportions, seed 002 §6.6); then each line is clipped into its own range (the
+ *   supplier's, widened by LINE_PRICE_SPREAD in business-rules.ts), and so are its volume-tier prices.
  * - Quantities default to the quoted ones; a stated quantity is kept (a volume proposal), rounded to whole units.
  * - The total is Σ quantity × unit price in cents. A stated total is only compared.
  * - Lead time, payment terms, incoterm, concessions, conditions and capacity share: stated and valid, else the
@@ -108,7 +109,9 @@ export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext
     const bounds = priceBounds(base, supplier.priceLevel);
     const stated = drafted.get(skuKey(base.sku));
     const earlier = previousBySku.get(skuKey(base.sku));
-    const fallbackCents = earlier ? clampCents(toCents(earlier.unitPrice), bounds) : midpointCents(bounds);
+    const fallbackCents = earlier
+      ? clampCents(toCents(earlier.unitPrice), bounds)
+      : midpointCents(base, supplier.priceLevel);
     const fallbackSource = earlier ? 'the previous offer' : 'the middle of the allowed range';
 
     if (!stated) {
@@ -209,9 +212,25 @@ const skuKey = (sku: string) => sku.trim().toUpperCase();
 
 const centsText = (cents: number) => (cents / 100).toFixed(2);
 
-/** The allowed unit price of one line in cents, rounded inwards so that a rounded price never leaves the range. */
+/**
+ * The allowed unit price of one line in cents, rounded inwards so that a rounded price never leaves the range: the
+ * supplier's range widened by LINE_PRICE_SPREAD, since a supplier may be cheap on what it is tooled for and dear on the
+ * rest (its total is held to the range itself by scaleStatedPrices).
+ */
 function priceBounds(base: BaselineLine, level: PriceLevel): PriceBounds {
-  const { min, max } = PRICE_RANGES[level];
+  return centBounds(
+    base,
+    PRICE_RANGES[level].min * (1 - LINE_PRICE_SPREAD.below),
+    PRICE_RANGES[level].max * (1 + LINE_PRICE_SPREAD.above),
+  );
+}
+
+/** The supplier's own range for one line, in cents: where a price never stated is guessed (its middle). */
+function rangeBounds(base: BaselineLine, level: PriceLevel): PriceBounds {
+  return centBounds(base, PRICE_RANGES[level].min, PRICE_RANGES[level].max);
+}
+
+function centBounds(base: BaselineLine, min: number, max: number): PriceBounds {
   const quoted = base.unitPrice * 100;
   // The 1e-6 absorbs float noise (12 × 0.85 × 100 = 1019.9999…), which would otherwise move a bound by a cent.
   const floor = Math.max(1, Math.ceil(quoted * min - 1e-6));
@@ -221,7 +240,11 @@ function priceBounds(base: BaselineLine, level: PriceLevel): PriceBounds {
 
 const clampCents = (cents: number, bounds: PriceBounds) => Math.min(bounds.ceiling, Math.max(bounds.floor, cents));
 
-const midpointCents = (bounds: PriceBounds) => Math.round((bounds.floor + bounds.ceiling) / 2);
+/** The middle of the supplier's own range (not the widened line bounds): a neutral guess for a price never stated. */
+const midpointCents = (base: BaselineLine, level: PriceLevel) => {
+  const range = rangeBounds(base, level);
+  return Math.round((range.floor + range.ceiling) / 2);
+};
 
 function clipText(sku: string, what: string, from: number, to: number, level: PriceLevel): string {
   const direction = to > from ? 'raised' : 'lowered';
@@ -569,6 +592,21 @@ export function effectiveMandate(
     (mandate.walkAwayTotal === null ? baselineTotal : best(baselineTotal, mandate.walkAwayTotal));
   const walkAwayTotal = worst(mandate.walkAwayTotal ?? worsen(targetTotal), targetTotal);
   return { targetTotal, walkAwayTotal };
+}
+
+/**
+ * What each outcome measures, in the words shown to people (the codes PASS / NEUTRAL / FAIL stay in the data):
+ * the offer meets the target, is above the target but within the walk-away, or is above the walk-away.
+ */
+export const EVALUATION_LABELS: Readonly<Record<RoundEvaluation, string>> = {
+  PASS: 'meets target',
+  NEUTRAL: 'within walk-away',
+  FAIL: 'above walk-away',
+};
+
+/** The label of an offer's outcome; an offer that is not there is "no offer", not "above walk-away". */
+export function evaluationLabel(evaluation: RoundEvaluation, total: number | null): string {
+  return total === null ? 'no offer' : EVALUATION_LABELS[evaluation];
 }
 
 /**

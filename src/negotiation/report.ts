@@ -1,6 +1,9 @@
 // The negotiation as a JSON document (the negotiate CLI's output) and as a transcript a person reads.
 import type { NegotiationEvent, NegotiationState } from './engine.js';
 import { formatMoney } from '../commerce/money.js';
+import { evaluationLabel } from './offers.js';
+import { describePaymentTerms } from '../commerce/payment-terms.js';
+import { assumedFacts, showFact, type SupplierFact, wasAssumedAt } from './facts.js';
 
 export function negotiationReport(state: NegotiationState, events: readonly NegotiationEvent[], wallTimeMs: number) {
   const messages = events.filter((event) => event.type === 'message');
@@ -12,11 +15,16 @@ export function negotiationReport(state: NegotiationState, events: readonly Nego
     maxRounds: state.maxRounds,
     roundsPlayed: Math.max(0, ...state.evaluations.map((evaluation) => evaluation.round)),
     baselineTotal: state.baseline.total,
+    mandate: state.mandate,
     suppliers: state.profiles.map((profile) => {
       const supplier = state.suppliers[profile.code];
       return {
         code: profile.code,
         name: profile.name,
+        // Every supplier reply in a negotiation is written by an agent standing in for the supplier.
+        simulated: true,
+        /** Figures scored on Parley's assumptions rather than the supplier's word. */
+        assumedFacts: assumedFacts(state.assumptions, profile.code),
         status: supplier?.status ?? null,
         impasse: supplier?.impasse ?? null,
         accepted: supplier?.accepted ?? false,
@@ -30,6 +38,10 @@ export function negotiationReport(state: NegotiationState, events: readonly Nego
           evaluation:
             state.evaluations.find((e) => e.round === offer.round && e.supplierCode === profile.code)?.evaluation ??
             null,
+          /** What the evaluation measures: meets target / within walk-away / above walk-away. */
+          evaluationLabel: ((e) => (e === undefined ? null : evaluationLabel(e, offer.total)))(
+            state.evaluations.find((e) => e.round === offer.round && e.supplierCode === profile.code)?.evaluation,
+          ),
         })),
         messages: messages
           .filter((message) => message.supplierCode === profile.code)
@@ -55,6 +67,11 @@ export function negotiationReport(state: NegotiationState, events: readonly Nego
 export function negotiationTranscript(state: NegotiationState, events: readonly NegotiationEvent[]): string {
   const out: string[] = [];
   const money = (amount: number) => formatMoney(amount, state.baseline.currency);
+  // A figure Parley assumed is labelled as such until the supplier's own message states it.
+  const figures = (lead: number | null, terms: string | null, assumed: (fact: SupplierFact) => boolean): string =>
+    `${lead === null ? '—' : showFact('leadTimeDays', `${lead} days`, assumed('leadTimeDays'))}, ` +
+    `${terms === null ? '—' : showFact('paymentTerms', describePaymentTerms(terms), assumed('paymentTerms'))}`;
+  let sequence = 0;
   for (const event of events) {
     switch (event.type) {
       case 'round_start':
@@ -63,6 +80,7 @@ export function negotiationTranscript(state: NegotiationState, events: readonly 
         );
         break;
       case 'message':
+        sequence = event.sequence;
         if (event.pillarBriefs) {
           out.push(`   ┌ negotiator: ${event.pillarBriefs.negotiator}`);
           out.push(`   │ risk: ${event.pillarBriefs.riskAnalyst}`);
@@ -74,14 +92,18 @@ export function negotiationTranscript(state: NegotiationState, events: readonly 
         out.push(`   ${event.text.replace(/\n/g, '\n   ')}`);
         break;
       case 'offer_extracted':
+        // An offer is extracted before its message is recorded: the next sequence number is the message stating it.
         out.push(
-          `   ⇒ ${event.supplierCode} offer ${money(event.offer.total)}, ${event.offer.leadTimeDays} days, pays ` +
-            `${event.offer.paymentTerms}${event.offer.capacityShare < 1 ? `, max ${Math.round(event.offer.capacityShare * 100)}% of the order` : ''}`,
+          `   ⇒ ${event.supplierCode} offer ${money(event.offer.total)}, ` +
+            figures(event.offer.leadTimeDays, event.offer.paymentTerms, (fact) =>
+              wasAssumedAt(state.assumptions, event.supplierCode, fact, event.round === 0 ? 0 : sequence + 1),
+            ) +
+            `${event.offer.capacityShare < 1 ? `, max ${Math.round(event.offer.capacityShare * 100)}% of the order` : ''}`,
         );
         break;
       case 'question_asked':
         out.push(
-          `?? Question for the buyer (${event.questionId}): ${event.question} [${event.suggestedAnswers.join(' | ')}]`,
+          `?? Alex asks the buyer (${event.questionId}, about ${event.supplierCode}): ${event.question} [${event.suggestedAnswers.join(' | ')}]`,
         );
         break;
       case 'question_answered':
@@ -97,8 +119,8 @@ export function negotiationTranscript(state: NegotiationState, events: readonly 
         out.push(`── Round ${event.round} analysis`);
         for (const offer of event.offers) {
           out.push(
-            `   ${offer.supplierCode}: ${offer.total === null ? '—' : money(offer.total)}, ${offer.leadTimeDays ?? '—'} days, ` +
-              `${offer.paymentTerms ?? '—'} → ${offer.evaluation} (${offer.status})`,
+            `   ${offer.supplierCode}: ${offer.total === null ? '—' : money(offer.total)}, ` +
+              `${figures(offer.leadTimeDays, offer.paymentTerms, (fact) => offer.assumed.includes(fact))} → ${evaluationLabel(offer.evaluation, offer.total)} (${offer.status})`,
           );
         }
         break;
@@ -116,8 +138,9 @@ export function negotiationTranscript(state: NegotiationState, events: readonly 
       case 'negotiation_complete':
         out.push('\n══ Negotiation complete');
         for (const [code, offer] of Object.entries(event.finalOffers)) {
+          const assumed = (fact: SupplierFact) => wasAssumedAt(state.assumptions, code, fact, Infinity);
           out.push(
-            `   ${code}: ${offer ? `${money(offer.total)}, ${offer.leadTimeDays} days, ${offer.paymentTerms}` : 'no offer'}`,
+            `   ${code}: ${offer ? `${money(offer.total)}, ${figures(offer.leadTimeDays, offer.paymentTerms, assumed)}` : 'no offer'}`,
           );
         }
         break;

@@ -10,7 +10,7 @@ import {
   type NegotiationState,
   runUntilBlocked,
 } from './engine.js';
-import { nextOpenQuestion } from './ask-info.js';
+import { nextOpenQuestion, type Question } from './ask-info.js';
 
 export interface UnattendedRun {
   state: NegotiationState;
@@ -21,7 +21,12 @@ export async function runUnattended(
   setup: NegotiationSetup,
   agents: EngineAgents,
   /** earlyTermination: what the buyer says when offered to stop early; by default the first answer, finish now. */
-  options: { answers: 'auto' | 'none'; earlyTermination?: 'finish' | 'continue' },
+  options: {
+    answers: 'auto' | 'none';
+    earlyTermination?: 'finish' | 'continue';
+    /** The buyer's answer to a question; by default its first suggested answer. */
+    choose?: (question: Question) => string;
+  },
 ): Promise<UnattendedRun> {
   const started = createNegotiation(setup);
   const events = [...started.events];
@@ -37,7 +42,8 @@ export async function runUnattended(
       collect(decideEarlyTermination(state, options.earlyTermination !== 'continue', 'auto'));
     }
     for (let question = nextOpenQuestion(state.askInfo); question; question = nextOpenQuestion(state.askInfo)) {
-      collect(answer(state, question.id, question.suggestedAnswers[0] ?? 'Yes', 'auto'));
+      const text = options.choose?.(question) ?? question.suggestedAnswers[0] ?? 'Yes';
+      collect(answer(state, question.id, text, 'auto'));
     }
   }
   return { state, events };

@@ -29,6 +29,8 @@ export const baselineSchema = z.object({
   incoterm: z.string().nullable(),
   moq: z.number().int().positive().nullable(),
   notes: z.array(z.string()),
+  /** Freight, samples, tooling the quote adds to the goods: counted in its landed cost. Older checkpoints have none. */
+  charges: z.array(z.object({ description: z.string(), amount: z.number().nullable() })).optional(),
 });
 export type Baseline = z.infer<typeof baselineSchema>;
 
@@ -91,8 +93,8 @@ export type AgentTurn = z.infer<typeof agentTurnSchema>;
 /** PASS / NEUTRAL / FAIL of one supplier's offer against the buyer's target and reservation (seed 001). */
 export type RoundEvaluation = 'PASS' | 'NEUTRAL' | 'FAIL';
 
-/** The buyer's mandate: totals for the whole order; either may be absent. */
-export interface Mandate {
-  targetTotal: number | null;
-  walkAwayTotal: number | null;
-}
+/** The buyer's mandate (negotiation/mandate.ts): its totals, deadline, sourcing, invited suppliers and consents. */
+import type { Mandate } from './mandate.js';
+export type { Mandate, MandateInput } from './mandate.js';
+/** What the round evaluation, the agents and early termination read of the mandate: its two totals. */
+export type MandateTotals = Pick<Mandate, 'targetTotal' | 'walkAwayTotal'>;

@@ -3,6 +3,7 @@
 // method is one delegation: what a call does lives in its service; what is left here is the wiring every call shares
 // (the workspace, the outbox kick, the background queue, `idle()`).
 import type {
+  AcceptPremiumInput,
   ApprovePoInput,
   AnswerQuestionInput,
   BeginNegotiationInput,
@@ -18,17 +19,18 @@ import type {
 } from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
 import { log } from '../log.js';
-import { answerFromThreadReply, answerQuestion, chooseCurveball } from './answer-question.js';
-import { beginNegotiation } from './begin-negotiation.js';
-import type { SlackFiles } from './download-shared-file.js';
-import { driveNegotiation } from './drive-negotiation.js';
+import { answerFromThreadReply, answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
+import { beginNegotiation } from './negotiation/begin-negotiation.js';
+import type { SlackFiles } from './quotation/download-shared-file.js';
+import { driveNegotiation } from './negotiation/drive-negotiation.js';
+import { acceptPremium } from './negotiation/accept-premium.js';
 import { NOT_INSTALLED, type ServiceResult } from './outcome.js';
 import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
 import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
 import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
-import { quotationToReread, readQuotation, type ReadQuotationOutcome } from './read-quotation.js';
-import { type ReceivedSlackFile, receiveFilesOfMessage, receiveSlackFile } from './receive-shared-file.js';
-import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './review-quotation.js';
+import { quotationToReread, readQuotation, type ReadQuotationOutcome } from './quotation/read-quotation.js';
+import { type ReceivedSlackFile, receiveFilesOfMessage, receiveSlackFile } from './quotation/receive-shared-file.js';
+import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -59,6 +61,8 @@ export interface Parley {
     input: AnswerQuestionInput,
   ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
   chooseCurveballStrategy(teamId: string, input: ChooseCurveballInput): InTeam<ServiceResult<{ resume: boolean }>>;
+  /** Records the buyer's consent to a premium, then concludes the negotiation again in the background. */
+  acceptPremium(teamId: string, input: AcceptPremiumInput): InTeam<ServiceResult<{ resume: boolean }>>;
   /** `/parley negotiate` in a thread: the files of the thread's first message, read as if shared now. */
   negotiateFilesOf(teamId: string, input: FilesOfMessageInput): Promise<void>;
   /** A thread message: answers the oldest open question of the thread's negotiation, if there is one. */
@@ -167,6 +171,12 @@ export function createParley(options: ParleyOptions): Parley {
     return result;
   }
 
+  async function premium(ctx: ServiceContext, input: AcceptPremiumInput) {
+    const result = await acceptPremium(ctx, input);
+    if (result.ok && result.value.resume) drive(ctx, input.negotiationId);
+    return result;
+  }
+
   async function answerReply(teamId: string, input: ThreadReplyInput): Promise<ThreadReplyAnswer | null> {
     const ctx = await contexts.forTeam(teamId);
     if (!ctx) return null;
@@ -191,6 +201,7 @@ export function createParley(options: ParleyOptions): Parley {
     beginNegotiation: (teamId, input) => inTeam(teamId, (ctx) => begin(ctx, input)),
     answerQuestion: (teamId, input) => inTeam(teamId, (ctx) => answer(ctx, input)),
     chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => chooseCurveball(ctx, input)),
+    acceptPremium: (teamId, input) => inTeam(teamId, (ctx) => premium(ctx, input)),
     negotiateFilesOf: (teamId, input) => track(receiveFilesOf(teamId, input)),
     threadReply: (teamId, input) => track(answerReply(teamId, input)),
     approvePo: (teamId, input) => inTeam(teamId, (ctx) => approvePurchaseOrder(ctx, input)),

@@ -2,6 +2,7 @@
 // built with the Block Kit builders. Reads only, except saving the settings.
 import type { HomeView, ModalView } from '@slack/types';
 import type { PrismaClient } from '../db/client.js';
+import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
 import { toJsonColumn } from '../db/json.js';
 import { approvalsRequired, type PurchaseOrderView, whyCannotApprove } from '../decision/purchase-order-rules.js';
 import {
@@ -17,7 +18,12 @@ import {
 import { done, NOT_INSTALLED, refused, type ServiceResult } from './outcome.js';
 import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
-import { mayApprove, mayChangeSettings, mayWorkOnQuotation, workspaceSettingsSchema } from './workspace-settings.js';
+import {
+  mayApprove,
+  mayChangeSettings,
+  mayWorkOnQuotation,
+  workspaceSettingsSchema,
+} from './workspace/workspace-settings.js';
 
 export interface ScreensOptions {
   contexts: ContextFactory;
@@ -63,6 +69,7 @@ export function createScreens(options: ScreensOptions) {
             lineCount: usable.length,
             quotedTotal: total > 0 ? Math.round(total * 100) / 100 : null,
             currency: quotation.currency ?? 'USD',
+            simulatedSuppliers: SIMULATED_SUPPLIERS.map(({ code, name }) => ({ code, name })),
           }),
         );
       }),

@@ -6,7 +6,7 @@ import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import type { Llm } from '../llm/llm.js';
 import type { ReadLimits } from '../quotation/errors.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
-import { resolveSettings, type WorkspaceSettings } from './workspace-settings.js';
+import { resolveSettings, type WorkspaceSettings } from './workspace/workspace-settings.js';
 
 export interface ServiceContext {
   db: WorkspaceDb;

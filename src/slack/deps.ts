@@ -3,6 +3,7 @@
 // Prisma, Anthropic or exceljs in the Slack layer; src/server.ts plugs the services in.
 import type { HomeView, ModalView } from '@slack/types';
 import type {
+  AcceptPremiumInput,
   AnswerQuestionInput,
   ApprovePoInput,
   BeginNegotiationInput,
@@ -41,6 +42,8 @@ export interface Parley {
   beginNegotiation(teamId: string, input: BeginNegotiationInput): Promise<Outcome>;
   answerQuestion(teamId: string, input: AnswerQuestionInput): Promise<Outcome>;
   chooseCurveballStrategy(teamId: string, input: ChooseCurveballInput): Promise<Outcome>;
+  /** Paying above the quote takes this click; the negotiation is then concluded again. */
+  acceptPremium(teamId: string, input: AcceptPremiumInput): Promise<Outcome>;
   negotiateFilesOf(teamId: string, input: FilesOfMessageInput): Promise<void>;
   /** Null when the reply answers nothing (no open question in that thread, or Parley is not installed). */
   threadReply(teamId: string, input: ThreadReplyInput): Promise<Outcome | null>;

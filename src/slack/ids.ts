@@ -24,6 +24,8 @@ export const ACTION = {
   curveballChoose: 'curveball_choose',
   // Decision and PO
   decisionOpenPo: 'decision_open_po',
+  /** The buyer accepts a premium above the quote (the recommendation's or the no-award message's button). */
+  decisionAcceptPremium: 'decision_accept_premium',
   poReject: 'po_reject',
   // Links (url buttons still send an action, which the app must ack)
   openThread: 'open_thread',
@@ -33,6 +35,10 @@ export const ACTION = {
   startQuestionBudget: 'start_question_budget',
   startTargetTotal: 'start_target_total',
   startWalkAwayTotal: 'start_walk_away_total',
+  startRequiredBy: 'start_required_by',
+  startMaxLeadTime: 'start_max_lead_time',
+  startSourcing: 'start_sourcing',
+  startInvited: 'start_invited',
   startNotes: 'start_notes',
   rejectReason: 'reject_reason',
   settingsApprovers: 'settings_approvers',
@@ -40,6 +46,7 @@ export const ACTION = {
   settingsDefaultMode: 'settings_default_mode',
   settingsDefaultRounds: 'settings_default_rounds',
   settingsDefaultQuestionBudget: 'settings_default_question_budget',
+  settingsDiscloseCompetitors: 'settings_disclose_competitors',
 } as const;
 export type ActionId = (typeof ACTION)[keyof typeof ACTION];
 
@@ -77,6 +84,10 @@ export const BLOCK = {
   startQuestionBudget: ACTION.startQuestionBudget,
   startTargetTotal: ACTION.startTargetTotal,
   startWalkAwayTotal: ACTION.startWalkAwayTotal,
+  startRequiredBy: ACTION.startRequiredBy,
+  startMaxLeadTime: ACTION.startMaxLeadTime,
+  startSourcing: ACTION.startSourcing,
+  startInvited: ACTION.startInvited,
   startNotes: ACTION.startNotes,
   rejectReason: ACTION.rejectReason,
   settingsApprovers: ACTION.settingsApprovers,
@@ -84,6 +95,7 @@ export const BLOCK = {
   settingsDefaultMode: ACTION.settingsDefaultMode,
   settingsDefaultRounds: ACTION.settingsDefaultRounds,
   settingsDefaultQuestionBudget: ACTION.settingsDefaultQuestionBudget,
+  settingsDiscloseCompetitors: ACTION.settingsDiscloseCompetitors,
   reviewConfirmAll: 'review_confirm_all',
   reviewPager: 'review_pager',
   reviewSupplier: 'review_supplier',
@@ -92,6 +104,9 @@ export const BLOCK = {
   earlyTermination: 'early_termination',
   curveballStrategies: 'curveball_strategies',
   decisionActions: 'decision_actions',
+  decisionPremium: 'decision_premium',
+  /** The no-award message's first section: how a reader (or the demo) tells it from other messages. */
+  decisionNoAward: 'decision_no_award',
   poActions: 'po_actions',
 } as const;
 
@@ -195,6 +210,8 @@ export const answerCodec = valueCodec(
 export const questionRefCodec = valueCodec(z.strictObject({ q: idSchema }), BUTTON_VALUE_MAX);
 /** One curveball strategy of a negotiation. */
 export const curveballChoiceCodec = valueCodec(z.strictObject({ n: idSchema, s: idSchema }), BUTTON_VALUE_MAX);
+/** A premium the buyer may accept: the negotiation and the offer's id (decide.ts PremiumOption.id). */
+export const premiumChoiceCodec = valueCodec(z.strictObject({ n: idSchema, p: idSchema }), BUTTON_VALUE_MAX);
 /** A purchase order: the decision's Review & approve button (the modal loads the PO as it is when clicked). */
 export const poIdCodec = valueCodec(z.strictObject({ po: idSchema }), BUTTON_VALUE_MAX);
 /**

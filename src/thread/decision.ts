@@ -1,10 +1,18 @@
-// The recommendation and its price chart, or why there is none.
-import type { DecisionNumbers } from '../decision/decide.js';
+// The recommendation and its price chart, or why there is none: no award within the mandate (with the closest options
+// and the premium that would make one), or a decision that could not be made at all.
+import { fnv1a } from '../commerce/rng.js';
+import type { DecisionNumbers, NoFeasibleAward, PremiumOption } from '../decision/decide.js';
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { DecisionText } from '../decision/write-decision.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCall, enqueueSlackCalls } from '../outbox/index.js';
-import { buildDecision, escapeText } from '../slack/views/index.js';
+import {
+  buildDecision,
+  buildNoAward,
+  type DecisionAiCost,
+  escapeText,
+  type PremiumOffer,
+} from '../slack/views/index.js';
 import { negKey, message, negotiationThread, upload } from './thread.js';
 import { enqueueStatus } from './status-card.js';
 
@@ -39,7 +47,15 @@ export async function enqueueDecisionFailed(tx: WorkspaceTx, input: { negotiatio
 
 export async function enqueueDecision(
   tx: WorkspaceTx,
-  input: { negotiationId: string; numbers: DecisionNumbers; text: DecisionText; po: PurchaseOrderView; chart: Buffer },
+  input: {
+    negotiationId: string;
+    numbers: DecisionNumbers;
+    text: DecisionText;
+    po: PurchaseOrderView;
+    chart: Buffer;
+    /** What the negotiation's AI calls cost, as recorded so far. */
+    aiCost?: DecisionAiCost | null;
+  },
 ) {
   const { negotiationId, numbers, text, po } = input;
   const { quotationId, thread } = await negotiationThread(tx, negotiationId);
@@ -75,6 +91,8 @@ export async function enqueueDecision(
       effectiveLandedCost: offer.effectiveLandedCost,
       leadTimeDays: offer.leadTimeDays,
       paymentTerms: offer.paymentTerms,
+      assumedLeadTime: numbers.assumedFacts[offer.supplierCode]?.includes('leadTimeDays') ?? false,
+      assumedTerms: numbers.assumedFacts[offer.supplierCode]?.includes('paymentTerms') ?? false,
     })),
     savings: {
       baselineTotal: numbers.savings.baselineTotal,
@@ -83,10 +101,23 @@ export async function enqueueDecision(
         share: numbers.savings.identified.share,
         bestOfferName: name(numbers.savings.identified.bestOfferCode),
       },
-      awarded: { amount: numbers.savings.awarded.amount, share: numbers.savings.awarded.share },
+      awarded: {
+        amount: numbers.savings.awarded.amount,
+        share: numbers.savings.awarded.share,
+        landedAgainst: numbers.savings.landed?.baselineLandedCost ?? null,
+      },
     },
     excluded: numbers.excluded.map((e) => ({ supplierName: e.name, reason: e.reason })),
     purchaseOrder: { id: po.id, number: po.number },
+    aiCost: input.aiCost ?? null,
+    premium:
+      numbers.premiumOption === null
+        ? null
+        : premiumOffer(negotiationId, numbers.premiumOption, numbers.limits.quoteLandedCost),
+    acceptedPremium:
+      numbers.limits.consentUsed === null
+        ? null
+        : { by: numbers.limits.consentUsed.by, amountOverQuote: numbers.limits.consentedPremium },
   });
   await enqueueSlackCalls(tx, [
     message(thread, negKey(negotiationId, `decision:${po.id}`), decision),
@@ -106,5 +137,64 @@ export async function enqueueDecision(
       isSplit: numbers.recommendation.isSplit,
     },
     `decision:${po.id}`,
+  );
+}
+
+/** The button's offer, from the decision's premium option. */
+function premiumOffer(negotiationId: string, option: PremiumOption, quoteLandedCost: number | null): PremiumOffer {
+  return {
+    negotiationId,
+    optionId: option.id,
+    question: option.question,
+    names: option.names,
+    effectiveLandedCost: option.effectiveLandedCost,
+    leadTimeDays: option.leadTimeDays,
+    overQuote: option.overQuote,
+    quoteLandedCost,
+  };
+}
+
+/**
+ * Nothing can be awarded within the mandate: the message with the closest options (and the premium's button, when
+ * consent would make an award), and the status card. Not a failure: a consent can still lead to an award. Keyed by
+ * what it says, so saying it again is one message and a later, different no-award is another.
+ */
+export async function enqueueNoAward(
+  tx: WorkspaceTx,
+  input: { negotiationId: string; infeasible: NoFeasibleAward; message: string; currency: string },
+) {
+  const { negotiationId, infeasible, currency } = input;
+  const { quotationId, thread } = await negotiationThread(tx, negotiationId);
+  const change = `no-award:${fnv1a(input.message).toString(36)}`;
+  const view = buildNoAward({
+    currency,
+    why: infeasible.why,
+    closest: infeasible.closest.map((option) => ({
+      names: option.names,
+      effectiveLandedCost: option.effectiveLandedCost,
+      leadTimeDays: option.leadTimeDays,
+      violations: option.violations.map((v) => v.text),
+    })),
+    premium:
+      infeasible.premiumOption === null
+        ? null
+        : premiumOffer(negotiationId, infeasible.premiumOption, infeasible.quoteLandedCost),
+  });
+  await enqueueSlackCall(tx, message(thread, negKey(negotiationId, change), view));
+  await enqueueStatus(tx, quotationId, { stage: 'no_award', message: infeasible.why }, change);
+}
+
+/** A premium accepted while an approver approved the current PO: the approved award stands, and the thread says so. */
+export async function enqueuePremiumNotApplied(tx: WorkspaceTx, input: { negotiationId: string; poNumber: string }) {
+  const { thread } = await negotiationThread(tx, input.negotiationId);
+  const text =
+    `${escapeText(input.poNumber)} was approved before the premium could apply: the approved award stands, and no ` +
+    'new purchase order was drafted.';
+  await enqueueSlackCall(
+    tx,
+    message(thread, negKey(input.negotiationId, `premium-not-applied:${input.poNumber}`), {
+      text,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:information_source: ${text}` } }],
+    }),
   );
 }

@@ -2,6 +2,7 @@
 import type { Curveball, NegotiationEvent, NegotiationState } from '../negotiation/engine.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { pendingQuestionId } from '../db/stores/negotiation-store.js';
+import { effectiveMandate } from '../negotiation/offers.js';
 import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
 import {
   buildAgentTurn,
@@ -77,6 +78,11 @@ export async function enqueueNegotiationEvents(
             maxRounds: state.maxRounds,
             phase: state.curveball && event.round > state.curveball.afterRound ? 'post_curveball' : 'initial',
             currency,
+            limits: {
+              ...effectiveMandate(state.mandate, state.baseline.total),
+              targetSet: state.mandate.targetTotal !== null,
+              walkAwaySet: state.mandate.walkAwayTotal !== null,
+            },
             rows: event.offers.map((row) => ({
               supplierCode: row.supplierCode,
               supplierName: supplierName(state, row.supplierCode),
@@ -86,6 +92,8 @@ export async function enqueueNegotiationEvents(
               evaluation: row.evaluation,
               status: row.status,
               reason: state.suppliers[row.supplierCode]?.impasse?.details ?? null,
+              assumedLeadTime: row.assumed.includes('leadTimeDays'),
+              assumedTerms: row.assumed.includes('paymentTerms'),
             })),
           }),
         );
@@ -96,7 +104,7 @@ export async function enqueueNegotiationEvents(
           buildQuestion({
             questionId: pendingQuestionId(negotiationId, event.questionId),
             buyerId,
-            askedBy: supplierName(state, event.supplierCode),
+            askedBy: askerName(supplierName(state, event.supplierCode)),
             question: event.question,
             suggestedAnswers: event.suggestedAnswers,
             round: state.round,

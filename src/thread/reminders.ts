@@ -3,7 +3,12 @@
 // enqueued twice — two instances, a repeated run — is written once.
 import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCall } from '../outbox/index.js';
-import { buildApprovalReminder, buildQuestionReminder, type ReminderQuestionKind } from '../slack/views/index.js';
+import {
+  type ApprovalReminderModel,
+  buildApprovalReminder,
+  buildQuestionReminder,
+  type ReminderQuestionKind,
+} from '../slack/views/index.js';
 import { askerName, message, negotiationThread } from './thread.js';
 
 export function questionReminderKey(questionId: string, reminderNumber: number): string {
@@ -44,36 +49,14 @@ export async function enqueueQuestionReminder(tx: WorkspaceTx, input: QuestionRe
   return enqueueSlackCall(tx, message(thread, questionReminderKey(input.questionId, input.reminderNumber), body));
 }
 
-export interface ApprovalReminderInput {
-  purchaseOrderId: string;
-  poNumber: string;
-  negotiationId: string;
-  /** The approvers who have not approved yet: the people reminded. */
-  approverIds: string[];
-  supplierNames: string[];
-  total: number;
-  currency: string;
-  approvals: number;
-  required: number;
-  createdAt: Date;
-  /** The day of the wait (1 from 24 hours after the draft): one reminder per day. */
-  day: number;
-}
+/** The view's model, with the negotiation whose thread it goes to; `daysWaiting` is the day of the wait (1 from 24 hours
+ * after the draft): one reminder per day. */
+export type ApprovalReminderInput = ApprovalReminderModel & { negotiationId: string };
 
 /** The reminder, mentioning the approvers; true when it was written, false when today's was there already. */
 export async function enqueueApprovalReminder(tx: WorkspaceTx, input: ApprovalReminderInput): Promise<boolean> {
   const { thread } = await negotiationThread(tx, input.negotiationId);
-  const body = buildApprovalReminder({
-    purchaseOrderId: input.purchaseOrderId,
-    poNumber: input.poNumber,
-    approverIds: input.approverIds,
-    supplierNames: input.supplierNames,
-    total: input.total,
-    currency: input.currency,
-    approvals: input.approvals,
-    required: input.required,
-    createdAt: input.createdAt,
-    daysWaiting: input.day,
-  });
-  return enqueueSlackCall(tx, message(thread, approvalReminderKey(input.purchaseOrderId, input.day), body));
+  const { negotiationId: _negotiationId, ...model } = input;
+  const body = buildApprovalReminder(model);
+  return enqueueSlackCall(tx, message(thread, approvalReminderKey(input.purchaseOrderId, input.daysWaiting), body));
 }

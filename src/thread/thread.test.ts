@@ -36,8 +36,9 @@ describe('thread helpers', () => {
     });
   });
 
-  it('names the brand agent when no supplier asked', () => {
-    expect(askerName('Ningbo Everbright')).toBe('Ningbo Everbright');
+  it('credits every question to the brand agent, naming the supplier it is about', () => {
+    expect(askerName('Ningbo Everbright')).toBe(`${BRAND_AGENT_NAME} (about Ningbo Everbright)`);
+    expect(askerName('Ningbo Everbright')).not.toMatch(/^Ningbo/);
     expect(askerName(null)).toBe(BRAND_AGENT_NAME);
     expect(askerName(undefined)).toBe(BRAND_AGENT_NAME);
   });

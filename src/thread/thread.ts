@@ -92,7 +92,10 @@ export function supplierName(state: NegotiationState, code: string): string {
   return state.profiles.find((profile) => profile.code === code)?.name ?? code;
 }
 
-/** Who asked a question: its supplier, or the brand agent's persona when no supplier did. */
-export function askerName(supplier: string | null | undefined): string {
-  return supplier ?? BRAND_AGENT_NAME;
+/**
+ * Who asked a question: always the brand agent — suppliers never question the buyer. The supplier whose talks wait
+ * for the answer is named as what the question is about, never as its author.
+ */
+export function askerName(aboutSupplier: string | null | undefined): string {
+  return aboutSupplier ? `${BRAND_AGENT_NAME} (about ${aboutSupplier})` : BRAND_AGENT_NAME;
 }

@@ -45,10 +45,13 @@ describe('the Slack flow, end to end', () => {
     expect(cards).toHaveLength(1);
     expect(cards[0]?.history.length).toBeGreaterThan(3);
     expect(JSON.stringify(cards[0]?.blocks)).toMatch(/approved/i);
-    // Agent turns under their personas; the decision with its PO button; the chart and the PO workbook.
-    expect(thread.some((m) => m.username?.startsWith('Alex'))).toBe(true);
-    expect(thread.some((m) => m.username === 'Alpine Premium')).toBe(true);
-    expect(thread.some((m) => m.username === 'RapidGear Co')).toBe(true);
+    // Agent turns under their personas, each saying what it is; the decision with its PO button; the chart and the
+    // PO workbook.
+    expect(thread.some((m) => m.username?.startsWith('Alex (AI agent)'))).toBe(true);
+    expect(thread.some((m) => m.username === 'Alpine Premium (simulated)')).toBe(true);
+    expect(thread.some((m) => m.username === 'RapidGear Co (simulated)')).toBe(true);
+    const personas = thread.flatMap((m) => (m.username ? [m.username] : []));
+    expect(personas.every((name) => /^Alex \(AI agent\)|\(simulated\)$/.test(name))).toBe(true);
     expect(thread.some((m) => buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo))).toBe(true);
     const files = thread.flatMap((m) => m.fileIds.map((id) => model.file(id)?.name));
     expect(files).toEqual(expect.arrayContaining(['offer-totals-by-round.png', `${po.number}.xlsx`]));

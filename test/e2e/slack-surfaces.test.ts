@@ -5,7 +5,7 @@ import { useSandboxedParley } from './harness.js';
 import { playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { BLOCK, SLASH_COMMAND } from '../../src/slack/ids.js';
-import { resolveSettings } from '../../src/services/workspace-settings.js';
+import { resolveSettings } from '../../src/services/workspace/workspace-settings.js';
 
 const running = useSandboxedParley({
   afterStart: async ({ parley }) => {

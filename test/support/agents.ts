@@ -9,7 +9,7 @@ import {
   type NegotiationMode,
   type SupplierProfile,
 } from '../../src/config/business-rules.js';
-import type { Baseline, Mandate, Offer } from '../../src/negotiation/types.js';
+import type { Baseline, MandateTotals as Mandate, Offer } from '../../src/negotiation/types.js';
 import {
   readBrandAsk,
   readOfferDraft,
@@ -29,6 +29,7 @@ import {
 import { competitorMentionSchema } from '../../src/negotiation/agents/interfaces.js';
 import { createOfflineBrandAgent } from '../../src/negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../src/negotiation/agents/offline/supplier-agent.js';
+import { supplierEconomics } from '../../src/negotiation/supplier-economics.js';
 
 export const BASELINE: Baseline = {
   supplierName: 'Quoted supplier',
@@ -125,8 +126,11 @@ export function supplierContext(
   code: string,
   overrides: Partial<Omit<SupplierTurnContext, 'profile'>> = {},
 ): SupplierTurnContext {
+  // The supplier's private economics for the context's baseline, from seed 1 unless the test brings its own.
+  const profile = supplierProfile(code);
   return {
-    profile: supplierProfile(code),
+    profile,
+    economics: supplierEconomics(profile, overrides.baseline ?? BASELINE, 1),
     brandName: 'Valden Outdoor',
     baseline: BASELINE,
     history: { messages: [], offers: [], brandAsks: [] },
@@ -284,6 +288,7 @@ export async function runScripted(options: ScriptOptions): Promise<ScriptResult>
 
       const supplierCtx: SupplierTurnContext = {
         profile: supplierProfile(code),
+        economics: supplierEconomics(supplierProfile(code), baseline, options.seed),
         brandName: 'Valden Outdoor',
         baseline,
         history: { messages: [...own.messages], offers: [...own.offers], brandAsks: [...own.asks] },

@@ -6,6 +6,13 @@ import {
 } from '../../src/config/business-rules.js';
 import type { Baseline, Offer } from '../../src/negotiation/types.js';
 import type { DecideOutcome, DecisionInput, DecisionNumbers } from '../../src/decision/decide.js';
+import type { IncotermCosts } from '../../src/decision/landed-cost.js';
+import { INCOTERM_COSTS } from '../../src/config/business-rules.js';
+
+/** Every Incoterm with no freight or duty: the hand-worked examples count price, cash flow and overhead only. */
+export const NO_FREIGHT_OR_DUTY = Object.fromEntries(
+  Object.keys(INCOTERM_COSTS).map((term) => [term, { freight: 0, duty: 0 }]),
+) as IncotermCosts;
 
 export const PROFILES: readonly SupplierProfile[] = [
   { ...QUOTED_SUPPLIER_DEFAULTS, name: 'Ningbo Everbright' },
@@ -72,6 +79,8 @@ export function curveballInput(overrides: Partial<DecisionInput> = {}): Decision
     mode: 'cost',
     baseline: baselineOf({ A: 100, B: 100 }),
     profiles: PROFILES,
+    // Worked by hand on FOB + cash-flow cost (+ overhead): freight and duty are tested on their own (decide.test.ts).
+    incotermCosts: NO_FREIGHT_OR_DUTY,
     finalOffers: [
       offerOf('SUP-001', { A: 90, B: 96 }),
       offerOf('SUP-002', { A: 80, B: 85 }),
@@ -105,6 +114,8 @@ export function landedCostInput(): DecisionInput {
     mode: 'cost',
     baseline: { ...baseline, lines: [{ ...quoted, quantity: 1_000 }], total: 45_000 },
     profiles: PROFILES,
+    // Worked by hand on FOB + cash-flow cost (+ overhead): freight and duty are tested on their own (decide.test.ts).
+    incotermCosts: NO_FREIGHT_OR_DUTY,
     finalOffers: [
       line('SUP-001', 42, { paymentTerms: '100', leadTimeDays: 50 }),
       line('SUP-002', 52, { paymentTerms: '40/60', leadTimeDays: 25, capacityShare: 0.6 }),
@@ -157,6 +168,8 @@ export function seedSuppliersInput(
     mode,
     baseline: { ...baseline, lines: baseLines, total: baseLines.reduce((s, l) => s + l.quantity * l.unitPrice, 0) },
     profiles: PROFILES,
+    // Worked by hand on FOB + cash-flow cost (+ overhead): freight and duty are tested on their own (decide.test.ts).
+    incotermCosts: NO_FREIGHT_OR_DUTY,
     finalOffers: [
       fourLineOffer('SUP-001', 0.93, [1, 1.02, 0.98, 1], { paymentTerms: '33/33/33', leadTimeDays: 50 }),
       options.termsConceded
@@ -165,5 +178,43 @@ export function seedSuppliersInput(
       fourLineOffer('SUP-003', 1.02, [1.01, 1, 1, 0.97], { paymentTerms: '100', leadTimeDays: 15 }),
     ],
     capacityCaps: options.curveball ? { 'SUP-002': 0.6 } : {},
+  };
+}
+
+/** The rate table of the landed-cost example: a euro is $1.08; pounds are not in it. */
+export const EUR_ONLY_RATES = { asOf: '2026-01-02', usdPerUnit: { USD: 1, EUR: 1.08 } } as const;
+
+/**
+ * Landed cost beyond price, worked by hand. Quoted: 100 × $100 = $10,000 ex works, paid on delivery, with $300 of
+ * export packing and a tooling charge of no stated amount (not counted). Ex works, the buyer pays 8% freight and 12%
+ * duty: the quote lands at 10,000 + 300 + 800 + 1,200 = $12,300. Final offers: SUP-001 (the quoting supplier, who
+ * carries the charges) $9,700 EXW → 9,700 + 300 + 776 + 1,164 = $11,940; SUP-003 €100 a unit delivered duty paid →
+ * $108 × 100 = $10,800 with nothing to add; SUP-002 quotes in pounds, which the table cannot convert: left out. The
+ * award (cost mode) is SUP-003: $800 dearer than the quote on price, $1,500 cheaper landed.
+ */
+export function freightInput(overrides: Partial<DecisionInput> = {}): DecisionInput {
+  return {
+    mode: 'cost',
+    baseline: baselineOf(
+      { A: 100 },
+      {
+        incoterm: 'EXW Porto',
+        charges: [
+          { description: 'Export packing', amount: 300 },
+          { description: 'Tooling', amount: null },
+        ],
+      },
+    ),
+    profiles: PROFILES,
+    quotation: offerOf('SUP-001', { A: 100 }, { incoterm: 'EXW Porto' }),
+    incotermCosts: { ...NO_FREIGHT_OR_DUTY, EXW: { freight: 0.08, duty: 0.12 } },
+    fxTable: EUR_ONLY_RATES,
+    workspaceCurrency: 'EUR',
+    finalOffers: [
+      offerOf('SUP-001', { A: 97 }, { incoterm: 'EXW Porto' }),
+      offerOf('SUP-002', { A: 70 }, { currency: 'GBP', incoterm: 'DDP Chicago' }),
+      offerOf('SUP-003', { A: 100 }, { currency: 'EUR', incoterm: 'DDP Chicago' }),
+    ],
+    ...overrides,
   };
 }

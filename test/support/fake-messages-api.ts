@@ -11,7 +11,9 @@ import {
   type CachePlan,
   PromptCache,
   promptBlocks,
+  promptTokens,
 } from '../../src/llm/prompt-cache.js';
+import { estimateTokens as estimateTextTokens } from '../../src/llm/tokens.js';
 
 export interface RecordedTextBlock {
   type: 'text';
@@ -131,11 +133,11 @@ export async function startFakeMessagesApi(
 }
 
 /**
- * The prompt tokens of a request's system prompt and messages, estimated as characters ÷ 4 (the issue's measure of a
- * prompt's size; tool definitions are left out here but billed, see `promptBlocks`).
+ * The prompt tokens of a request, estimated as the fake bills them (src/llm/tokens.ts): the tools, the tool-use system
+ * prompt the API adds, the system prompt and the messages.
  */
 export function estimateTokens(request: RecordedRequest): number {
-  return Math.ceil((systemText(request).length + JSON.stringify(withoutCacheControl(request.messages)).length) / 4);
+  return promptTokens(promptBlocks(request));
 }
 
 /** The system prompt as one string, whether it was sent as a string or as text blocks. */
@@ -157,21 +159,6 @@ function isTextBlock(part: unknown): part is RecordedTextBlock {
   return typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text';
 }
 
-function withoutCacheControl(messages: RecordedRequest['messages']): unknown {
-  return messages.map((message) =>
-    Array.isArray(message.content)
-      ? {
-          ...message,
-          content: message.content.map((part: unknown) => {
-            if (typeof part !== 'object' || part === null || !('cache_control' in part)) return part;
-            const { cache_control: _ignored, ...rest } = part as Record<string, unknown>;
-            return rest;
-          }),
-        }
-      : message,
-  );
-}
-
 /** The reply body; scripted token counts, when a test gives them, replace the measured ones. */
 function message(
   request: RecordedRequest,
@@ -190,7 +177,7 @@ function message(
     stop_sequence: null,
     usage: {
       input_tokens: scripted.inputTokens ?? measured.inputTokens,
-      output_tokens: scripted.outputTokens ?? Math.ceil(JSON.stringify(content).length / 4),
+      output_tokens: scripted.outputTokens ?? estimateTextTokens(JSON.stringify(content)),
       cache_creation_input_tokens: cached ? measured.cacheCreationInputTokens : 0,
       cache_read_input_tokens: cached ? measured.cacheReadInputTokens : 0,
       cache_creation: {

@@ -11,7 +11,7 @@ import { nextOpenQuestion } from '../../src/negotiation/ask-info.js';
 import type { EngineAgents } from '../../src/negotiation/engine.js';
 import { exampleSetup } from './negotiation-fixtures.js';
 import { applyBuyerInput, runNegotiation, startNegotiation } from '../../src/db/stores/negotiation-store.js';
-import { concludeNegotiation } from '../../src/services/drive-negotiation.js';
+import { concludeNegotiation } from '../../src/services/negotiation/drive-negotiation.js';
 import { createContextFactory } from '../../src/services/service-context.js';
 import { enqueueNegotiationEvents } from '../../src/thread/negotiation-events.js';
 

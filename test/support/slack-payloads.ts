@@ -46,6 +46,8 @@ export const IDS = {
   negotiation: 'clnegotiation0000000000001',
   strategy: 'clstrategy0000000000000001',
   purchaseOrder: 'clpurchaseorder00000000001',
+  /** A premium offer's id, as decide.ts makes it. */
+  premium: 'p1x2y3z4',
 } as const;
 
 // ───────────────────────────── Fakes ─────────────────────────────
@@ -74,6 +76,7 @@ export function fakeParley() {
     beginNegotiation: vi.fn<Parley['beginNegotiation']>(async () => DONE),
     answerQuestion: vi.fn<Parley['answerQuestion']>(async () => DONE),
     chooseCurveballStrategy: vi.fn<Parley['chooseCurveballStrategy']>(async () => DONE),
+    acceptPremium: vi.fn<Parley['acceptPremium']>(async () => DONE),
     negotiateFilesOf: vi.fn<Parley['negotiateFilesOf']>(async () => {}),
     threadReply: vi.fn<Parley['threadReply']>(async () => null),
     approvePo: vi.fn<Parley['approvePo']>(async () => DONE),
@@ -246,7 +249,18 @@ export function viewSubmission(
 const option = (value: string) => ({ text: { type: 'plain_text' as const, text: value }, value });
 
 /** The start modal's state as Slack sends it (block and action ids from src/slack/ids.ts). */
-export function startModalValues(v: { mode?: string; rounds?: string; budget?: string; target?: string }): StateValues {
+export function startModalValues(v: {
+  mode?: string;
+  rounds?: string;
+  budget?: string;
+  target?: string;
+  walkAway?: string;
+  requiredBy?: string;
+  maxLeadTime?: string;
+  sourcing?: string;
+  /** The simulated suppliers ticked (default: both). */
+  invited?: string[];
+}): StateValues {
   return {
     [BLOCK.startMode]: {
       [ACTION.startMode]: { type: 'static_select', selected_option: v.mode ? option(v.mode) : null },
@@ -256,7 +270,18 @@ export function startModalValues(v: { mode?: string; rounds?: string; budget?: s
     },
     [BLOCK.startQuestionBudget]: { [ACTION.startQuestionBudget]: { type: 'number_input', value: v.budget ?? '3' } },
     [BLOCK.startTargetTotal]: { [ACTION.startTargetTotal]: { type: 'number_input', value: v.target ?? null } },
-    [BLOCK.startWalkAwayTotal]: { [ACTION.startWalkAwayTotal]: { type: 'number_input', value: null } },
+    [BLOCK.startWalkAwayTotal]: { [ACTION.startWalkAwayTotal]: { type: 'number_input', value: v.walkAway ?? null } },
+    [BLOCK.startRequiredBy]: { [ACTION.startRequiredBy]: { type: 'datepicker', selected_date: v.requiredBy ?? null } },
+    [BLOCK.startMaxLeadTime]: { [ACTION.startMaxLeadTime]: { type: 'number_input', value: v.maxLeadTime ?? null } },
+    [BLOCK.startSourcing]: {
+      [ACTION.startSourcing]: { type: 'radio_buttons', selected_option: option(v.sourcing ?? 'any') },
+    },
+    [BLOCK.startInvited]: {
+      [ACTION.startInvited]: {
+        type: 'checkboxes',
+        selected_options: (v.invited ?? ['SUP-002', 'SUP-003']).map(option),
+      },
+    },
     [BLOCK.startNotes]: { [ACTION.startNotes]: { type: 'plain_text_input', value: null } },
   };
 }

@@ -67,6 +67,7 @@ function toView(row: PoRow): PurchaseOrderView {
     currency: row.currency,
     fobCost: num(row.fobCost),
     cashFlowCost: num(row.cashFlowCost),
+    otherCosts: num(row.otherCosts),
     splitOverhead: num(row.splitOverhead),
     effectiveLandedCost: num(row.effectiveLandedCost),
     approvals: row.approvals.map((a) => ({ approverSlackUserId: a.approverSlackUserId, approvedAt: a.approvedAt })),
@@ -85,6 +86,7 @@ function toView(row: PoRow): PurchaseOrderView {
       incoterm: a.incoterm,
       fobCost: num(a.fobCost),
       cashFlowCost: num(a.cashFlowCost),
+      otherCosts: num(a.otherCosts),
       effectiveLandedCost: num(a.effectiveLandedCost),
       items: a.items.map((item) => ({
         sku: item.sku,
@@ -218,6 +220,7 @@ export async function insertDraftPurchaseOrder(
       currency: planned.currency,
       fobCost: poMoney(planned.fobCost),
       cashFlowCost: poMoney(planned.cashFlowCost),
+      otherCosts: poMoney(planned.otherCosts ?? 0),
       splitOverhead: poMoney(planned.splitOverhead),
       effectiveLandedCost: poMoney(planned.effectiveLandedCost),
       basisOfAward: planned.basisOfAward,
@@ -239,6 +242,7 @@ export async function insertDraftPurchaseOrder(
         incoterm: allocation.incoterm,
         fobCost: poMoney(allocation.fobCost),
         cashFlowCost: poMoney(allocation.cashFlowCost),
+        otherCosts: poMoney(allocation.otherCosts ?? 0),
         effectiveLandedCost: poMoney(allocation.effectiveLandedCost),
       },
     });

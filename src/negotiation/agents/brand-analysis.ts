@@ -2,11 +2,14 @@
 // ask for, the cash cost of its terms, the curveball's effect. No rng here: the pillars and the synthesizer must work
 // from the same analysis, whatever order the engine calls them in.
 import { cashFlowCost } from '../../commerce/cash-flow.js';
+import { fromCents, toCents } from '../../commerce/money.js';
 import { parsePaymentTerms } from '../../commerce/payment-terms.js';
 import type { NegotiationMode, SupplierProfile } from '../../config/business-rules.js';
+import type { SupplierFact } from '../facts.js';
 import type { BaselineLine, Offer } from '../types.js';
 import { softenTerms } from './offline/concessions.js';
 import type { BrandTurnContext, Clarification } from './interfaces.js';
+import { DIFFERENT_APPROACH_ASK, triesDifferentApproach } from '../impasse.js';
 
 export interface SupplierSnapshot {
   code: string;
@@ -19,6 +22,8 @@ export interface SupplierSnapshot {
   offer: Offer | null;
   /** False when the supplier has not offered yet and its quote (or profile) stands in. */
   fromOffer: boolean;
+  /** Figures above that are Parley's assumptions (the supplier never stated them): never cited as its word. */
+  assumed: ReadonlySet<SupplierFact>;
 }
 
 export interface BrandAnalysis {
@@ -27,8 +32,10 @@ export interface BrandAnalysis {
   rivals: SupplierSnapshot[];
   /** The cheapest rival below this supplier: the leverage. */
   cheaperRival: SupplierSnapshot | null;
-  /** The fastest rival quicker than this supplier. */
+  /** The fastest rival quicker than this supplier, among rivals that stated their lead time. */
   fasterRival: SupplierSnapshot | null;
+  /** The brand may name competitors, their prices and their problems to this supplier (the workspace's setting). */
+  discloseCompetitors: boolean;
   /** rank: 0 for the largest line by value. */
   focus: { line: BaselineLine; rank: number; unitPrice: number; value: number; share: number };
   ask: { total: number; unitPrice: number; discount: number; leadTimeDays: number | null; paymentTerms: string | null };
@@ -80,7 +87,12 @@ export function cashCost(total: number, paymentTerms: string, leadTimeDays: numb
   return percentages === null ? null : cashFlowCost({ amount: total, paymentTerms: percentages, leadTimeDays });
 }
 
-function snapshot(profile: SupplierProfile, offer: Offer | null, fallbackTotal: number): SupplierSnapshot {
+function snapshot(
+  profile: SupplierProfile,
+  offer: Offer | null,
+  fallbackTotal: number,
+  assumed: readonly SupplierFact[],
+): SupplierSnapshot {
   return {
     code: profile.code,
     name: profile.name,
@@ -91,7 +103,15 @@ function snapshot(profile: SupplierProfile, offer: Offer | null, fallbackTotal: 
     profile,
     offer,
     fromOffer: offer !== null,
+    assumed: new Set(assumed),
   };
+}
+
+/** The first amount in cents at or below `cents` that is not one of `taken`. */
+function clearOf(taken: ReadonlySet<number>, cents: number): number {
+  let clear = cents;
+  while (taken.has(clear) && clear > 1) clear -= 1;
+  return clear;
 }
 
 /** Rounds an ask down to a number a person would say: whole tens above 10,000, whole units above 1,000. */
@@ -111,8 +131,9 @@ export function isSplitTopic(clarification: Clarification): boolean {
 
 const LEAD_IN_NOTES = /(?:within|in|under|by|max(?:imum)?|lead.?time(?: of)?)\s*(\d{1,3})\s*days/i;
 
-/** The buyer's lead-time limit from their answers (latest first) or notes; null when they never said. */
+/** The buyer's lead-time limit: the mandate's, else from their answers (latest first) or notes; null when never said. */
 function requiredLead(context: BrandTurnContext): number | null {
+  if (context.mandate.maxLeadTimeDays != null) return context.mandate.maxLeadTimeDays;
   for (const clarification of [...context.clarifications].reverse()) {
     if (!isLeadTimeTopic(clarification)) continue;
     const days = /(\d{1,3})\s*days?/i.exec(clarification.answer);
@@ -132,16 +153,20 @@ export function prefersSpeed(context: BrandTurnContext): boolean {
 
 export function analyse(context: BrandTurnContext): BrandAnalysis {
   const { baseline, supplier, round, maxRounds, mandate } = context;
+  const assumedOf = (code: string): readonly SupplierFact[] => context.assumedFacts?.[code] ?? [];
   const ownOffers = [...context.history.offers].sort((a, b) => a.round - b.round);
-  const current = snapshot(supplier, ownOffers.at(-1) ?? null, baseline.total);
+  const current = snapshot(supplier, ownOffers.at(-1) ?? null, baseline.total, assumedOf(supplier.code));
   const rivals = context.others
     .filter((other) => other.latestOffer !== null && other.profile.code !== supplier.code)
-    .map((other) => snapshot(other.profile, other.latestOffer, baseline.total))
+    .map((other) => snapshot(other.profile, other.latestOffer, baseline.total, assumedOf(other.profile.code)))
     .sort((a, b) => a.total - b.total);
   const cheaperRival = rivals.find((rival) => rival.total < current.total) ?? null;
+  // A rival's assumed lead time is no argument: the brand would be quoting a number nobody stated.
   const fasterRival =
-    [...rivals].sort((a, b) => a.leadTimeDays - b.leadTimeDays).find((r) => r.leadTimeDays < current.leadTimeDays) ??
-    null;
+    rivals
+      .filter((r) => !r.assumed.has('leadTimeDays'))
+      .sort((a, b) => a.leadTimeDays - b.leadTimeDays)
+      .find((r) => r.leadTimeDays < current.leadTimeDays) ?? null;
 
   const orderValue = baseline.lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
   const top = [...baseline.lines].sort((a, b) => b.quantity * b.unitPrice - a.quantity * a.unitPrice).slice(0, 3);
@@ -166,20 +191,37 @@ export function analyse(context: BrandTurnContext): BrandAnalysis {
   if (mandate.targetTotal !== null && mandate.targetTotal < askTotal) {
     askTotal = Math.max(mandate.targetTotal, current.total * (1 - maxAsk));
   }
+  // The buyer chose to work through an impasse with this supplier: a modest step now, not another push (impasse.ts).
+  if (triesDifferentApproach(context.clarifications, supplier.code)) {
+    askTotal = Math.max(askTotal, current.total * (1 - DIFFERENT_APPROACH_ASK));
+  }
   askTotal = sayable(askTotal);
+  // Unnamed, a competitor's exact figure must not come back as the brand's own ask ("meet us at" its very price).
+  const rivalCents = new Set(
+    context.discloseCompetitors === true
+      ? []
+      : rivals
+          .flatMap((r) => (r.offer === null ? [] : [r.offer.total, ...r.offer.lines.map((l) => l.unitPrice)]))
+          .map(toCents),
+  );
+  while (rivalCents.has(toCents(askTotal))) askTotal = fromCents(toCents(askTotal) - (askTotal >= 10_000 ? 1_000 : 1));
   const askFactor = askTotal / current.total;
 
   const required = requiredLead(context);
+  const leadAssumed = current.assumed.has('leadTimeDays');
   let askLead: number | null = null;
-  if (required !== null && required < current.leadTimeDays) askLead = required;
-  else if (prefersSpeed(context)) {
+  if (required !== null && (leadAssumed || required < current.leadTimeDays)) askLead = required;
+  // With no lead time stated, a target derived from an assumed one would be a made-up requirement.
+  else if (prefersSpeed(context) && !leadAssumed) {
     const faster = Math.max(fasterRival?.leadTimeDays ?? 1, Math.round(current.leadTimeDays * 0.8));
     askLead = faster < current.leadTimeDays ? faster : null;
   }
   const upfront = parsePaymentTerms(current.paymentTerms)?.[0] ?? 0;
   const wantsTerms = context.mode === 'cashflow' || (upfront >= 100 && round >= 3);
   const softer = softenTerms(current.paymentTerms);
-  const askTerms = wantsTerms && softer !== current.paymentTerms ? softer : null;
+  // Softer than terms the supplier never stated is softer than an assumption: the brand asks for its terms instead.
+  const askTerms =
+    wantsTerms && !current.assumed.has('paymentTerms') && softer !== current.paymentTerms ? softer : null;
 
   const curveball = context.curveball;
   const lastSupplierMessage = [...context.history.messages].reverse().find((message) => message.from === 'supplier');
@@ -189,6 +231,7 @@ export function analyse(context: BrandTurnContext): BrandAnalysis {
     rivals,
     cheaperRival,
     fasterRival,
+    discloseCompetitors: context.discloseCompetitors === true,
     focus: {
       line: focusLine,
       rank,
@@ -198,7 +241,7 @@ export function analyse(context: BrandTurnContext): BrandAnalysis {
     },
     ask: {
       total: askTotal,
-      unitPrice: Math.floor(focusUnit * askFactor * 100) / 100,
+      unitPrice: clearOf(rivalCents, Math.floor(focusUnit * askFactor * 100)) / 100,
       discount: 1 - askFactor,
       leadTimeDays: askLead,
       paymentTerms: askTerms,

@@ -6,7 +6,17 @@ import { askInfoPayloadSchema as questionPayloadSchema } from '../ask-info.js';
 import type { Rng } from '../../commerce/rng.js';
 import { paymentTermsSchema } from '../../commerce/payment-terms.js';
 import type { NegotiationMode, SupplierProfile } from '../../config/business-rules.js';
-import { ACTION_TYPES, priceTierSchema, type AgentTurn, type Baseline, type Mandate, type Offer } from '../types.js';
+import { supplierFactSchema, type SupplierFact } from '../facts.js';
+import type { SupplierEconomics } from '../supplier-economics.js';
+import type { Mandate } from '../mandate.js';
+import {
+  ACTION_TYPES,
+  priceTierSchema,
+  type AgentTurn,
+  type Baseline,
+  type MandateTotals,
+  type Offer,
+} from '../types.js';
 
 export type NegotiationPhase = 'initial' | 'post_curveball';
 
@@ -44,6 +54,8 @@ export const brandAskSchema = z.object({
   targetTotal: z.number().positive().nullable(),
   leadTimeDays: z.number().int().positive().nullable(),
   paymentTerms: paymentTermsSchema.nullable(),
+  /** The buyer commits to the volume tier (a quarter more units per SKU) in exchange for price. */
+  volumeCommitment: z.boolean().optional(),
 });
 export type BrandAsk = z.infer<typeof brandAskSchema>;
 
@@ -55,6 +67,11 @@ export const competitorMentionSchema = z.object({
   total: z.number().positive(),
   leadTimeDays: z.number().int().positive().nullable(),
   paymentTerms: z.string().nullable(),
+  /**
+   * The brand did not name the competitor (the workspace does not allow it): it said only how much lower a competing
+   * offer is, so `supplierName` is generic and `total` is what that rounded gap implies, not the competitor's figure.
+   */
+  anonymous: z.boolean().optional(),
 });
 export type CompetitorMention = z.infer<typeof competitorMentionSchema>;
 
@@ -84,6 +101,8 @@ export const brandPayloadSchema = z.object({
   question: z.string().optional(),
   suggestedAnswers: z.array(z.string()).min(2).max(4).optional(),
   topic: z.string().optional(),
+  /** Facts the quotation left out that the message asks the supplier to state (its lead time, its terms). */
+  askFacts: z.array(supplierFactSchema).optional(),
 });
 
 const turnOf = <P extends z.ZodType>(payload: P) =>
@@ -143,6 +162,11 @@ export interface CurveballConstraint {
 
 export interface SupplierTurnContext {
   profile: SupplierProfile;
+  /**
+   * The supplier's private costs, floor and priorities (supplier-economics.ts): the supplier's own knowledge, never
+   * part of the brand's context.
+   */
+  economics: SupplierEconomics;
   brandName: string;
   baseline: Baseline;
   /** Turns before the latest brand message (it may be included too; agents de-duplicate by round). */
@@ -188,7 +212,18 @@ export interface BrandTurnContext {
   /** The reviewed quotation, with its notes and tiers. */
   baseline: Baseline;
   buyerNotes: string | null;
-  mandate: Mandate;
+  /**
+   * The buyer's mandate, read-only: its limits, its sourcing and what the answers settled, so the brand never asks what
+   * it already says. The engine hands the whole mandate; a caller that knows only the totals leaves the rest unset.
+   */
+  mandate: Readonly<MandateTotals & Partial<Mandate>>;
+  /**
+   * May the brand name competitors, their prices or their problems to this supplier? The workspace decides; absent
+   * means no: the brand then says only how much lower a competing offer is.
+   */
+  discloseCompetitors?: boolean;
+  /** Supplier code → facts about it that are Parley's assumptions, never to be presented as the supplier's word. */
+  assumedFacts?: Readonly<Record<string, readonly SupplierFact[]>>;
   clarifications: readonly Clarification[];
   round: number;
   maxRounds: number;

@@ -17,7 +17,11 @@ import { createClaudeSupplierAgent } from './claude/supplier-agent.js';
 import { brandTurnSchema, supplierTurnSchema, type PillarBriefs } from './interfaces.js';
 import { createOfflineBrandAgent } from './offline/brand-agent.js';
 import { createOfflineSupplierAgent } from './offline/supplier-agent.js';
-import { HEALTHY_MESSAGE, healthyNegotiationReplies as healthy } from '../../../test/support/fake-replies.js';
+import {
+  HEALTHY_MESSAGE,
+  HEALTHY_REPLY,
+  healthyNegotiationReplies as healthy,
+} from '../../../test/support/fake-replies.js';
 import { BASELINE, brandAction, brandContext, supplierContext } from '../../../test/support/agents.js';
 import { brandWithFallback, FALLBACK_PURPOSES, supplierWithFallback, type FallbackPurpose } from './with-fallback.js';
 
@@ -60,7 +64,7 @@ describe('Claude agents with the offline twin behind them', () => {
       { maxRetries: 2 },
     );
     const turn = await supplier.respond(supplierTurnContext());
-    expect(turn.message_text).toBe(HEALTHY_MESSAGE);
+    expect(turn.message_text).toBe(HEALTHY_REPLY);
     expect(api.requests).toHaveLength(2);
     expect(fallbacks).toEqual([]);
   });
@@ -87,8 +91,9 @@ describe('Claude agents with the offline twin behind them', () => {
     ]);
     for (const { error } of fallbacks) expect(error).toBeInstanceOf(LlmError);
     expect(String(fallbacks[0]?.error)).toContain('529');
-    // Three attempts (the SDK's two retries) per call: rfq 1, pillars 3, synthesis 1, supplier 1.
-    expect(api.requests).toHaveLength(3 * 6);
+    // Three attempts (the SDK's two retries) per call: rfq, the turn's briefs, the synthesis (its briefs came from the
+    // twin), the supplier.
+    expect(api.requests).toHaveLength(3 * 4);
   });
 
   it('falls back when Claude does not answer in time', async () => {
@@ -122,9 +127,9 @@ describe('Claude agents with the offline twin behind them', () => {
     expect(fallbacks).toHaveLength(1);
   });
 
-  it('keeps what Claude managed: failed pillars come from the twin, the synthesis still from Claude', async () => {
+  it('keeps what Claude managed: failed briefs come from the twin, the synthesis still from Claude', async () => {
     const { brand, fallbacks } = await agents((request, index) =>
-      request.tool_choice?.name === 'record_brief' ? overloaded : healthy(request, index),
+      request.tool_choice?.name === 'write_turn' ? overloaded : healthy(request, index),
     );
     const briefs = await brand.pillars(brandTurnContext());
     const message = await brand.synthesize(brandTurnContext(), briefs);

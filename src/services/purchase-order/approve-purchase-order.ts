@@ -17,17 +17,11 @@ import {
 } from '../../decision/purchase-order-rules.js';
 import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../../decision/po-workbook.js';
-import {
-  isWriteRace,
-  loadPurchaseOrder,
-  PO_TRANSACTION_OPTIONS,
-  recordApproval,
-  writeAudit,
-} from '../../db/stores/purchase-orders.js';
+import { recordApproval, writeAudit } from '../../db/stores/purchase-orders.js';
 import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
-import { refused } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { purchaseOrderDone, purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
+import { changePurchaseOrder } from './change-purchase-order.js';
+import { purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
 
 export interface ApprovePurchaseOrderOptions {
   purchaseOrderId: string;
@@ -55,23 +49,15 @@ export async function approvePurchaseOrder(
   return result;
 }
 
-/** Thrown inside the transaction when the conditional update finds the PO changed: rolls it back. */
-class LostRace extends Error {
-  override name = 'LostRace';
-}
-
-async function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Promise<PurchaseOrderResult> {
+function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Promise<PurchaseOrderResult> {
   const { purchaseOrderId, by, expectedVersion } = options;
   const { dualApprovalAboveUsd } = ctx.workspace.settings;
   const now = ctx.now();
-  try {
-    return await ctx.db.$transaction(async (tx): Promise<PurchaseOrderResult> => {
-      const po = await loadPurchaseOrder(tx, purchaseOrderId);
-      if (po === null) return notFound();
-      const step = approvalStep(po, by, { expectedVersion, dualApprovalAboveUsd });
-      if (step.kind === 'refuse') return purchaseOrderRefused(step.refusal);
-      if (step.kind === 'unchanged') return purchaseOrderDone(po, step.message, false);
-
+  return changePurchaseOrder(ctx, {
+    purchaseOrderId,
+    step: (po) => approvalStep(po, by, { expectedVersion, dualApprovalAboveUsd }),
+    afterLostRace: (po) => approvalAfterLostRace(po, by, dualApprovalAboveUsd),
+    async record(tx, po, step) {
       // The version matched, so this is the PO the approver's modal showed: its digest says what was approved.
       const shownDigest = purchaseOrderDigest(po);
       const recorded = await recordApproval(tx, {
@@ -83,7 +69,7 @@ async function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions)
         shownDigest,
         now,
       });
-      if (!recorded) throw new LostRace();
+      if (!recorded) return false;
       await writeAudit(tx, by, {
         action: 'purchase_order.approval_recorded',
         entityType: 'purchase_order',
@@ -109,22 +95,9 @@ async function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions)
           },
         });
       }
-      const updated = await loadPurchaseOrder(tx, po.id);
-      if (updated === null) throw new Error(`PO ${po.id} vanished inside its own transaction`);
-      return purchaseOrderDone(updated, step.message, true);
-    }, PO_TRANSACTION_OPTIONS);
-  } catch (error) {
-    if (!(error instanceof LostRace) && !isWriteRace(error)) throw error;
-    // Someone acted between our read and our write: answer from the PO as it is now.
-    const po = await loadPurchaseOrder(ctx.db, purchaseOrderId);
-    if (po === null) return notFound();
-    const step = approvalAfterLostRace(po, by, dualApprovalAboveUsd);
-    return step.kind === 'unchanged' ? purchaseOrderDone(po, step.message, false) : purchaseOrderRefused(step.refusal);
-  }
-}
-
-function notFound(): PurchaseOrderResult {
-  return refused('not_found', 'This purchase order does not exist.');
+      return true;
+    },
+  });
 }
 
 /** The approver's message (and, once approved, the workbook): after a change, or on a repeat that was never told. */

@@ -220,7 +220,11 @@ describe('purchase orders: draft, approve, reject, get', () => {
       summary: writeDeterministic(split).summary,
     });
     expect(decision.cheapestNotChosenReason).toMatch(/^Alpine Premium's final offer/);
-    expect(decision.savings).toMatchObject({ identified: { amount: 3_500 }, awarded: { amount: 2_500 } });
+    // Awarded savings are on landed cost (the $875 split overhead counts): $20,000 − $18,375; $2,500 on price alone.
+    expect(decision.savings).toMatchObject({
+      identified: { amount: 3_500 },
+      awarded: { amount: 1_625, priceAmount: 2_500 },
+    });
     expect(await auditOf(po.id)).toEqual([{ action: 'purchase_order.drafted', actor: null, kind: 'system' }]);
     expect(await auditOf(decision.id)).toEqual([{ action: 'decision.recorded', actor: null, kind: 'system' }]);
   });

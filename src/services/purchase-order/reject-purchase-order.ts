@@ -10,17 +10,11 @@ import {
   rejectionStep,
   statusesLeadingTo,
 } from '../../decision/purchase-order-rules.js';
-import {
-  isWriteRace,
-  loadPurchaseOrder,
-  PO_TRANSACTION_OPTIONS,
-  recordRejection,
-  writeAudit,
-} from '../../db/stores/purchase-orders.js';
+import { recordRejection, writeAudit } from '../../db/stores/purchase-orders.js';
 import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
-import { refused } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { purchaseOrderDone, purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
+import { changePurchaseOrder } from './change-purchase-order.js';
+import { purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
 
 export interface RejectPurchaseOrderOptions {
   purchaseOrderId: string;
@@ -48,26 +42,18 @@ export async function rejectPurchaseOrder(
   return result;
 }
 
-/** Thrown inside the transaction when the conditional update finds the PO changed: rolls it back. */
-class LostRace extends Error {
-  override name = 'LostRace';
-}
-
-async function commit(
+function commit(
   ctx: ServiceContext,
   options: RejectPurchaseOrderOptions,
   reason: string,
 ): Promise<PurchaseOrderResult> {
   const { purchaseOrderId, by, expectedVersion } = options;
   const now = ctx.now();
-  try {
-    return await ctx.db.$transaction(async (tx): Promise<PurchaseOrderResult> => {
-      const po = await loadPurchaseOrder(tx, purchaseOrderId);
-      if (po === null) return notFound();
-      const step = rejectionStep(po, expectedVersion, reason);
-      if (step.kind === 'refuse') return purchaseOrderRefused(step.refusal);
-      if (step.kind === 'unchanged') return purchaseOrderDone(po, step.message, false);
-
+  return changePurchaseOrder(ctx, {
+    purchaseOrderId,
+    step: (po) => rejectionStep(po, expectedVersion, reason),
+    afterLostRace: rejectionAfterLostRace,
+    async record(tx, po) {
       const recorded = await recordRejection(tx, {
         purchaseOrderId,
         expectedVersion,
@@ -76,28 +62,16 @@ async function commit(
         reason,
         now,
       });
-      if (!recorded) throw new LostRace();
+      if (!recorded) return false;
       await writeAudit(tx, by, {
         action: 'purchase_order.rejected',
         entityType: 'purchase_order',
         entityId: po.id,
         data: { number: po.number, reason, version: expectedVersion + 1 },
       });
-      const updated = await loadPurchaseOrder(tx, po.id);
-      if (updated === null) throw new Error(`PO ${po.id} vanished inside its own transaction`);
-      return purchaseOrderDone(updated, step.message, true);
-    }, PO_TRANSACTION_OPTIONS);
-  } catch (error) {
-    if (!(error instanceof LostRace) && !isWriteRace(error)) throw error;
-    const po = await loadPurchaseOrder(ctx.db, purchaseOrderId);
-    if (po === null) return notFound();
-    const step = rejectionAfterLostRace(po);
-    return step.kind === 'unchanged' ? purchaseOrderDone(po, step.message, false) : purchaseOrderRefused(step.refusal);
-  }
-}
-
-function notFound(): PurchaseOrderResult {
-  return refused('not_found', 'This purchase order does not exist.');
+      return true;
+    },
+  });
 }
 
 async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string, changed: boolean): Promise<void> {

@@ -73,7 +73,7 @@ export async function remindPoApprovers(
       approvals: po.approvals.length,
       required: approvalsRequired({ currency: po.currency, effectiveLandedCost: total }, settings.dualApprovalAboveUsd),
       createdAt: po.createdAt,
-      day: approvalWaitDay(po.createdAt, options.now),
+      daysWaiting: approvalWaitDay(po.createdAt, options.now),
     });
     return written ? 'sent' : 'already_sent';
   });

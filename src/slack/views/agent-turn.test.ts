@@ -40,10 +40,10 @@ const brandTurn: AgentTurnModel = {
 };
 
 describe('buildAgentTurn', () => {
-  it('posts a supplier turn under the supplier name with its offer', () => {
+  it('posts a supplier turn under the supplier name, labelled simulated, with its offer', () => {
     const m = buildAgentTurn(supplierTurn);
     expectNoViolations(m, 'message');
-    expect(m.username).toBe('Alpine Premium');
+    expect(m.username).toBe('Alpine Premium (simulated)');
     expect(m.icon_emoji).toBe(':factory:');
     const text = visibleText(m);
     expect(text).toContain('We can meet you at $50,440');
@@ -53,7 +53,7 @@ describe('buildAgentTurn', () => {
     expect(text).toContain('25 days');
     expect(text).toContain('40/60');
     expect(text).toContain('free samples; expedited QC');
-    expect(m.text).toContain('Alpine Premium (Counter-offer, round 2)');
+    expect(m.text).toContain('Alpine Premium (simulated) (Counter-offer, round 2)');
   });
 
   it('a first offer shows no change', () => {
@@ -61,10 +61,10 @@ describe('buildAgentTurn', () => {
     expect(visibleText(m)).not.toContain('vs their last offer');
   });
 
-  it('posts a brand turn as "Alex · Brand" with the three pillar briefs in one context block', () => {
+  it('posts a brand turn as "Alex (AI agent) · Brand" with the three pillar briefs in one context block', () => {
     const m = buildAgentTurn(brandTurn);
     expectNoViolations(m, 'message');
-    expect(m.username).toBe('Alex · Valden Outdoor');
+    expect(m.username).toBe('Alex (AI agent) · Valden Outdoor');
     expect(m.icon_emoji).toBe(':handshake:');
     const text = visibleText(m);
     expect(text).toContain('to Alpine Premium');
@@ -97,6 +97,14 @@ describe('buildAgentTurn', () => {
       expectNoViolations(m, 'message');
       expectNoInjection({ text: m.text, blocks: m.blocks });
       expect(m.username.length).toBeLessThanOrEqual(80);
+      // However long the name, what the speaker is survives the cut.
+      expect(m.username).toMatch(base.role === 'brand' ? /^Alex \(AI agent\)/ : /\(simulated\)$/);
     }
+  });
+
+  it('shows payment terms as people say them: "100% upfront", not "100"', () => {
+    const text = visibleText(buildAgentTurn({ ...supplierTurn, offer: { ...offer, paymentTerms: '100' } }));
+    expect(text).toContain('100% upfront');
+    expect(text).not.toMatch(/:credit_card: 100(?!%)/);
   });
 });

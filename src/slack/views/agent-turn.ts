@@ -1,6 +1,7 @@
 // One agent turn in the thread, posted under the agent's persona (chat.postMessage `username` / `icon_emoji`, which
 // needs the chat:write.customize scope). The agent's words are LLM output: escaped like any untrusted text.
 import type { ActionType } from '../../negotiation/types.js';
+import { AI_AGENT_SUFFIX, SIMULATED_SUFFIX } from '../../negotiation/personas.js';
 import { type SlackMessage, context, days, money, section, signedPercent, terms } from './blocks.js';
 import { escapeTruncate, inline, oneLine, truncate } from './escape.js';
 
@@ -64,11 +65,19 @@ export const ACTION_LABEL: Readonly<Record<ActionType, string>> = {
   TIMEOUT_END: 'Time out',
 };
 
-/** Persona names are shown as sender names, not parsed as mrkdwn, so they are only flattened and cut. */
+/**
+ * Persona names are shown as sender names, not parsed as mrkdwn, so they are only flattened and cut. Each says what
+ * the speaker is — the brand's AI agent, or a simulated supplier — and a long name is cut before that label, never
+ * the label itself.
+ */
 export function personaName(model: Pick<AgentTurnModel, 'role' | 'brandName' | 'supplierName'>): string {
-  const name =
-    model.role === 'brand' ? `${BRAND_AGENT_NAME} · ${oneLine(model.brandName)}` : oneLine(model.supplierName);
-  return truncate(name, USERNAME_MAX) || (model.role === 'brand' ? BRAND_AGENT_NAME : 'Supplier');
+  if (model.role === 'brand') {
+    const head = `${BRAND_AGENT_NAME}${AI_AGENT_SUFFIX}`;
+    const brand = truncate(oneLine(model.brandName), USERNAME_MAX - head.length - 3);
+    return brand ? `${head} · ${brand}` : head;
+  }
+  const name = truncate(oneLine(model.supplierName), USERNAME_MAX - SIMULATED_SUFFIX.length) || 'Supplier';
+  return `${name}${SIMULATED_SUFFIX}`;
 }
 
 function offerContext(offer: AgentTurnOffer, currency: string): string[] {

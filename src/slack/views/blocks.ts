@@ -13,6 +13,7 @@ import type {
   SectionBlock,
 } from '@slack/types';
 import { formatMoney, formatPercent } from '../../commerce/money.js';
+import { describePaymentTerms } from '../../commerce/payment-terms.js';
 import { escapeText, isSlackUserId, md, mention, plain } from './escape.js';
 
 /** What chat.postMessage / chat.update / chat.postEphemeral take from a builder. */
@@ -132,10 +133,10 @@ export function quantity(n: number | null | undefined): string {
   return quantityFormat.format(n);
 }
 
-/** Payment terms as the offer states them (`33/33/33`, `40/60`, `100`), escaped: they may come from a sheet. */
+/** Payment terms as people say them (`33/33/33`, `40/60`, `100% upfront`), escaped: they may come from a sheet. */
 export function terms(t: string | null | undefined): string {
   if (!t) return '—';
-  return escapeText(t.slice(0, 60));
+  return escapeText(describePaymentTerms(t.slice(0, 60)));
 }
 
 /** A date every reader sees in their own time zone (Slack's date token), with a UTC fallback. */

@@ -74,6 +74,7 @@ function values(v: {
   mode?: string | null;
   rounds?: string | null;
   budget?: string | null;
+  disclose?: boolean;
 }) {
   return {
     [BLOCK.settingsApprovers]: {
@@ -88,6 +89,12 @@ function values(v: {
     },
     [BLOCK.settingsDefaultQuestionBudget]: {
       [ACTION.settingsDefaultQuestionBudget]: { type: 'number_input', value: v.budget ?? null },
+    },
+    [BLOCK.settingsDiscloseCompetitors]: {
+      [ACTION.settingsDiscloseCompetitors]: {
+        type: 'checkboxes',
+        selected_options: v.disclose === true ? [{ value: 'disclose', text: { type: 'plain_text', text: 'x' } }] : [],
+      },
     },
   };
 }
@@ -112,6 +119,12 @@ describe('buildSettingsModal', () => {
     ).toBe('3');
     expect(found.find((e) => e.actionId === ACTION.settingsDefaultQuestionBudget)?.raw.initial_value).toBe('2');
     expect(visibleText(view)).toContain('Now $50,000.00');
+    // Naming competitors to other suppliers is off until an admin ticks it.
+    const disclose = found.find((e) => e.actionId === ACTION.settingsDiscloseCompetitors)?.raw;
+    expect(disclose).toMatchObject({ type: 'checkboxes' });
+    expect(disclose?.initial_options).toBeUndefined();
+    const on = elements(buildSettingsModal({ ...settings, discloseCompetitors: true }));
+    expect(on.find((e) => e.actionId === ACTION.settingsDiscloseCompetitors)?.raw.initial_options).toHaveLength(1);
   });
 
   it('drops non-ids from the initial approvers and leaves the list empty when there are none', () => {
@@ -146,8 +159,17 @@ describe('parseSettingsModal', () => {
         defaultMode: 'speed',
         defaultRounds: 5,
         defaultQuestionBudget: 0,
+        discloseCompetitors: false,
       },
     });
+  });
+
+  it('reads the competitor-disclosure box: off unless ticked', () => {
+    const base = { users: ['U0APPROV1'], amount: '1', mode: 'cost', rounds: '1', budget: '1' };
+    const ticked = parseSettingsModal(values({ ...base, disclose: true }));
+    expect(ticked.ok && ticked.value.discloseCompetitors).toBe(true);
+    const unticked = parseSettingsModal(values(base));
+    expect(unticked.ok && unticked.value.discloseCompetitors).toBe(false);
   });
 
   it('wants approvers, a positive amount, a preset mode and numbers in range', () => {

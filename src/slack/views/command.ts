@@ -66,10 +66,19 @@ export interface SettingsModel {
   defaultMode: PresetMode;
   defaultRounds: number;
   defaultQuestionBudget: number;
+  /** Alex may name competitors, their prices and problems to other suppliers; off when absent. */
+  discloseCompetitors?: boolean;
 }
 
 /** What `parseSettingsModal` returns: the shape the workspace settings are stored in. */
 export type SettingsValues = SettingsModel;
+
+/** The one option of the disclosure checkbox. */
+const DISCLOSE_VALUE = 'disclose';
+const discloseOption: PlainTextOption = {
+  text: label('Alex may name competitors and their prices to other suppliers'),
+  value: DISCLOSE_VALUE,
+};
 
 export const APPROVERS_MAX = 20;
 
@@ -164,6 +173,23 @@ export function buildSettingsModal(model: SettingsModel): ModalView {
           initial_value: String(budget),
         },
       },
+      {
+        type: 'input',
+        block_id: BLOCK.settingsDiscloseCompetitors,
+        label: label('Competitors', 2000),
+        optional: true,
+        hint: label(
+          'Off: Alex tells a supplier only how much lower a competing offer is, never who made it, its exact price ' +
+            'or its problems.',
+          2000,
+        ),
+        element: {
+          type: 'checkboxes',
+          action_id: ACTION.settingsDiscloseCompetitors,
+          options: [discloseOption],
+          ...(model.discloseCompetitors === true ? { initial_options: [discloseOption] } : {}),
+        },
+      },
     ],
   };
 }
@@ -223,6 +249,9 @@ export function parseSettingsModal(stateValues: unknown): ParseResult<SettingsVa
       defaultMode: mode,
       defaultRounds: rounds.value,
       defaultQuestionBudget: budget.value,
+      discloseCompetitors: state
+        .checked(BLOCK.settingsDiscloseCompetitors, ACTION.settingsDiscloseCompetitors)
+        .includes(DISCLOSE_VALUE),
     },
   };
 }

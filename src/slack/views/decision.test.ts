@@ -121,6 +121,29 @@ describe('buildDecision', () => {
     );
   });
 
+  it('shows what the AI calls cost, and none when the offline agents negotiated', () => {
+    const claude = visibleText(buildDecision({ ...model, aiCost: { usd: 0.1432, calls: 37 } }));
+    expect(claude).toContain('AI cost of this negotiation: $0.14 over 37 calls.');
+    expect(visibleText(buildDecision({ ...model, aiCost: { usd: 0, calls: 0 } }))).toContain(
+      'AI cost: none (the offline agents negotiated).',
+    );
+    expect(visibleText(buildDecision({ ...model, aiCost: { usd: 0.001, calls: 1 } }))).toContain(
+      'under $0.01 over 1 call',
+    );
+    expect(visibleText(buildDecision(model))).not.toContain('AI cost');
+  });
+
+  it('marks assumed lead times and terms in the cost table, and says terms as people do', () => {
+    const offers = model.offers.map((o) =>
+      o.supplierName === 'Valden Textiles' ? { ...o, assumedLeadTime: true, assumedTerms: true } : o,
+    );
+    const text = visibleText(buildDecision({ ...model, offers }));
+    expect(text).toMatch(/Valden Textiles\s+\$41,650\.00\s+\$229\.00\s+\$41,879\.00\s+50d\*\s+33\/33\/33\*/);
+    expect(text).toContain('* assumed: the supplier has not stated it');
+    expect(text).toMatch(/RapidGear Co\s+.*15d\s+100% upfront/);
+    expect(visibleText(buildDecision(model))).not.toContain('* assumed');
+  });
+
   it('single supplier, no cheapest section, no PO yet', () => {
     const m = buildDecision({
       ...model,

@@ -3,6 +3,8 @@
 // The price chart is uploaded as its own file, so there is no image here.
 import type { KnownBlock } from '@slack/types';
 import { formatMoney } from '../../commerce/money.js';
+import { describePaymentTerms } from '../../commerce/payment-terms.js';
+import { describeAiCost } from '../../decision/write-decision.js';
 import { ACTION, BLOCK, poIdCodec } from '../ids.js';
 import {
   type SlackMessage,
@@ -17,6 +19,7 @@ import {
   section,
 } from './blocks.js';
 import { clip, escapeTruncate, inline, preformatted } from './escape.js';
+import { type AcceptedPremium, acceptedPremiumNote, type PremiumOffer, premiumBlocks } from './premium.js';
 
 export interface DecisionScoreRow {
   supplierName: string;
@@ -37,6 +40,15 @@ export interface DecisionOfferRow {
   effectiveLandedCost: number;
   leadTimeDays: number;
   paymentTerms: string;
+  /** This supplier's lead time or terms are Parley's assumptions (it never stated them): marked in the table. */
+  assumedLeadTime?: boolean;
+  assumedTerms?: boolean;
+}
+
+/** What the negotiation's Claude calls cost (llm/usage*.ts records them per negotiation); zero calls when offline. */
+export interface DecisionAiCost {
+  usd: number;
+  calls: number;
 }
 
 export interface DecisionModel {
@@ -61,12 +73,22 @@ export interface DecisionModel {
   savings: {
     baselineTotal: number;
     identified: { amount: number; share: number; bestOfferName: string };
-    awarded: { amount: number; share: number };
+    /** `landedAgainst`: the quote's landed cost the saving is measured from (decide.ts), null when on price. */
+    awarded: { amount: number; share: number; landedAgainst?: number | null };
   };
   excluded?: { supplierName: string; reason: string }[];
   /** The draft PO the button opens; null while it is being drafted. */
   purchaseOrder: { id: string; number: string } | null;
+  /** The AI cost of reaching this recommendation; absent when it was not looked up. */
+  aiCost?: DecisionAiCost | null;
+  /** An award above the quote the buyer may accept (its button); absent or null when there is none. */
+  premium?: PremiumOffer | null;
+  /** The premium the buyer accepted, when this award costs more than the quote. */
+  acceptedPremium?: AcceptedPremium | null;
 }
+
+/** An assumed figure in the tables: a mark, explained under them. */
+const ASSUMED_MARK = '*';
 
 const NAME_COL = 18;
 
@@ -102,7 +124,8 @@ function costTable(rows: readonly DecisionOfferRow[], currency: string): string[
     ...rows.map(
       (r) =>
         `${col(r.supplierName)} ${m(r.total)} ${m(r.cashFlowCost)} ${m(r.effectiveLandedCost)} ` +
-        `${padLeft(`${r.leadTimeDays}d`, 5)}  ${clip(r.paymentTerms, 12)}`,
+        `${padLeft(`${r.leadTimeDays}d${r.assumedLeadTime ? ASSUMED_MARK : ''}`, 5)}  ` +
+        `${clip(describePaymentTerms(r.paymentTerms), 14)}${r.assumedTerms ? ASSUMED_MARK : ''}`,
     ),
   ];
 }
@@ -110,6 +133,12 @@ function costTable(rows: readonly DecisionOfferRow[], currency: string): string[
 /** Money as raw text for the preformatted tables, which escape as a whole. */
 function formatPlain(amount: number, currency: string): string {
   return formatMoney(amount, currency.slice(0, 8));
+}
+
+/** ":robot_face: AI cost of this negotiation: $0.14 over 37 calls." — or none at all, offline. */
+export function aiCostText(cost: DecisionAiCost): string {
+  const words = describeAiCost(cost);
+  return cost.calls === 0 ? `:robot_face: AI cost: ${words}.` : `:robot_face: AI cost of this negotiation: ${words}.`;
 }
 
 export function buildDecision(model: DecisionModel): SlackMessage {
@@ -133,8 +162,14 @@ export function buildDecision(model: DecisionModel): SlackMessage {
 
   const scores = preformatted(scoreTable(model.scores.slice(0, 12)), 3000);
   if (scores.text) blocks.push(section(`*Scores* (0–100)\n${scores.text}`));
-  const costs = preformatted(costTable(model.offers.slice(0, 12), cur), 2900);
+  const shownOffers = model.offers.slice(0, 12);
+  const costs = preformatted(costTable(shownOffers, cur), 2900);
   if (costs.text) blocks.push(section(`*Totals and landed cost*\n${costs.text}`));
+  if (shownOffers.some((r) => r.assumedLeadTime || r.assumedTerms)) {
+    blocks.push(
+      context([`${ASSUMED_MARK} assumed: the supplier has not stated it; Parley's default is used for scoring.`]),
+    );
+  }
 
   const s = model.savings;
   blocks.push(
@@ -142,7 +177,10 @@ export function buildDecision(model: DecisionModel): SlackMessage {
       `*Savings vs the quoted ${money(s.baselineTotal, cur)}*\n` +
         `• Identified: ${money(s.identified.amount, cur)} (${percent(s.identified.share, 1)}), best offer from ` +
         `${inline(s.identified.bestOfferName, 60)}\n` +
-        `• Awarded: ${money(s.awarded.amount, cur)} (${percent(s.awarded.share, 1)})`,
+        `• Awarded: ${money(s.awarded.amount, cur)} (${percent(s.awarded.share, 1)})` +
+        (typeof s.awarded.landedAgainst === 'number'
+          ? ` on landed cost, against the quote's ${money(s.awarded.landedAgainst, cur)} landed`
+          : ''),
     ),
   );
 
@@ -158,6 +196,10 @@ export function buildDecision(model: DecisionModel): SlackMessage {
       ]),
     );
   }
+
+  if (model.aiCost) blocks.push(context([aiCostText(model.aiCost)]));
+  if (model.acceptedPremium) blocks.push(acceptedPremiumNote(model.acceptedPremium, cur));
+  if (model.premium) blocks.push(...premiumBlocks(model.premium, cur));
 
   blocks.push(divider());
   if (model.purchaseOrder) {

@@ -11,6 +11,7 @@ export * from './limits.js';
 export * from './modal-state.js';
 export * from './po-modal.js';
 export * from './po-outcome.js';
+export * from './premium.js';
 export * from './question.js';
 export * from './reject-modal.js';
 export * from './reminders.js';

@@ -8,6 +8,8 @@ const stateValueSchema = z.looseObject({
   value: z.string().nullish(),
   selected_option: z.looseObject({ value: z.string() }).nullish(),
   selected_users: z.array(z.string()).nullish(),
+  selected_options: z.array(z.looseObject({ value: z.string() })).nullish(),
+  selected_date: z.string().nullish(),
 });
 type StateValue = z.infer<typeof stateValueSchema>;
 
@@ -40,6 +42,21 @@ export class ModalState {
 
   users(blockId: string, actionId: string): string[] | null {
     return this.get(blockId, actionId)?.selected_users ?? null;
+  }
+
+  /** A datepicker's date as Slack sends it (YYYY-MM-DD); null when none is picked or the block is absent. */
+  date(blockId: string, actionId: string): string | null {
+    return this.get(blockId, actionId)?.selected_date ?? null;
+  }
+
+  /** Whether the modal has this input at all: an absent checkboxes block and one with nothing ticked differ. */
+  has(blockId: string, actionId: string): boolean {
+    return this.get(blockId, actionId) !== null;
+  }
+
+  /** The values of a checkboxes element's ticked options; empty when none is ticked or the block is absent. */
+  checked(blockId: string, actionId: string): string[] {
+    return (this.get(blockId, actionId)?.selected_options ?? []).map((option) => option.value);
   }
 }
 

@@ -83,6 +83,8 @@ describe('buildPoModal', () => {
       'MB013-0BS-0  Insulated Winter Jacket',
       '120 × $32.50 = $3,900.00',
       '1 of 2 approvals: <@U0APPROV1>',
+      // Terms as people say them, not "100".
+      '100% upfront · 25 days',
     ]) {
       expect(text).toContain(s);
     }

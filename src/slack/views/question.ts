@@ -5,11 +5,12 @@ import type { KnownBlock } from '@slack/types';
 import { ACTION, BLOCK, answerCodec, indexedActionId, questionRefCodec } from '../ids.js';
 import { type SlackMessage, actions, button, context, percent, plural, section, who } from './blocks.js';
 import { escapeTruncate, inline, mention, oneLine } from './escape.js';
+import { formatMoney } from '../../commerce/money.js';
 
 export interface QuestionModel {
   questionId: string;
   buyerId: string;
-  /** Who asks: a supplier's name or the brand agent's persona. */
+  /** Who asks: the brand agent's persona, with the supplier the question is about (thread.ts askerName). */
   askedBy: string;
   question: string;
   /** 2–4 answers the agent suggests; more are cut, none leaves only the thread reply. */
@@ -100,7 +101,7 @@ export function buildEarlyTermination(model: EarlyTerminationModel): SlackMessag
   const reason = EARLY_TERMINATION_REASON_TEXT[model.reason] ?? inline(model.reason, 200);
   const saved =
     model.estimatedCostSavedUsd > 0
-      ? `about $${model.estimatedCostSavedUsd.toFixed(2)} of AI usage`
+      ? `about ${escapeTruncate(formatMoney(model.estimatedCostSavedUsd, 'USD'), 40)} of AI usage`
       : 'no AI cost (offline agents), only time';
   const skipped = plural(model.roundsSkipped, 'round');
   const blocks: KnownBlock[] = [

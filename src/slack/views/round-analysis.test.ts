@@ -49,18 +49,53 @@ describe('buildRoundAnalysis', () => {
     expect(text).toContain('after the curveball');
     expect(text).toContain(':star: *Valden Textiles* — *best offer*');
     expect(text).toContain('$41,650.00 · 50 days · 33/33/33');
-    expect(text).toContain(':white_check_mark: PASS · active');
-    expect(text).toContain(':large_yellow_circle: NEUTRAL · paused — waiting for the buyer');
-    expect(text).toContain(':x: FAIL · impasse — Price gap exceeds threshold');
+    expect(text).toContain(':white_check_mark: meets target · active');
+    expect(text).toContain(':large_yellow_circle: within walk-away · paused — waiting for the buyer');
+    // No offer is not "above walk-away".
+    expect(text).toContain(':x: no offer · impasse — Price gap exceeds threshold');
+    expect(text).not.toMatch(/\b(PASS|NEUTRAL|FAIL)\b/);
     expect(text).toContain('— · 15 days');
     expect(text.match(/best offer/g)).toHaveLength(1);
-    expect(m.text).toBe('Round 2 of 4: 1 PASS, 1 NEUTRAL, 1 FAIL. Best offer: Valden Textiles at $41,650.00.');
+    expect(m.text).toBe(
+      'Round 2 of 4: 1 meets target, 1 within walk-away, 0 above walk-away. Best offer: Valden Textiles at $41,650.00.',
+    );
+  });
+
+  it('names the target and walk-away the labels measure, and says which one Parley implied', () => {
+    const text = visibleText(
+      buildRoundAnalysis({
+        ...model,
+        limits: { targetTotal: 40_000, walkAwayTotal: 44_000, targetSet: true, walkAwaySet: false },
+      }),
+    );
+    expect(text).toContain('target $40,000.00 · walk-away $44,000.00 (10% above the target: none set)');
+    const quote = (walkAwayTotal: number) =>
+      visibleText(
+        buildRoundAnalysis({
+          ...model,
+          limits: { targetTotal: Math.min(41_650, walkAwayTotal), walkAwayTotal, targetSet: false, walkAwaySet: true },
+        }),
+      );
+    expect(quote(45_000)).toContain('target $41,650.00 (the quote: none set) · walk-away $45,000.00');
+    // A walk-away below the quote is the target too: it is named as what it is.
+    expect(quote(1_000)).toContain('target $1,000.00 (the walk-away: none set) · walk-away $1,000.00');
   });
 
   it('takes the best supplier from the model when given', () => {
     const text = visibleText(buildRoundAnalysis({ ...model, bestSupplierCode: 'SUP-002' }));
     expect(text).toContain(':star: *Alpine Premium* — *best offer*');
     expect(visibleText(buildRoundAnalysis({ ...model, bestSupplierCode: null }))).not.toContain('best offer');
+  });
+
+  it('labels figures Parley assumed, and says "100% upfront", not "100"', () => {
+    const [first, , third] = model.rows;
+    if (first === undefined || third === undefined) throw new Error('fixture rows missing');
+    const text = visibleText(
+      buildRoundAnalysis({ ...model, rows: [{ ...first, assumedLeadTime: true, assumedTerms: true }, third] }),
+    );
+    expect(text).toContain('not stated _(50 days assumed)_ · not stated _(33/33/33 assumed)_');
+    expect(text).toContain('15 days · 100% upfront');
+    expect(visibleText(buildRoundAnalysis(model))).not.toContain('assumed');
   });
 
   it('stays within limits with many hostile rows', () => {

@@ -1,6 +1,8 @@
-// The end of a round: where every supplier stands, the round's PASS / NEUTRAL / FAIL against the buyer's mandate,
-// and the best offer so far.
+// The end of a round: where every supplier stands against the buyer's target and walk-away (meets target / within
+// walk-away / above walk-away, with the two limits named), and the best offer so far.
 import type { KnownBlock } from '@slack/types';
+import { EVALUATION_LABELS, evaluationLabel, UNMANDATED_NEUTRAL_BAND } from '../../negotiation/offers.js';
+import { formatPercent } from '../../commerce/money.js';
 import type { RoundEvaluation } from '../../negotiation/types.js';
 import { type SlackMessage, context, days, header, money, plural, section, terms } from './blocks.js';
 import { inline } from './escape.js';
@@ -17,6 +19,9 @@ export interface RoundAnalysisRow {
   status: RoundSupplierStatus;
   /** Why it stopped (impasse) or paused. */
   reason?: string | null;
+  /** The lead time or terms shown are Parley's assumptions (the supplier has not stated them): labelled so. */
+  assumedLeadTime?: boolean;
+  assumedTerms?: boolean;
 }
 
 export interface RoundAnalysisModel {
@@ -27,13 +32,20 @@ export interface RoundAnalysisModel {
   rows: RoundAnalysisRow[];
   /** The best offer's supplier; by default the lowest total. */
   bestSupplierCode?: string | null;
+  /** The target and walk-away the labels measure against, and whether the buyer set each (else implied: offers.ts). */
+  limits?: { targetTotal: number; walkAwayTotal: number; targetSet: boolean; walkAwaySet: boolean };
 }
 
-export const EVALUATION_BADGE: Readonly<Record<RoundEvaluation, string>> = {
-  PASS: ':white_check_mark: PASS',
-  NEUTRAL: ':large_yellow_circle: NEUTRAL',
-  FAIL: ':x: FAIL',
+const EVALUATION_EMOJI: Readonly<Record<RoundEvaluation, string>> = {
+  PASS: ':white_check_mark:',
+  NEUTRAL: ':large_yellow_circle:',
+  FAIL: ':x:',
 };
+
+/** ":white_check_mark: meets target": what the outcome measures, never a bare PASS / NEUTRAL / FAIL. */
+export function evaluationBadge(evaluation: RoundEvaluation, total: number | null): string {
+  return `${EVALUATION_EMOJI[evaluation]} ${evaluationLabel(evaluation, total)}`;
+}
 
 const STATUS_TEXT: Readonly<Record<RoundSupplierStatus, string>> = {
   active: 'active',
@@ -58,18 +70,25 @@ export function buildRoundAnalysis(model: RoundAnalysisModel): SlackMessage {
   const phase = model.phase === 'post_curveball' ? 'after the curveball' : 'opening phase';
   const blocks: KnownBlock[] = [
     header(`Round ${model.round} of ${model.maxRounds} — analysis`),
-    context([`:bar_chart: ${phase} · ${plural(model.rows.length, 'supplier')}`]),
+    context([`:bar_chart: ${phase} · ${plural(model.rows.length, 'supplier')}${limitsText(model)}`]),
   ];
   const shown = model.rows.slice(0, MAX_ROWS);
   for (const row of shown) {
     const isBest = row.supplierCode === best;
     const name = inline(row.supplierName, 80);
     const reason = row.reason ? ` — ${inline(row.reason, 200)}` : '';
-    const figures = [money(row.total, model.currency), days(row.leadTimeDays), terms(row.paymentTerms)].join(' · ');
+    // Never shown as the supplier's: a figure it has not stated is "not stated", with the default scoring uses.
+    const assumed = (text: string, is: boolean | undefined) =>
+      is && text !== '—' ? `not stated _(${text} assumed)_` : text;
+    const figures = [
+      money(row.total, model.currency),
+      assumed(days(row.leadTimeDays), row.assumedLeadTime),
+      assumed(terms(row.paymentTerms), row.assumedTerms),
+    ].join(' · ');
     blocks.push(
       section(
         `${isBest ? ':star: ' : ''}*${name}*${isBest ? ' — *best offer*' : ''}\n` +
-          `${figures}\n${EVALUATION_BADGE[row.evaluation]} · ${STATUS_TEXT[row.status]}${reason}`,
+          `${figures}\n${evaluationBadge(row.evaluation, row.total)} · ${STATUS_TEXT[row.status]}${reason}`,
       ),
     );
   }
@@ -81,7 +100,20 @@ export function buildRoundAnalysis(model: RoundAnalysisModel): SlackMessage {
     ? ` Best offer: ${inline(bestRow.supplierName, 80)} at ${money(bestRow.total, model.currency)}.`
     : '';
   const counts = (['PASS', 'NEUTRAL', 'FAIL'] as const)
-    .map((e) => `${model.rows.filter((r) => r.evaluation === e).length} ${e}`)
+    .map((e) => `${model.rows.filter((r) => r.evaluation === e && r.total !== null).length} ${EVALUATION_LABELS[e]}`)
     .join(', ');
   return { text: `Round ${model.round} of ${model.maxRounds}: ${counts}.${bestText}`, blocks };
+}
+
+/** " · target $X · walk-away $Y": what the labels measure, saying which limit Parley implied when none was set. */
+function limitsText(model: RoundAnalysisModel): string {
+  const limits = model.limits;
+  if (limits === undefined) return '';
+  // Without a target, the quote is the target — or the walk-away, when that is lower (negotiation/offers.ts).
+  const implied = limits.walkAwaySet && limits.targetTotal === limits.walkAwayTotal ? 'the walk-away' : 'the quote';
+  const target = `target ${money(limits.targetTotal, model.currency)}${limits.targetSet ? '' : ` (${implied}: none set)`}`;
+  const walkAway =
+    `walk-away ${money(limits.walkAwayTotal, model.currency)}` +
+    (limits.walkAwaySet ? '' : ` (${formatPercent(UNMANDATED_NEUTRAL_BAND, 0)} above the target: none set)`);
+  return ` · ${target} · ${walkAway}`;
 }

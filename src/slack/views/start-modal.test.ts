@@ -13,7 +13,13 @@ const model = {
   lineCount: 54,
   quotedTotal: 41650,
   currency: 'USD',
+  simulatedSuppliers: [
+    { code: 'SUP-002', name: 'Alpine Premium' },
+    { code: 'SUP-003', name: 'RapidGear Co' },
+  ],
 };
+/** The day the tests submit on: a delivery date must come after it. */
+const NOW = new Date('2026-03-10T15:00:00Z');
 
 /** A view.state.values as Slack sends it for this modal. */
 function values(v: {
@@ -23,8 +29,25 @@ function values(v: {
   target?: string | null;
   walkAway?: string | null;
   notes?: string | null;
+  requiredBy?: string | null;
+  maxLeadTime?: string | null;
+  sourcing?: string | null;
+  /** Ticked suppliers; undefined: the block is absent (an older modal). */
+  invited?: string[];
 }) {
   return {
+    [BLOCK.startRequiredBy]: { [ACTION.startRequiredBy]: { type: 'datepicker', selected_date: v.requiredBy ?? null } },
+    [BLOCK.startMaxLeadTime]: { [ACTION.startMaxLeadTime]: { type: 'number_input', value: v.maxLeadTime ?? null } },
+    [BLOCK.startSourcing]: {
+      [ACTION.startSourcing]: { type: 'radio_buttons', selected_option: v.sourcing ? { value: v.sourcing } : null },
+    },
+    ...(v.invited === undefined
+      ? {}
+      : {
+          [BLOCK.startInvited]: {
+            [ACTION.startInvited]: { type: 'checkboxes', selected_options: v.invited.map((value) => ({ value })) },
+          },
+        }),
     [BLOCK.startMode]: {
       [ACTION.startMode]: { type: 'static_select', selected_option: v.mode ? { value: v.mode } : null },
     },
@@ -69,6 +92,33 @@ describe('buildStartModal', () => {
     expect(text).toContain('quote-march.xlsx');
     expect(text).toContain('$41,650.00');
     expect(text).toContain('Target total (USD)');
+
+    // The mandate's defaults are shown: no deadline, the best award, every simulated supplier invited.
+    const date = found.find((e) => e.actionId === ACTION.startRequiredBy);
+    expect(date?.raw).toMatchObject({ type: 'datepicker' });
+    expect(date?.raw.initial_date).toBeUndefined();
+    expect(found.find((e) => e.actionId === ACTION.startMaxLeadTime)?.raw).toMatchObject({
+      type: 'number_input',
+      is_decimal_allowed: false,
+      min_value: '1',
+      max_value: '3650',
+    });
+    const sourcing = found.find((e) => e.actionId === ACTION.startSourcing);
+    expect((sourcing?.raw.options as { value: string }[]).map((o) => o.value)).toEqual(['any', 'single', 'split']);
+    expect((sourcing?.raw.initial_option as { value: string }).value).toBe('any');
+    const invited = found.find((e) => e.actionId === ACTION.startInvited);
+    expect((invited?.raw.options as { value: string }[]).map((o) => o.value)).toEqual(['SUP-002', 'SUP-003']);
+    expect((invited?.raw.initial_options as { value: string }[]).map((o) => o.value)).toEqual(['SUP-002', 'SUP-003']);
+    expect(text).toContain('Alpine Premium (simulated)');
+  });
+
+  it('leaves the invitation out when there is no simulated supplier, and escapes hostile supplier names', () => {
+    expect(elements(buildStartModal({ ...model, simulatedSuppliers: [] })).map((e) => e.actionId)).not.toContain(
+      ACTION.startInvited,
+    );
+    const hostile = buildStartModal({ ...model, simulatedSuppliers: [{ code: 'SUP-002', name: HOSTILE.repeat(20) }] });
+    expectNoViolations(hostile, 'modal');
+    expectNoInjection(hostile);
   });
 
   it('uses the workspace defaults and falls back on odd ones', () => {
@@ -114,8 +164,54 @@ describe('parseStartModal', () => {
         questionBudget: 5,
         targetTotal: 40000,
         walkAwayTotal: 45000.5,
+        requiredBy: null,
+        maxLeadTimeDays: null,
+        sourcing: 'any',
+        invitedSuppliers: null,
         notes: 'hurry',
       },
+    });
+  });
+
+  it('reads the mandate: a delivery date or a longest lead time, single or split, the suppliers invited', () => {
+    const dated = parseStartModal(
+      values({ mode: 'speed', rounds: '4', requiredBy: '2026-04-09', sourcing: 'split', invited: ['SUP-003'] }),
+      NOW,
+    );
+    expect(dated).toMatchObject({
+      ok: true,
+      value: { requiredBy: '2026-04-09', maxLeadTimeDays: null, sourcing: 'split', invitedSuppliers: ['SUP-003'] },
+    });
+    const days = parseStartModal(values({ mode: 'cost', rounds: '4', maxLeadTime: '21', sourcing: 'single' }), NOW);
+    expect(days).toMatchObject({ ok: true, value: { requiredBy: null, maxLeadTimeDays: 21, sourcing: 'single' } });
+    // Nothing ticked invites nobody but the quoting supplier; an absent block (an older modal) invites everyone.
+    expect(parseStartModal(values({ mode: 'cost', rounds: '4', invited: [] }), NOW)).toMatchObject({
+      ok: true,
+      value: { invitedSuppliers: [] },
+    });
+    expect(parseStartModal(values({ mode: 'cost', rounds: '4' }), NOW)).toMatchObject({
+      ok: true,
+      value: { invitedSuppliers: null, sourcing: 'any' },
+    });
+  });
+
+  it('refuses a date that is past, today or not a date, both a date and days, and days out of range', () => {
+    const errorsOf = (v: Parameters<typeof values>[0]) => {
+      const result = parseStartModal(values({ mode: 'cost', rounds: '4', ...v }), NOW);
+      return result.ok ? {} : result.errors;
+    };
+    for (const requiredBy of ['2026-03-09', '2026-03-10', '2026-02-30', 'soon'])
+      expect(errorsOf({ requiredBy }), requiredBy).toEqual({ [BLOCK.startRequiredBy]: 'Pick a date after today.' });
+    expect(errorsOf({ requiredBy: '2026-03-11' })).toEqual({});
+    expect(errorsOf({ requiredBy: '2026-04-01', maxLeadTime: '20' })).toEqual({
+      [BLOCK.startMaxLeadTime]: 'Give a delivery date or a longest lead time, not both.',
+    });
+    for (const maxLeadTime of ['0', '-3', '4.5', '3651'])
+      expect(errorsOf({ maxLeadTime }), maxLeadTime).toEqual({
+        [BLOCK.startMaxLeadTime]: 'Enter a whole number from 1 to 3650.',
+      });
+    expect(errorsOf({ sourcing: 'three suppliers' })).toEqual({
+      [BLOCK.startSourcing]: 'Choose one supplier, a split, or the best award.',
     });
   });
 
@@ -123,7 +219,18 @@ describe('parseStartModal', () => {
     const result = parseStartModal(values({ mode: 'balanced', rounds: '4' }));
     expect(result).toEqual({
       ok: true,
-      value: { mode: 'balanced', maxRounds: 4, questionBudget: 3, targetTotal: null, walkAwayTotal: null, notes: null },
+      value: {
+        mode: 'balanced',
+        maxRounds: 4,
+        questionBudget: 3,
+        targetTotal: null,
+        walkAwayTotal: null,
+        requiredBy: null,
+        maxLeadTimeDays: null,
+        sourcing: 'any',
+        invitedSuppliers: null,
+        notes: null,
+      },
     });
   });
 

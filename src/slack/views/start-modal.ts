@@ -1,7 +1,10 @@
-// The start modal: how to negotiate a reviewed quotation (mode, rounds, question budget, the buyer's mandate, notes).
-// Opened by the review's Start negotiation… button; the quotation travels in private_metadata.
+// The start modal: how to negotiate a reviewed quotation (mode, rounds, question budget, the buyer's mandate — target,
+// walk-away, a delivery date or a maximum lead time, one supplier or a split, which simulated suppliers to invite —
+// and notes). Opened by the review's Start negotiation… button; the quotation travels in private_metadata. Every
+// field shows its default; bad input comes back as field errors, so a mandate the award must obey is a sane one.
 import type { NegotiationRequest } from '../../app-types.js';
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { SOURCING_PREFERENCES, type SourcingPreference } from '../../negotiation/mandate.js';
 import { type PresetMode, QUESTION_BUDGET_DEFAULT, ROUNDS, SCORING_WEIGHTS } from '../../config/business-rules.js';
 import { ACTION, BLOCK, CALLBACK, quotationRefCodec } from '../ids.js';
 import { context, money, quantity, section } from './blocks.js';
@@ -18,6 +21,19 @@ export const MODE_LABEL: Readonly<Record<PresetMode, string>> = {
 };
 export const NOTES_MAX = 1000;
 export const QUESTION_BUDGET_MAX = 10;
+/** The longest lead time the modal takes, in days (the mandate's own limit). */
+export const MAX_LEAD_TIME_DAYS = 3650;
+export const SOURCING_LABEL: Readonly<Record<SourcingPreference, { text: string; description: string }>> = {
+  any: { text: 'Best award', description: 'One supplier or a split, whichever is better after the split overhead' },
+  single: { text: 'One supplier', description: 'The whole order goes to one supplier' },
+  split: { text: 'Split the order', description: 'Between two or more suppliers' },
+};
+
+/** A simulated supplier the buyer may invite (the quoting supplier always takes part). */
+export interface InvitableSupplier {
+  code: string;
+  name: string;
+}
 
 export interface StartModalModel {
   quotationId: string;
@@ -28,6 +44,8 @@ export interface StartModalModel {
   lineCount: number;
   quotedTotal: number | null;
   currency: string;
+  /** The simulated suppliers, all invited by default. */
+  simulatedSuppliers: readonly InvitableSupplier[];
 }
 
 /** What the modal asks: how to negotiate, as `beginNegotiation` takes it. */
@@ -54,6 +72,18 @@ function roundOption(n: number): PlainTextOption {
   return { text: label(n === 1 ? '1 round' : `${n} rounds`), value: String(n) };
 }
 
+function sourcingOption(sourcing: SourcingPreference): PlainTextOption {
+  const { text, description } = SOURCING_LABEL[sourcing];
+  return { text: label(text), value: sourcing, description: label(description) };
+}
+
+function supplierOption(supplier: InvitableSupplier): PlainTextOption {
+  // The value is the supplier's code: short and ours. The name says it is simulated, as everywhere it appears.
+  const suffix = ' (simulated)';
+  const name = plain(supplier.name, 75 - suffix.length);
+  return { text: { ...name, text: `${name.text}${suffix}` }, value: supplier.code.slice(0, 75) };
+}
+
 function amountInput(blockId: string, actionId: string, text: string, hint: string): InputBlock {
   return {
     type: 'input',
@@ -63,6 +93,22 @@ function amountInput(blockId: string, actionId: string, text: string, hint: stri
     hint: label(hint, 2000),
     element: { type: 'number_input', action_id: actionId, is_decimal_allowed: true, min_value: '0.01' },
   };
+}
+
+/** Checkboxes of the simulated suppliers, all ticked; none when there is none to invite (at most 10 fit). */
+function inviteInput(suppliers: readonly InvitableSupplier[]): InputBlock[] {
+  const options = suppliers.slice(0, 10).map(supplierOption);
+  if (options.length === 0) return [];
+  return [
+    {
+      type: 'input',
+      block_id: BLOCK.startInvited,
+      optional: true,
+      label: label('Simulated suppliers to invite', 2000),
+      hint: label('The quoting supplier always takes part. Untick a supplier to leave it out of the talks.', 2000),
+      element: { type: 'checkboxes', action_id: ACTION.startInvited, options, initial_options: options },
+    },
+  ];
 }
 
 export function buildStartModal(model: StartModalModel): ModalView {
@@ -131,6 +177,40 @@ export function buildStartModal(model: StartModalModel): ModalView {
     ),
     {
       type: 'input',
+      block_id: BLOCK.startRequiredBy,
+      optional: true,
+      label: label('Needed by', 2000),
+      hint: label('Suppliers that cannot deliver by this date cannot be awarded. Optional.', 2000),
+      element: { type: 'datepicker', action_id: ACTION.startRequiredBy, placeholder: plain('No deadline', 150) },
+    },
+    {
+      type: 'input',
+      block_id: BLOCK.startMaxLeadTime,
+      optional: true,
+      label: label('Or: longest lead time (days)', 2000),
+      hint: label('Instead of a date: suppliers slower than this cannot be awarded. Optional.', 2000),
+      element: {
+        type: 'number_input',
+        action_id: ACTION.startMaxLeadTime,
+        is_decimal_allowed: false,
+        min_value: '1',
+        max_value: String(MAX_LEAD_TIME_DAYS),
+      },
+    },
+    {
+      type: 'input',
+      block_id: BLOCK.startSourcing,
+      label: label('Suppliers for the order', 2000),
+      element: {
+        type: 'radio_buttons',
+        action_id: ACTION.startSourcing,
+        options: SOURCING_PREFERENCES.map(sourcingOption),
+        initial_option: sourcingOption('any'),
+      },
+    },
+    ...inviteInput(model.simulatedSuppliers),
+    {
+      type: 'input',
       block_id: BLOCK.startNotes,
       optional: true,
       label: label('Notes for the negotiators', 2000),
@@ -157,8 +237,11 @@ export function buildStartModal(model: StartModalModel): ModalView {
   };
 }
 
-/** The start modal's answers, or field errors keyed by block id. `stateValues` is `view.state.values`. */
-export function parseStartModal(stateValues: unknown): ParseResult<StartOptions> {
+/**
+ * The start modal's answers, or field errors keyed by block id. `stateValues` is `view.state.values`; `now` dates the
+ * check that a delivery date is still ahead (UTC days).
+ */
+export function parseStartModal(stateValues: unknown, now: Date = new Date()): ParseResult<StartOptions> {
   const state = new ModalState(stateValues);
   const errors: Record<string, string> = {};
 
@@ -182,6 +265,25 @@ export function parseStartModal(stateValues: unknown): ParseResult<StartOptions>
     errors[BLOCK.startWalkAwayTotal] = 'The walk-away total must be at least the target total.';
   }
 
+  const requiredBy = state.date(BLOCK.startRequiredBy, ACTION.startRequiredBy);
+  if (requiredBy !== null && !isFutureDate(requiredBy, now)) {
+    errors[BLOCK.startRequiredBy] = 'Pick a date after today.';
+  }
+  const maxLeadTime = parseWhole(state.text(BLOCK.startMaxLeadTime, ACTION.startMaxLeadTime), 1, MAX_LEAD_TIME_DAYS);
+  if (!maxLeadTime.ok) errors[BLOCK.startMaxLeadTime] = maxLeadTime.error;
+  else if (maxLeadTime.value !== null && requiredBy !== null) {
+    errors[BLOCK.startMaxLeadTime] = 'Give a delivery date or a longest lead time, not both.';
+  }
+
+  const sourcingRaw = state.selected(BLOCK.startSourcing, ACTION.startSourcing);
+  // An older modal without the choice means no preference.
+  const sourcing = sourcingRaw === null ? 'any' : SOURCING_PREFERENCES.find((s) => s === sourcingRaw);
+  if (!sourcing) errors[BLOCK.startSourcing] = 'Choose one supplier, a split, or the best award.';
+  // Absent (an older modal, or nothing to invite): everyone is invited; present with nothing ticked: nobody.
+  const invitedSuppliers = state.has(BLOCK.startInvited, ACTION.startInvited)
+    ? state.checked(BLOCK.startInvited, ACTION.startInvited)
+    : null;
+
   const notes = state.text(BLOCK.startNotes, ACTION.startNotes);
   if (notes !== null && notes.length > NOTES_MAX) {
     errors[BLOCK.startNotes] = `Keep the notes under ${NOTES_MAX} characters.`;
@@ -190,7 +292,7 @@ export function parseStartModal(stateValues: unknown): ParseResult<StartOptions>
   if (Object.keys(errors).length > 0 || !mode || !rounds.ok || rounds.value === null || !budget.ok) {
     return { ok: false, errors };
   }
-  if (!target.ok || !walkAway.ok) return { ok: false, errors };
+  if (!target.ok || !walkAway.ok || !maxLeadTime.ok || !sourcing) return { ok: false, errors };
   return {
     ok: true,
     value: {
@@ -199,7 +301,23 @@ export function parseStartModal(stateValues: unknown): ParseResult<StartOptions>
       questionBudget: budget.value ?? QUESTION_BUDGET_DEFAULT,
       targetTotal: target.value,
       walkAwayTotal: walkAway.value,
+      requiredBy,
+      maxLeadTimeDays: maxLeadTime.value,
+      sourcing,
+      invitedSuppliers,
       notes,
     },
   };
+}
+
+/** A YYYY-MM-DD date after `now`'s UTC day (and a real date: 2026-02-30 is not one). */
+function isFutureDate(date: string, now: Date): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const at = Date.UTC(year, month - 1, day);
+  const parsed = new Date(at);
+  if (parsed.getUTCFullYear() !== year || parsed.getUTCMonth() !== month - 1 || parsed.getUTCDate() !== day)
+    return false;
+  return at > Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 }

@@ -68,6 +68,10 @@ describe('buildStatusCard', () => {
       ['PO-2026-0002 rejected', 'Too expensive', 'Rejected by <@U0APPROV1>'],
     ],
     [{ stage: 'failed', message: 'Parley reads .xlsx files.' }, ['Could not finish', 'Parley reads .xlsx files.']],
+    [
+      { stage: 'no_award', message: 'every possible award costs more than the walk-away' },
+      ['No award within the mandate', 'Every possible award costs more than the walk-away.'],
+    ],
     [{ stage: 'expired' }, ['Expired']],
   ];
 
@@ -100,6 +104,7 @@ describe('buildStatusCard', () => {
       { stage: 'decision', recommended: [HOSTILE.repeat(100)], total: 1 },
       { stage: 'rejected', poNumber: HOSTILE, reason: HOSTILE.repeat(200), rejectedBy: '<!channel>' },
       { stage: 'failed', message: HOSTILE.repeat(200) },
+      { stage: 'no_award', message: HOSTILE.repeat(200) },
       { stage: 'expired', reason: HOSTILE },
     ];
     for (const state of states) {

@@ -47,6 +47,8 @@ export type StatusStage =
   | { stage: 'approved'; poNumber: string; approvedBy: string[]; approvedAt: Date }
   | { stage: 'rejected'; poNumber: string; reason: string; rejectedBy: string; rejectedAt?: Date | null }
   | { stage: 'failed'; message: string }
+  /** Concluded without an award: nothing meets the buyer's mandate (a premium's consent may still lead to one). */
+  | { stage: 'no_award'; message: string }
   | { stage: 'expired'; reason?: string | null };
 
 export interface StatusCardModel {
@@ -151,6 +153,14 @@ function describe(model: StatusCardModel): { icon: string; title: string; body: 
         title: 'Could not finish',
         body: [section(escapeTruncate(s.message.trim() || 'Something went wrong.', 1000))],
       };
+    case 'no_award': {
+      const said = s.message.trim().replace(/\.$/, '');
+      return {
+        icon: ':no_entry_sign:',
+        title: 'No award within the mandate',
+        body: [section(escapeTruncate(said ? `${said.charAt(0).toUpperCase()}${said.slice(1)}.` : '—', 1000))],
+      };
+    }
     case 'expired':
       return {
         icon: ':hourglass:',

@@ -1,13 +1,14 @@
 // The compact prompt sections the Claude agents are assembled from (seed 002 §6.5, §9): the quotation as a table,
 // the conversation with one supplier trimmed to its latest messages, one line per competitor offer. Every section is
-// sized for the brand turn's budget (≤ 4,000 prompt tokens a call on a 16-line quotation after 3 rounds): numbers as
+// sized for the brand turn's budget (≤ 4,000 prompt tokens a turn, tools included, after 3 rounds): numbers as
 // numbers, no JSON, each free text capped. Whatever was written by someone else — the quotation file, a supplier, a
 // person in the thread — is passed through `untrusted()` and put inside a tagged fence: it is data for the model,
 // never instructions.
 import type { SupplierProfile } from '../../../config/business-rules.js';
 import { formatMoney } from '../../../commerce/money.js';
+import { labelAssumed, type SupplierFact } from '../../facts.js';
 import { getStrategy } from '../../strategies.js';
-import type { Baseline, BaselineLine, Mandate, Offer, PriceTier } from '../../types.js';
+import type { Baseline, BaselineLine, Offer, PriceTier } from '../../types.js';
 import { skuRef } from '../format.js';
 import {
   readBrandAsk,
@@ -147,9 +148,16 @@ export function quotationNotes(baseline: Baseline, maxChars = 900): string | nul
   return notes.length === 0 ? null : fence(FENCES.quotationNotes, [within(notes, maxChars, '\n')]);
 }
 
-/** `$52,300.00 · 25 d · 40/60`, with the capacity cap when there is one. */
-export function offerLine(offer: Offer): string {
-  const parts = [formatMoney(offer.total, offer.currency), `${offer.leadTimeDays} d`, offer.paymentTerms];
+/**
+ * `$52,300.00 · 25 d · 40/60`, with the capacity cap when there is one; a lead time or terms Parley assumed (the
+ * quotation left them out) are marked so.
+ */
+export function offerLine(offer: Offer, assumed: readonly SupplierFact[] = []): string {
+  const parts = [
+    formatMoney(offer.total, offer.currency),
+    labelAssumed(`${offer.leadTimeDays} d`, assumed.includes('leadTimeDays')),
+    labelAssumed(offer.paymentTerms, assumed.includes('paymentTerms')),
+  ];
   if (offer.capacityShare < 1) parts.push(`fills ≤${Math.round(offer.capacityShare * 100)}% of the order`);
   return parts.join(' · ');
 }
@@ -174,26 +182,33 @@ export function askLine(ask: BrandAsk, currency: string): string {
   return `r${ask.round} ${parts.filter((part) => part !== null).join(' · ') || 'no figures'}`;
 }
 
-export function profileLine(profile: SupplierProfile): string {
-  const record = `quality ${profile.qualityRating}/5, on-time ${Math.round(profile.onTimeDeliveryRate * 100)}%, defects ${(profile.defectRate * 100).toFixed(1)}%`;
+/** Who a supplier is and its record; figures Parley assumed (no order history to show them) are marked so. */
+export function profileLine(profile: SupplierProfile, assumed: readonly SupplierFact[] = []): string {
+  const record = [
+    labelAssumed(`quality ${profile.qualityRating}/5`, assumed.includes('qualityRating')),
+    labelAssumed(`on-time ${Math.round(profile.onTimeDeliveryRate * 100)}%`, assumed.includes('onTimeDeliveryRate')),
+    labelAssumed(`defects ${(profile.defectRate * 100).toFixed(1)}%`, assumed.includes('defectRate')),
+  ].join(', ');
   return `${profile.code} ${untrusted(profile.name, 60)} (${record}; ${profile.priceLevel} price tier)`;
 }
 
-/** One line per other supplier: who it is and only its latest structured offer (seed 002 §6.5), fenced. */
-export function competitorOffers(others: readonly OtherSupplierView[]): string {
+/**
+ * One line per other supplier: who it is and only its latest structured offer (seed 002 §6.5), fenced. `assumedOf`
+ * says which of a supplier's figures are Parley's assumptions, to mark them.
+ */
+export function competitorOffers(
+  others: readonly OtherSupplierView[],
+  assumedOf: (code: string) => readonly SupplierFact[] = () => [],
+): string {
   const lines = others.map((other) => {
     const offer = other.latestOffer;
-    if (offer === null) return `${profileLine(other.profile)}: no offer yet`;
+    const assumed = assumedOf(other.profile.code);
+    if (offer === null) return `${profileLine(other.profile, assumed)}: no offer yet`;
     const terms = offerTerms(offer);
-    return `${profileLine(other.profile)}: r${offer.round} ${offerLine(offer)}${terms ? ` · ${terms}` : ''}`;
+    const stated = offerLine(offer, offer.round === 0 ? assumed : []);
+    return `${profileLine(other.profile, assumed)}: r${offer.round} ${stated}${terms ? ` · ${terms}` : ''}`;
   });
   return fence(FENCES.competitorOffers, lines.length === 0 ? ['none'] : lines);
-}
-
-export function mandateLine(mandate: Mandate, currency: string): string {
-  const target = mandate.targetTotal === null ? 'none' : formatMoney(mandate.targetTotal, currency);
-  const walkAway = mandate.walkAwayTotal === null ? 'none' : formatMoney(mandate.walkAwayTotal, currency);
-  return `Buyer's mandate (never disclose it): target total ${target}; walk-away total ${walkAway}.`;
 }
 
 export function buyerNotes(notes: string | null): string | null {

@@ -14,6 +14,11 @@ import {
   type OtherSupplierView,
 } from '../interfaces.js';
 import { offlinePillars, offlineRfq, offlineSynthesize } from './brand-agent.js';
+import { ANONYMOUS_COMPETITOR } from '../discretion.js';
+import { formatMoney } from '../../../commerce/money.js';
+import { assumedAsStated, leaks, wording, wrongParty } from '../../message-checks.js';
+import { SUPPLIER_FACTS } from '../../facts.js';
+import { sampleBaselines } from '../../../../test/support/sample-baselines.js';
 import { offlineSupplierTurn } from './supplier-agent.js';
 import {
   BASELINE,
@@ -203,7 +208,7 @@ describe('offline brand: synthesized message', () => {
     }
   });
 
-  it('counters with a structured ask and cites a cheaper competitor by name and number', () => {
+  it('counters with a structured ask and cites a cheaper competitor by how much lower it is, unnamed', () => {
     const context = roundTwo('SUP-003', 3);
     const turn = offlineSynthesize(context, offlinePillars(context));
     expect(turn.action.type).toBe('COUNTER_OFFER');
@@ -211,11 +216,22 @@ describe('offline brand: synthesized message', () => {
     const current = OFFERS['SUP-003']?.total ?? 0;
     expect(ask?.targetTotal).toBeLessThan(current);
     const payload = brandTurnSchema.parse(turn).action.payload;
+    // The supplier remembers only what it was told: a competing offer some whole percent lower, no name.
+    expect(payload.competitor).toMatchObject({ supplierName: ANONYMOUS_COMPETITOR, anonymous: true });
+    expect(payload.competitor?.total).toBeLessThan(current);
+    expect(turn.message_text).not.toContain('Quoted supplier');
+    expect(turn.message_text).not.toContain(formatMoney(OFFERS['SUP-001']?.total ?? 0, 'USD'));
+    expect(turn.message_text).toMatch(/\d+% (?:lower|below|under)/);
+  });
+
+  it('names the cheaper competitor and its total when the workspace allows it', () => {
+    const context = roundTwo('SUP-003', 3, { discloseCompetitors: true });
+    const turn = offlineSynthesize(context, offlinePillars(context));
+    const payload = brandTurnSchema.parse(turn).action.payload;
     expect(payload.competitor?.supplierCode).toBe('SUP-001');
+    expect(payload.competitor?.total).toBe(OFFERS['SUP-001']?.total);
     expect(turn.message_text).toContain('Quoted supplier');
-    expect(turn.message_text).toContain(
-      (OFFERS['SUP-001']?.total ?? 0).toLocaleString('en-US', { minimumFractionDigits: 2 }),
-    );
+    expect(turn.message_text).toContain(formatMoney(OFFERS['SUP-001']?.total ?? 0, 'USD'));
   });
 
   it('tells the capped supplier about its 60% every time', () => {
@@ -330,3 +346,110 @@ describe('offline brand: asks stay within reason', () => {
     }
   });
 });
+
+describe('offline brand: honest facts and discretion', () => {
+  const everything = { 'SUP-001': [...SUPPLIER_FACTS] };
+  const usd = (amount: number) => formatMoney(amount, 'USD');
+
+  it('asks for a lead time and terms the quotation left out, and never states the defaults as the supplier’s', () => {
+    const quote = { ...BASELINE, leadTimeDays: null, paymentTerms: null };
+    const quotation: Offer = { ...toOffer(readDraft('SUP-001'), 'SUP-001', 0, quote), leadTimeDays: 50 };
+    for (const seed of SEEDS) {
+      const context = brandContext('SUP-001', {
+        baseline: quote,
+        history: { messages: [], offers: [quotation], brandAsks: [] },
+        others: others('SUP-001', OFFERS),
+        assumedFacts: everything,
+        rng: createRng(seed),
+      });
+      const briefs = offlinePillars(context);
+      const turn = offlineSynthesize(context, briefs);
+      if (turn.action.type === 'ASK_INFO') continue;
+      expect(turn.message_text).toMatch(/does not state a lead time or payment terms|couldn't find a lead time/);
+      expect(turn.action.payload['askFacts']).toEqual(['leadTimeDays', 'paymentTerms']);
+      const figures = { ...supplierProfile('SUP-001'), leadTimeDays: 50 };
+      expect(assumedAsStated(turn.message_text, figures, () => true)).toEqual([]);
+      // The buyer sees the defaults scoring uses, labelled as such.
+      expect(briefs.riskAnalyst).toContain('(assumed)');
+    }
+  });
+
+  it('asks the buyer about a lead time only when the supplier stated it', () => {
+    for (const seed of SEEDS) {
+      const context = roundTwo('SUP-001', seed, { clarifications: [], assumedFacts: { 'SUP-001': ['leadTimeDays'] } });
+      const turn = offlineSynthesize(context, offlinePillars(context));
+      expect(turn.action.payload['topic']).not.toBe('lead_time');
+    }
+  });
+
+  it("never calls the supplier's own price what we would pay", () => {
+    for (const code of ['SUP-001', 'SUP-002', 'SUP-003']) {
+      for (const seed of SEEDS) {
+        const context = roundTwo(code, seed);
+        const turn = offlineSynthesize(context, offlinePillars(context));
+        const own = OFFERS[code];
+        const ask = readBrandAsk(turn.action);
+        expect(wrongParty(turn.message_text, own === undefined ? [] : [own], ask?.targetTotal ?? null, usd)).toEqual(
+          [],
+        );
+      }
+    }
+  });
+
+  it("keeps the capped supplier's problem from the others unless the workspace allows it", () => {
+    let told = 0;
+    for (const code of ['SUP-001', 'SUP-003']) {
+      for (const seed of SEEDS) {
+        const context = roundTwo(code, seed);
+        const text = offlineSynthesize(context, offlinePillars(context)).message_text;
+        const found = leaks(text, {
+          addressee: code,
+          others: ['SUP-001', 'SUP-002', 'SUP-003'].filter((other) => other !== code),
+          nameOf: (other) => supplierProfile(other).name,
+          offersOf: (other) => (OFFERS[other] === undefined ? [] : [OFFERS[other]]),
+          ownFigures: new Set(),
+          cappedCode: 'SUP-002',
+          money: usd,
+        });
+        expect(found).toEqual([]);
+        const open = roundTwo(code, seed, { discloseCompetitors: true });
+        if (/Alpine Premium/.test(offlineSynthesize(open, offlinePillars(open)).message_text)) told += 1;
+      }
+    }
+    expect(told).toBeGreaterThan(0);
+  });
+
+  it('words a 3,000-line order without "all 3000 SKUs" or a 0% share', () => {
+    const [large] = sampleBaselines(['13']);
+    if (large === undefined) throw new Error('sample 13 is missing');
+    const quotation: Offer = {
+      ...toOffer(
+        { ...readDraft('SUP-001'), lines: large.baseline.lines.map(({ sku, unitPrice }) => ({ sku, unitPrice })) },
+        'SUP-001',
+        0,
+        large.baseline,
+      ),
+    };
+    for (const seed of SEEDS.slice(0, 12)) {
+      for (const mode of ['quality', 'cost', 'balanced'] as const) {
+        const context = brandContext('SUP-001', {
+          baseline: large.baseline,
+          history: { messages: [], offers: [quotation], brandAsks: [] },
+          mode,
+          round: 1 + (seed % 3),
+          rng: createRng(seed),
+        });
+        const briefs = offlinePillars(context);
+        const texts = [offlineSynthesize(context, briefs).message_text, ...Object.values(briefs)];
+        for (const text of texts) expect(wording(text, { supplierCode: 'SUP-001', sequence: null })).toEqual([]);
+      }
+    }
+  });
+});
+
+/** A supplier's opening draft, for building offers over another baseline. */
+function readDraft(code: string) {
+  const draft = readOfferDraft(offlineSupplierTurn(supplierContext(code, { rng: createRng(1) })).action);
+  if (draft === null) throw new Error(`${code} made no opening offer`);
+  return draft;
+}

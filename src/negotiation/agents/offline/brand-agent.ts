@@ -1,13 +1,17 @@
 // The offline brand agent "Alex": an RFQ for round 1, three pillar briefs (negotiator, risk analyst, product/cost)
 // and a synthesized 80–100-word message, from the numbers in brand-analysis.ts and the banks in phrases.ts. It may ask
 // the buyer (ASK_INFO) about a longer lead time or a split order — each at most once, and only when the answer is
-// not already known from the notes or earlier answers.
+// not already known from the mandate (the start modal's settings and the answers read into it), the notes or earlier
+// answers: asking what the mandate settles would invite an answer that contradicts it.
 import { COST_OF_CAPITAL_ANNUAL, SPLIT_ORDER_OVERHEAD } from '../../../config/business-rules.js';
 import { analyse, isLeadTimeTopic, isSplitTopic, prefersSpeed, type BrandAnalysis } from '../brand-analysis.js';
 import { tierQuantity } from './concessions.js';
 import { formatMoney, formatPercent } from '../../../commerce/money.js';
 import { describePaymentTerms } from '../../../commerce/payment-terms.js';
-import { formatItemList, MAX_MESSAGE_CHARS, skeleton, skuRef, wordCount } from '../format.js';
+import { formatItemList, formatShare, MAX_MESSAGE_CHARS, skeleton, skuRef, wordCount } from '../format.js';
+import { citedCompetitor, competingGap } from '../discretion.js';
+import { OFFER_FACTS, showFact, type SupplierFact } from '../../facts.js';
+import { settledByMandate } from '../../mandate.js';
 import {
   type BrandAgent,
   type BrandTurn,
@@ -43,6 +47,8 @@ const LEAD_QUESTION_CHANCE = 0.5;
 const SPLIT_QUESTION_CHANCE = 0.5;
 /** A lead time this long is worth asking the buyer about. */
 const SLOW_LEAD_DAYS = 40;
+/** Above this many SKUs, "samples for all N SKUs" is not a request anyone would make. */
+const MAX_LINES_SAMPLED = 50;
 
 export function createOfflineBrandAgent(): BrandAgent {
   return {
@@ -123,7 +129,12 @@ export function offlinePillars(context: BrandTurnContext): PillarBriefs {
   else negotiator += ` ${analysis.roundsLeft} round${analysis.roundsLeft === 1 ? '' : 's'} left after this one.`;
 
   let riskAnalyst: string;
-  const reliability = `${current.leadTimeDays}-day lead time, ${formatPercent(current.profile.onTimeDeliveryRate, 1, 0)} on-time, ${formatPercent(current.profile.defectRate, 1, 0)} defects`;
+  // The briefs are for the buyer: an assumed figure is shown, labelled, since scoring uses it.
+  const assumed = (fact: SupplierFact, text: string): string => showFact(fact, text, current.assumed.has(fact));
+  const reliability =
+    `${current.assumed.has('leadTimeDays') ? `lead time ${assumed('leadTimeDays', `${current.leadTimeDays} days`)}` : `${current.leadTimeDays}-day lead time`}, ` +
+    `${assumed('onTimeDeliveryRate', `${formatPercent(current.profile.onTimeDeliveryRate, 1, 0)} on-time`)}, ` +
+    `${assumed('defectRate', `${formatPercent(current.profile.defectRate, 1, 0)} defects`)}`;
   if (curveball?.thisSupplier === true) {
     riskAnalyst = `${current.name} can fill only ${formatPercent(curveball.capacityShare, 0)} (${money(curveball.cappedValue)}) after the capacity shock; the other ${formatPercent(1 - curveball.capacityShare, 0)} needs ${rivals.map((r) => `${r.name} (${r.leadTimeDays} days)`).join(' or ') || 'a second supplier'}. Lock dates for the share it can fill.`;
   } else if (curveball !== null) {
@@ -141,12 +152,12 @@ export function offlinePillars(context: BrandTurnContext): PillarBriefs {
     tier === undefined
       ? ` No volume tier is quoted; ask for one at ${tierQuantity(focus.line.quantity)} units.`
       : ` The quote has a break at ${tier.minQty}+ for ${money(tier.unitPrice)}.`;
-  const terms = `${describePaymentTerms(current.paymentTerms)} over ${current.leadTimeDays} days`;
+  const terms = `${assumed('paymentTerms', describePaymentTerms(current.paymentTerms))} over ${assumed('leadTimeDays', `${current.leadTimeDays} days`)}`;
   const capital =
     analysis.cashCost === null
       ? `${terms} does not add up to 100%, so its capital cost is unknown.`
       : `${terms} costs about ${money(analysis.cashCost)} in capital at ${formatPercent(COST_OF_CAPITAL_ANNUAL, 0)}/yr.`;
-  const productCost = `${skuRef(focus.line)} is ${formatPercent(focus.share, 0)} of the order (${focus.line.quantity} × ${money(focus.unitPrice)} = ${money(focus.value)}). ${capital}${tierNote}`;
+  const productCost = `${skuRef(focus.line)} is ${formatShare(focus.share)} of the order (${focus.line.quantity} × ${money(focus.unitPrice)} = ${money(focus.value)}). ${capital}${tierNote}`;
 
   return { negotiator, riskAnalyst, productCost };
 }
@@ -176,10 +187,12 @@ function questionFor(context: BrandTurnContext, analysis: BrandAnalysis): BrandT
   const money = (amount: number): string => formatMoney(amount, context.baseline.currency);
 
   const leadKnown =
+    settledByMandate(context.mandate, 'lead_time') !== null ||
     prefersSpeed(context) ||
     context.clarifications.some(isLeadTimeTopic) ||
     /lead.?time|deliver|deadline|urgent|asap|ship by|\d+\s*(days|weeks)/i.test(notes);
-  const slow = current.leadTimeDays >= SLOW_LEAD_DAYS;
+  // A lead time the supplier never stated is asked of the supplier, not put to the buyer as its quote.
+  const slow = current.leadTimeDays >= SLOW_LEAD_DAYS && !current.assumed.has('leadTimeDays');
   if (!leadKnown && slow && fasterRival !== null && !analysis.final && !askedBefore(context, 'lead_time')) {
     if (context.rng.next() < LEAD_QUESTION_CHANCE) {
       const days = current.leadTimeDays;
@@ -199,7 +212,9 @@ function questionFor(context: BrandTurnContext, analysis: BrandAnalysis): BrandT
   }
 
   const splitKnown =
-    context.clarifications.some(isSplitTopic) || /split|single supplier|one supplier|sole/i.test(notes);
+    settledByMandate(context.mandate, 'split_order') !== null ||
+    context.clarifications.some(isSplitTopic) ||
+    /split|single supplier|one supplier|sole/i.test(notes);
   if (curveball?.thisSupplier === true && !splitKnown && !askedBefore(context, 'split_order')) {
     // With no answer from the buyer yet, this is the question to ask: the curveball makes it essential.
     if (context.clarifications.length === 0 || context.rng.next() < SPLIT_QUESTION_CHANCE) {
@@ -251,6 +266,10 @@ class BrandVoice {
   /** Skeletons of the sentences already in this message. */
   private readonly current: string[] = [];
   private readonly money: (amount: number) => string;
+  /** The supplier's lead time or terms that the quotation left out and it has not stated yet. */
+  private readonly missingFacts: readonly SupplierFact[];
+  /** No message to this supplier yet: the track-record question is asked once, here. */
+  private readonly firstMessage: boolean;
 
   constructor(
     private readonly context: BrandTurnContext,
@@ -259,6 +278,8 @@ class BrandVoice {
     this.money = (amount) => formatMoney(amount, context.baseline.currency);
     this.preferred = preferredTactics(context.suggestedStrategies);
     this.previousTexts = context.history.messages.filter((m) => m.from === 'brand').map((m) => m.text);
+    this.missingFacts = OFFER_FACTS.filter((fact) => analysis.current.assumed.has(fact));
+    this.firstMessage = this.previousTexts.length === 0;
     const previousSkeletons = this.previousTexts.map(skeleton);
     this.said = (sentence) => {
       const shape = skeleton(sentence);
@@ -275,9 +296,14 @@ class BrandVoice {
   private counter(): BrandTurn {
     const { analysis, context } = this;
     const { rng } = context;
-    const parts: Part[] = [
-      this.part(analysis.current.fromOffer ? BRAND_PHRASES.ack : BRAND_PHRASES.ackQuote, false, 10),
-    ];
+    // The quotation itself (round 0) is acknowledged as a quote: the supplier has not "come back" to anything yet.
+    const replied = analysis.current.fromOffer && (analysis.current.offer?.round ?? 0) > 0;
+    const parts: Part[] = [this.part(replied ? BRAND_PHRASES.ack : BRAND_PHRASES.ackQuote, false, 10)];
+    // What the quotation left out is asked for, every message until the supplier states it.
+    if (this.missingFacts.length > 0) parts.push(this.part(BRAND_PHRASES.askFacts, false, 9));
+    if (this.firstMessage && analysis.current.assumed.has('onTimeDeliveryRate')) {
+      parts.push(this.part(BRAND_PHRASES.askTrackRecord, true, 5));
+    }
     if (analysis.cheaperRival !== null)
       parts.push({ ...this.part(BRAND_PHRASES.leverage, false, 10), competitor: true });
     else if (analysis.fasterRival !== null) {
@@ -296,6 +322,7 @@ class BrandVoice {
     }
 
     const curveball = analysis.curveball;
+    // Another supplier's capacity problem is its business: told to others only when the workspace allows it.
     const risk =
       curveball === null
         ? BRAND_PHRASES.riskNone
@@ -303,7 +330,9 @@ class BrandVoice {
           ? this.prefersSingleSupplier()
             ? BRAND_PHRASES.riskCappedSingle
             : BRAND_PHRASES.riskCapped
-          : BRAND_PHRASES.riskOpen;
+          : analysis.discloseCompetitors
+            ? BRAND_PHRASES.riskOpen
+            : BRAND_PHRASES.riskNone;
     // The capped supplier must hear about its cap every time; elsewhere the risk line is colour.
     parts.push(this.part(risk, curveball === null || !curveball.thisSupplier, curveball?.thisSupplier ? 9 : 5));
     const closer = this.part(
@@ -315,16 +344,11 @@ class BrandVoice {
     const kept = this.withStrategy(this.fit(parts, closer, BRAND_PHRASES.filler), closer);
     const cited = kept.some((part) => part.competitor === true);
     const rival = analysis.cheaperRival ?? analysis.fasterRival;
+    // Unnamed, a rival that is only faster was cited by its lead time alone: there is no price to remember.
+    const recorded = rival !== null && (analysis.discloseCompetitors || analysis.cheaperRival !== null);
     const competitor: CompetitorMention | undefined =
-      cited && rival !== null
-        ? {
-            round: context.round,
-            supplierCode: rival.code,
-            supplierName: rival.name,
-            total: rival.total,
-            leadTimeDays: rival.leadTimeDays,
-            paymentTerms: rival.paymentTerms,
-          }
+      cited && rival !== null && recorded
+        ? citedCompetitor(context.round, rival, analysis.current.total, analysis.discloseCompetitors)
         : undefined;
     return this.turn(
       'COUNTER_OFFER',
@@ -336,6 +360,7 @@ class BrandVoice {
           paymentTerms: ask.paymentTerms,
         },
         ...(competitor === undefined ? {} : { competitor }),
+        ...(this.missingFacts.length > 0 ? { askFacts: [...this.missingFacts] } : {}),
       },
       kept,
     );
@@ -353,6 +378,7 @@ class BrandVoice {
   }
 
   private prefersSingleSupplier(): boolean {
+    if (this.context.mandate.sourcing === 'single') return true;
     return this.context.clarifications.some((c) => isSplitTopic(c) && /single|one supplier|no\b/i.test(c.answer));
   }
 
@@ -426,6 +452,10 @@ class BrandVoice {
     const rival = analysis.cheaperRival ?? analysis.fasterRival;
     const gap = rival === null ? 0 : Math.abs(current.total - rival.total);
     const capacityShare = curveball?.capacityShare ?? 1;
+    const leadStated = !current.assumed.has('leadTimeDays');
+    const termsStated = !current.assumed.has('paymentTerms');
+    const missingLead = this.missingFacts.includes('leadTimeDays');
+    const missingTerms = this.missingFacts.includes('paymentTerms');
     return {
       name: current.name,
       brand: context.brandName,
@@ -438,7 +468,7 @@ class BrandVoice {
       unit: money(focus.unitPrice),
       qty: focus.line.quantity.toLocaleString('en-US'),
       value: money(focus.value),
-      share: formatPercent(focus.share, 0),
+      share: formatShare(focus.share),
       rank: ['the biggest line', 'the second-biggest line', 'the third-biggest line'][focus.rank] ?? 'a major line',
       askTotal: money(ask.total),
       askUnit: money(ask.unitPrice),
@@ -447,6 +477,18 @@ class BrandVoice {
       rivalTotal: money(rival?.total ?? current.total),
       rivalLead: String(rival?.leadTimeDays ?? current.leadTimeDays),
       rivalIsCheaper: analysis.cheaperRival !== null,
+      named: analysis.discloseCompetitors,
+      gapPctRounded: competingGap(current.total, analysis.cheaperRival?.total ?? current.total).words,
+      leadStated,
+      termsStated,
+      onTimeStated: !current.assumed.has('onTimeDeliveryRate'),
+      qualityStated: !current.assumed.has('qualityRating'),
+      missing:
+        missingLead && missingTerms ? 'a lead time or payment terms' : missingLead ? 'a lead time' : 'payment terms',
+      confirmMissing:
+        missingLead && missingTerms ? 'both' : missingLead ? 'your lead time in days' : 'your payment terms',
+      packageKnown: (ask.leadTimeDays !== null || leadStated) && (ask.paymentTerms !== null || termsStated),
+      fewLines: context.baseline.lines.length <= MAX_LINES_SAMPLED,
       rivalUnit: money(
         rival?.offer?.lines.find((line) => line.sku === focus.line.sku)?.unitPrice ?? focus.line.unitPrice,
       ),

@@ -33,6 +33,11 @@ export interface SupplierFill {
   tierPct: string;
   rival: string;
   rivalTotal: string;
+  /**
+   * The cited competitor as the brand cited it: "Ningbo Everbright at $41,200.00", or "a competing offer 12% below
+   * ours" when the brand did not name it — then no template may quote a competitor's total it was never told.
+   */
+  rivalQuote: string;
   askTotal: string;
   capPct: string;
   capValue: string;
@@ -41,9 +46,18 @@ export interface SupplierFill {
   defect: string;
   round: string;
   maxRounds: string;
+  /** The total is at the supplier's floor for this deal shape: only then may it say so. */
+  atFloor: boolean;
+  /** What the brand gave this turn, in words ("more paid upfront and the larger volume"); empty when nothing. */
+  buyerGave: string;
+  /** The total went up this turn (the restructurer charging for softer terms): no template may say prices held. */
+  priceRose: boolean;
 }
 
 type S = Phrase<SupplierFill>;
+
+/** For a fill value that may open a sentence ("a competing offer …"). */
+const capital = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 export interface SupplierBank {
   opening: readonly S[];
@@ -59,7 +73,6 @@ export interface SupplierBank {
   close: readonly S[];
   finalClose: readonly S[];
   accept: readonly S[];
-  reject: readonly S[];
   walkAway: readonly S[];
 }
 
@@ -117,24 +130,27 @@ const margin: SupplierBank = {
       ['costBasis'],
       (f) =>
         `${f.total} is already our floor; ${f.sku} cannot go under ${f.unit} without losing money on fabric and labour.`,
+      (f) => f.atFloor,
     ),
     phrase(
       ['batna'],
       (f) =>
         `We stay at ${f.total}. At ${f.unit} for ${f.sku} there is nothing left in the price, and other buyers are keen to take the slot.`,
+      (f) => f.atFloor,
+    ),
+    phrase(
+      ['costBasis'],
+      (f) => `We hold ${f.total} for now, ${f.sku} at ${f.unit}; bring us a number we can work with and we will move.`,
+      (f) => !f.atFloor,
     ),
   ],
   leverage: [
+    phrase([], (f) => `If ${f.rivalQuote} is real, we take it seriously, which is why this step is bigger.`),
     phrase(
       [],
-      (f) => `If ${f.rival} is really at ${f.rivalTotal}, we take that seriously, which is why this step is bigger.`,
+      (f) => `We know about ${f.rivalQuote}; compare lead time and terms too, but we have sharpened our pencil.`,
     ),
-    phrase(
-      [],
-      (f) =>
-        `We know ${f.rival} quoted ${f.rivalTotal}; compare their lead time and terms too, but we have sharpened our pencil.`,
-    ),
-    phrase([], (f) => `We can't ignore ${f.rival} at ${f.rivalTotal}, so we moved more than we planned.`),
+    phrase([], (f) => `We can't ignore ${f.rivalQuote}, so we moved more than we planned.`),
   ],
   pushBack: [
     phrase(['costBasis'], (f) => `${f.askTotal} is under our material cost; we cannot go there.`),
@@ -163,17 +179,6 @@ const margin: SupplierBank = {
         `Agreed at ${f.askTotal}. To recap: all ${f.units} units, ${f.sku} at ${f.unit}, ${f.lead} days, payment ${f.terms}.`,
     ),
     phrase([], (f) => `Deal at ${f.askTotal}, ${f.buyer}. ${f.sku} at ${f.unit}, shipped in ${f.lead} days.`),
-  ],
-  reject: [
-    phrase(
-      ['batna'],
-      (f) =>
-        `We cannot accept ${f.askTotal}. Our final position is ${f.total}; if that does not work, we have other orders ready for the line.`,
-    ),
-    phrase(
-      [],
-      (f) => `${f.askTotal} is below our cost again. ${f.total} stands as our last price, with ${f.sku} at ${f.unit}.`,
-    ),
   ],
   walkAway: [
     phrase(
@@ -252,17 +257,16 @@ const premium: SupplierBank = {
     phrase(
       ['quality'],
       (f) =>
-        `${f.rival} at ${f.rivalTotal} is a different proposition: our ${f.defect} defect rate means fewer returns and less rework.`,
+        `${capital(f.rivalQuote)} is a different proposition: our ${f.defect} defect rate means fewer returns and less rework.`,
+    ),
+    phrase(
+      ['quality'],
+      (f) => `We've noted ${f.rivalQuote}. We can't match that and keep our standard, but we've sharpened what we can.`,
     ),
     phrase(
       ['quality'],
       (f) =>
-        `We understand ${f.rival} is at ${f.rivalTotal}. We can't match that and keep our standard, but we've sharpened what we can.`,
-    ),
-    phrase(
-      ['quality'],
-      (f) =>
-        `On price alone ${f.rival} at ${f.rivalTotal} will look better; we'd ask you to weigh ${f.onTime} on-time delivery and ${f.lead}-day lead time.`,
+        `On price alone ${f.rivalQuote} will look better; we'd ask you to weigh ${f.onTime} on-time delivery and ${f.lead}-day lead time.`,
     ),
   ],
   pushBack: [
@@ -291,17 +295,6 @@ const premium: SupplierBank = {
     phrase(
       ['summary'],
       (f) => `Agreed: ${f.askTotal}, with everything we've discussed included. ${f.sku} comes to ${f.unit}.`,
-    ),
-  ],
-  reject: [
-    phrase(
-      ['quality'],
-      (f) =>
-        `We must decline ${f.askTotal}. Our final position is ${f.total}, and we stand behind the quality it buys.`,
-    ),
-    phrase(
-      [],
-      (f) => `With respect, ${f.askTotal} is not workable for us. ${f.total} remains our best and final proposal.`,
     ),
   ],
   walkAway: [
@@ -363,22 +356,19 @@ const restructure: SupplierBank = {
     phrase(
       ['package'],
       (f) => `Unit prices stay put (${f.sku} at ${f.unit}, ${f.total} in total), but the deal changes shape.`,
+      (f) => !f.priceRose,
     ),
   ],
   leverage: [
     phrase(
       ['leadTime'],
-      (f) => `${f.rival} at ${f.rivalTotal}? Fair enough, but they won't have it on your dock in ${f.lead} days.`,
+      (f) => `${capital(f.rivalQuote)}? Fair enough, but they won't have it on your dock in ${f.lead} days.`,
     ),
     phrase(
       ['leadTime'],
-      (f) =>
-        `I know ${f.rival} is quoting ${f.rivalTotal}; what they can't give you is speed. We ship in ${f.lead} days.`,
+      (f) => `I know about ${f.rivalQuote}; what they can't give you is speed. We ship in ${f.lead} days.`,
     ),
-    phrase(
-      ['package'],
-      (f) => `Heard on ${f.rival}'s ${f.rivalTotal}. Let's compete on total value, not just the sticker price.`,
-    ),
+    phrase(['package'], (f) => `Heard on ${f.rivalQuote}. Let's compete on total value, not just the sticker price.`),
   ],
   pushBack: [
     phrase(['costBasis'], (f) => `${f.askTotal} is a stretch too far for us, ${f.buyer}; speed costs money to run.`),
@@ -403,13 +393,6 @@ const restructure: SupplierBank = {
       [],
       (f) => `Done: ${f.askTotal} it is. Send the PO and we start production right away, ${f.lead} days to your dock.`,
     ),
-  ],
-  reject: [
-    phrase(
-      [],
-      (f) => `We have to pass on ${f.askTotal}, ${f.buyer}. ${f.total} is our final number, and it's still fast.`,
-    ),
-    phrase([], (f) => `${f.askTotal} doesn't work for us. Our last offer of ${f.total} stands.`),
   ],
   walkAway: [
     phrase(
@@ -458,6 +441,52 @@ export const CONCESSION_PHRASES: Readonly<Record<'extra' | 'terms' | 'leadTime' 
   ],
 };
 
+/** How a supplier reacts to what the brand did, whatever its personality. */
+export const SUPPLIER_REACTIONS: Readonly<Record<'warn' | 'reopen' | 'doubt' | 'trade', readonly S[]>> = {
+  /** One more push below its floor and it walks away: it says so, once, plainly. */
+  warn: [
+    phrase(
+      ['batna'],
+      (f) => `We can't go to ${f.askTotal}. Ask us for that again and we will have to step back from this order.`,
+    ),
+    phrase(
+      ['costBasis'],
+      (f) => `${f.askTotal} is below what this order costs us; one more ask like that and we'll pass on it.`,
+    ),
+  ],
+  /** The brand came back after the supplier walked away. */
+  reopen: [
+    phrase(
+      [],
+      (f) => `Thanks for coming back, ${f.buyer}. We're willing to look at this again on a different footing.`,
+    ),
+    phrase(
+      ['partnership'],
+      (f) => `Glad you reached out again, ${f.buyer}; let's see if a new approach gets us there.`,
+    ),
+  ],
+  /** A cited competitor price below what anyone can make the order for: not believed, so it moves nothing. */
+  doubt: [
+    phrase(
+      ['costBasis'],
+      (f) =>
+        `With respect, ${f.rivalQuote} is below what anyone can make these ${f.units} units for; we can't price against it.`,
+    ),
+    phrase(
+      ['costBasis'],
+      (f) => `${capital(f.rivalQuote)} doesn't cover fabric and labour for this order, so we won't chase it.`,
+    ),
+  ],
+  /** The brand gave something (more upfront, a later delivery, more volume): the supplier passes its worth on. */
+  trade: [
+    phrase(
+      ['conditional'],
+      (f) => `Thank you for ${f.buyerGave}; it saves us money, and we pass that on in the price.`,
+    ),
+    phrase(['package'], (f) => `With ${f.buyerGave}, we can sharpen the price: that is reflected below.`),
+  ],
+};
+
 /** Said by the supplier the curveball caps, every turn after it: the buyer must never miss it. */
 export const CAPACITY_PHRASES: readonly S[] = [
   phrase(
@@ -490,6 +519,7 @@ export interface BrandFill {
   unit: string;
   qty: string;
   value: string;
+  /** The focus line's share of the order, never "0%" (a small share is "0.4%" or "under 0.1%"). */
   share: string;
   /** "the biggest line", "the second-biggest line", …: the focus SKU rotates, so its rank is stated, not assumed. */
   rank: string;
@@ -502,6 +532,13 @@ export interface BrandFill {
   rivalUnit: string;
   /** The cited rival is cheaper than this supplier: a price anchor makes sense. */
   rivalIsCheaper: boolean;
+  /**
+   * The workspace lets the brand name competitors, their prices and problems. When false, no template may use
+   * `rival`, `rivalTotal`, `rivalUnit`, `gap` or `capped`: only `gapPctRounded` says how much lower a competitor is.
+   */
+  named: boolean;
+  /** How much lower the cheaper competing offer is, rounded down to a whole percent ("15%", "under 1%"). */
+  gapPctRounded: string;
   quality: string;
   defect: string;
   gap: string;
@@ -509,6 +546,19 @@ export interface BrandFill {
   targetLead: string;
   targetTerms: string;
   onTime: string;
+  /** The supplier stated these (they are not Parley's assumptions): only then may a template say "your …". */
+  leadStated: boolean;
+  termsStated: boolean;
+  onTimeStated: boolean;
+  qualityStated: boolean;
+  /** What the quotation left out, as asked for: "a lead time or payment terms"; empty when nothing is missing. */
+  missing: string;
+  /** "both", "your lead time", "your payment terms". */
+  confirmMissing: string;
+  /** A package of price, lead time and terms can be named without quoting an assumed figure. */
+  packageKnown: boolean;
+  /** Few enough SKUs to ask for a sample of each (a 3,000-line order is not sampled line by line). */
+  fewLines: boolean;
   capped: string;
   capPct: string;
   capValue: string;
@@ -522,9 +572,15 @@ export interface BrandFill {
 
 type B = Phrase<BrandFill>;
 
+const stated = (f: BrandFill): boolean => f.leadStated && f.termsStated;
+
 export const BRAND_PHRASES = {
   ack: [
-    phrase([], (f) => `Thanks, ${f.name}. We've reviewed your ${f.total} offer at ${f.lead} days and ${f.terms}.`),
+    phrase(
+      [],
+      (f) => `Thanks, ${f.name}. We've reviewed your ${f.total} offer at ${f.lead} days and ${f.terms}.`,
+      stated,
+    ),
     phrase([], (f) => `Appreciate the update, ${f.name}; ${f.total} is noted.`),
     phrase([], (f) => `Thank you for the revised number of ${f.total}.`),
     phrase([], (f) => `Thanks for coming back to us at ${f.total}, ${f.name}.`),
@@ -532,41 +588,108 @@ export const BRAND_PHRASES = {
   ackQuote: [
     phrase([], (f) => `Thanks for your quotation of ${f.total} for ${f.units} units.`),
     phrase(['skuMix'], (f) => `We've gone through your quote line by line: ${f.total} across ${f.lineCount} SKUs.`),
-    phrase([], (f) => `Thank you, ${f.name}. We have your quote at ${f.total}, ${f.lead} days, ${f.terms}.`),
+    phrase([], (f) => `Thank you, ${f.name}. We have your quote at ${f.total}, ${f.lead} days, ${f.terms}.`, stated),
+  ],
+  /** What the quotation left out is asked for, never filled in: said while the supplier has not stated it. */
+  askFacts: [
+    phrase(
+      ['inquiry'],
+      (f) => `Your quotation does not state ${f.missing}; please confirm ${f.confirmMissing} in your reply.`,
+    ),
+    phrase(
+      ['inquiry'],
+      (f) => `We couldn't find ${f.missing} in your quote, so please state ${f.confirmMissing} with your next offer.`,
+    ),
+  ],
+  /** Asked once, in the first message to a supplier without a track record with us. */
+  askTrackRecord: [
+    phrase(['supplyRisk', 'inquiry'], () => `We'd also welcome your on-time delivery record for the past year.`),
+    phrase(['quality', 'inquiry'], () => `Please share your on-time delivery rate and defect rate as well.`),
   ],
   leverage: [
     phrase(
       ['anchor'],
       (f) => `For context, ${f.rival} is at ${f.rivalTotal}, ${f.gapPct} below you, with ${f.sku} at ${f.rivalUnit}.`,
+      (f) => f.named,
     ),
-    phrase(['batna'], (f) => `We have a competing offer from ${f.rival} at ${f.rivalTotal}, a gap of ${f.gap}.`),
+    phrase(
+      ['batna'],
+      (f) => `We have a competing offer from ${f.rival} at ${f.rivalTotal}, a gap of ${f.gap}.`,
+      (f) => f.named,
+    ),
     phrase(
       ['anchor'],
       (f) => `${f.rival} has already come in at ${f.rivalTotal} (${f.sku} at ${f.rivalUnit}), so that is the bar.`,
+      (f) => f.named,
+    ),
+    phrase(
+      ['anchor'],
+      (f) => `For context, a competing offer is ${f.gapPctRounded} lower than yours.`,
+      (f) => !f.named,
+    ),
+    phrase(
+      ['batna'],
+      (f) => `We hold a competing quote ${f.gapPctRounded} below your total.`,
+      (f) => !f.named,
+    ),
+    phrase(
+      ['anchor'],
+      (f) => `Another supplier has come in ${f.gapPctRounded} under you, so that is the bar.`,
+      (f) => !f.named,
     ),
   ],
   leverageSpeed: [
     phrase(
       ['batna'],
       (f) => `You're the lowest bid, but ${f.rival} ships in ${f.rivalLead} days against your ${f.lead}.`,
+      (f) => f.named && f.leadStated,
     ),
     phrase(
       ['batna'],
       (f) =>
         `Price is competitive, yet ${f.rival} quotes ${f.rivalLead} days to your ${f.lead}, and time is money for us.`,
+      (f) => f.named && f.leadStated,
     ),
     phrase(
       ['batna'],
       (f) => `Your price leads, but ${f.rival} can deliver in ${f.rivalLead} days; ${f.lead} is a long wait.`,
+      (f) => f.named && f.leadStated,
     ),
     phrase(
       ['batna', 'leadTime'],
       (f) => `${f.rival} is ready in ${f.rivalLead} days; at ${f.lead} days your price has to carry the difference.`,
+      (f) => f.named && f.leadStated,
+    ),
+    phrase(
+      ['batna'],
+      (f) => `You're the lowest bid, but a competing supplier ships in ${f.rivalLead} days against your ${f.lead}.`,
+      (f) => !f.named && f.leadStated,
+    ),
+    phrase(
+      ['batna', 'leadTime'],
+      (f) =>
+        `Another supplier is ready in ${f.rivalLead} days; at ${f.lead} days your price has to carry the difference.`,
+      (f) => !f.named && f.leadStated,
+    ),
+    phrase(
+      ['batna', 'leadTime'],
+      (f) => `A competing supplier can ship in ${f.rivalLead} days, so your lead time matters as much as your price.`,
+      (f) => !f.leadStated,
+    ),
+    phrase(
+      ['batna'],
+      (f) =>
+        `Your price leads, but another supplier can deliver in ${f.rivalLead} days, and delivery weighs in our decision.`,
+      (f) => !f.leadStated,
     ),
   ],
   focus: [
     phrase(['skuMix'], (f) => `${f.sku} is ${f.rank} at ${f.share} of the order, so its ${f.unit} unit price matters.`),
-    phrase(['skuMix'], (f) => `On ${f.sku} (${f.qty} units) we'd pay ${f.unit} a unit; that line alone is ${f.value}.`),
+    // The unit price here is the supplier's: "you're at", never "we'd pay".
+    phrase(
+      ['skuMix'],
+      (f) => `On ${f.sku} (${f.qty} units) you're at ${f.unit} a unit; that line alone is ${f.value}.`,
+    ),
     phrase(['skuMix'], (f) => `${f.sku} carries ${f.qty} units, ${f.share} of the spend, at ${f.unit} each.`),
   ],
   ask: [
@@ -580,16 +703,30 @@ export const BRAND_PHRASES = {
   ],
   speed: [
     phrase(['leadTime'], (f) => `We also need delivery within ${f.targetLead} days.`),
-    phrase(['leadTime'], (f) => `Lead time matters: can you do ${f.targetLead} days instead of ${f.lead}?`),
+    phrase(
+      ['leadTime'],
+      (f) => `Lead time matters: can you do ${f.targetLead} days instead of ${f.lead}?`,
+      (f) => f.leadStated,
+    ),
   ],
   cashflow: [
-    phrase(['terms'], (f) => `On terms, ${f.targetTerms} instead of ${f.terms} would help our cash flow.`),
-    phrase(['terms'], (f) => `We'd also like to pay ${f.targetTerms} rather than ${f.terms}.`),
+    phrase(
+      ['terms'],
+      (f) => `On terms, ${f.targetTerms} instead of ${f.terms} would help our cash flow.`,
+      (f) => f.termsStated,
+    ),
+    phrase(
+      ['terms'],
+      (f) => `We'd also like to pay ${f.targetTerms} rather than ${f.terms}.`,
+      (f) => f.termsStated,
+    ),
+    phrase(['terms'], (f) => `On terms, ${f.targetTerms} would help our cash flow.`),
   ],
   quality: [
     phrase(
       ['nibble'],
       (f) => `Please include pre-production samples for all ${f.lineCount} SKUs and a 24-month warranty.`,
+      (f) => f.fewLines,
     ),
     phrase(['nibble'], () => `Free samples and an extended 24-month warranty would strengthen your offer.`),
   ],
@@ -626,22 +763,26 @@ export const BRAND_PHRASES = {
         `Your ${f.capPct} cap is a concern: we want one supplier for all ${f.units} units, so tell us what it takes to lift it.`,
     ),
   ],
+  /** Another supplier's capacity problem: only when the workspace lets the brand disclose it (see brand-agent.ts). */
   riskOpen: [
     phrase(
       ['volume'],
       (f) =>
         `With ${f.capped} capped at ${f.capPct}, about ${f.restValue} of volume is open, and a firm price wins it.`,
+      (f) => f.named,
     ),
     phrase(
       ['supplyRisk'],
       (f) =>
         `${f.capped} can only cover ${f.capPct}, so the other ${f.restPct} (${f.restValue}) needs a reliable home.`,
+      (f) => f.named,
     ),
   ],
   riskNone: [
     phrase(
       ['supplyRisk'],
       (f) => `Reliability counts too: we weigh your ${f.onTime} on-time record against the others.`,
+      (f) => f.onTimeStated,
     ),
     phrase(['batna'], (f) => `We're keeping two suppliers in play for the ${f.units} units, so every point counts.`),
   ],
@@ -666,18 +807,26 @@ export const BRAND_PHRASES = {
   ],
   accept: [
     phrase([], (f) => `Thank you, ${f.name}: ${f.total} works for us.`),
-    phrase([], (f) => `We accept ${f.total}, ${f.lead} days, ${f.terms}.`),
+    phrase([], (f) => `We accept ${f.total}, ${f.lead} days, ${f.terms}.`, stated),
     phrase([], (f) => `Good news, ${f.name}: we can accept ${f.total}.`),
   ],
   acceptDetail: [
     phrase(['summary'], (f) => `That puts ${f.sku} at ${f.unit} for ${f.qty} units.`),
-    phrase(['summary'], (f) => `For the record: ${f.sku} at ${f.unit}, ${f.units} units in total, payment ${f.terms}.`),
+    phrase(
+      ['summary'],
+      (f) => `For the record: ${f.sku} at ${f.unit}, ${f.units} units in total, payment ${f.terms}.`,
+      (f) => f.termsStated,
+    ),
   ],
   /** Extra sentences for an acceptance that runs short of the word budget. */
   acceptExtra: [
     phrase(['partnership'], (f) => `Thanks for the flexibility over ${f.round} rounds.`),
     phrase([], (f) => `The order covers ${f.units} units across ${f.lineCount} SKUs.`),
-    phrase(['deadline'], (f) => `Please hold the ${f.lead}-day production slot from today.`),
+    phrase(
+      ['deadline'],
+      (f) => `Please hold the ${f.lead}-day production slot from today.`,
+      (f) => f.leadStated,
+    ),
     phrase([], () => `We'll confirm the delivery address and carton labelling with the PO.`),
     phrase(['partnership'], (f) => `We hope this is the first of many orders with ${f.brand}'s team.`),
   ],
@@ -782,12 +931,17 @@ export const BRAND_STRATEGY_LINES: Readonly<Record<Tactic, readonly B[]>> = {
     phrase(
       ['anchor'],
       (f) => `Our reference is ${f.rival}'s ${f.rivalUnit} on ${f.sku}.`,
-      (f) => f.rivalIsCheaper,
+      (f) => f.rivalIsCheaper && f.named,
     ),
     phrase(
       ['anchor'],
       (f) => `${f.rival} prices ${f.sku} at ${f.rivalUnit}; that is the number to beat.`,
-      (f) => f.rivalIsCheaper,
+      (f) => f.rivalIsCheaper && f.named,
+    ),
+    phrase(
+      ['anchor'],
+      (f) => `Our reference is the best competing offer, ${f.gapPctRounded} below yours.`,
+      (f) => f.rivalIsCheaper && !f.named,
     ),
   ],
   batna: [phrase(['batna'], () => `We have other suppliers ready to take this order, so give us a reason to stay.`)],
@@ -800,12 +954,30 @@ export const BRAND_STRATEGY_LINES: Readonly<Record<Tactic, readonly B[]>> = {
   ],
   terms: [
     phrase(['terms'], () => `We could pay a larger deposit if it brings the price down.`),
-    phrase(['terms'], (f) => `We'd move off ${f.terms} to a bigger deposit for a better price.`),
+    phrase(
+      ['terms'],
+      (f) => `We'd move off ${f.terms} to a bigger deposit for a better price.`,
+      (f) => f.termsStated,
+    ),
   ],
-  leadTime: [phrase(['leadTime'], (f) => `We can accept a few days more than ${f.lead} if it lowers the price.`)],
+  leadTime: [
+    phrase(
+      ['leadTime'],
+      (f) => `We can accept a few days more than ${f.lead} if it lowers the price.`,
+      (f) => f.leadStated,
+    ),
+  ],
   package: [
-    phrase(['package'], (f) => `We'll take it as one package: ${f.askTotal}, ${f.targetLead} days, ${f.targetTerms}.`),
-    phrase(['package'], (f) => `Price, ${f.targetLead}-day delivery and ${f.targetTerms} terms go together for us.`),
+    phrase(
+      ['package'],
+      (f) => `We'll take it as one package: ${f.askTotal}, ${f.targetLead} days, ${f.targetTerms}.`,
+      (f) => f.packageKnown,
+    ),
+    phrase(
+      ['package'],
+      (f) => `Price, ${f.targetLead}-day delivery and ${f.targetTerms} terms go together for us.`,
+      (f) => f.packageKnown,
+    ),
   ],
   conditional: [
     phrase(['conditional'], (f) => `If you meet ${f.askTotal}, we'll confirm all ${f.units} units this week.`),
@@ -815,8 +987,30 @@ export const BRAND_STRATEGY_LINES: Readonly<Record<Tactic, readonly B[]>> = {
   ],
   partnership: [phrase(['partnership'], () => `Get this first order right and there is a repeat program behind it.`)],
   skuMix: [phrase(['skuMix'], (f) => `${f.sku} is where the volume is, so that is where the price has to move.`)],
-  supplyRisk: [phrase(['supplyRisk'], (f) => `Your ${f.onTime} on-time record is part of our risk assessment.`)],
-  quality: [phrase(['quality'], (f) => `Your ${f.quality}/5 quality rating is part of the decision.`)],
+  supplyRisk: [
+    phrase(
+      ['supplyRisk'],
+      (f) => `Your ${f.onTime} on-time record is part of our risk assessment.`,
+      (f) => f.onTimeStated,
+    ),
+    phrase(
+      ['supplyRisk'],
+      () => `Please share your on-time delivery record; it is part of our risk assessment.`,
+      (f) => !f.onTimeStated,
+    ),
+  ],
+  quality: [
+    phrase(
+      ['quality'],
+      (f) => `Your ${f.quality}/5 quality rating is part of the decision.`,
+      (f) => f.qualityStated,
+    ),
+    phrase(
+      ['quality'],
+      () => `Tell us about your QC process and defect rate; quality is part of the decision.`,
+      (f) => !f.qualityStated,
+    ),
+  ],
   deadline: [
     phrase(['deadline'], () => `We plan to place this order within 2 weeks.`),
     phrase(['deadline'], (f) => `We decide after round ${f.maxRounds}, so timing matters.`),
@@ -826,12 +1020,13 @@ export const BRAND_STRATEGY_LINES: Readonly<Record<Tactic, readonly B[]>> = {
   ],
   nibble: [phrase(['nibble'], (f) => `We'd also ask for free samples of ${f.sku}.`)],
   inquiry: [phrase(['inquiry'], (f) => `What would it take for you to move on ${f.sku}?`)],
-  summary: [phrase(['summary'], (f) => `Agreed so far: ${f.lead} days and ${f.terms}; price is what's open.`)],
+  summary: [phrase(['summary'], (f) => `Agreed so far: ${f.lead} days and ${f.terms}; price is what's open.`, stated)],
 };
 
 /** The RFQ's strategy sentences: what each tactic sounds like before any offer exists. */
 export const RFQ_STRATEGY_LINES: Readonly<Record<Tactic, readonly Phrase<RfqFill>[]>> = {
-  anchor: [phrase(['anchor'], (f) => `For reference, the quote we hold prices ${f.sku} at ${f.unit}.`)],
+  // The quote we hold is another supplier's: its prices are not told to a competitor.
+  anchor: [phrase(['anchor'], () => `For reference, we already hold a competitive quote for these lines.`)],
   batna: [phrase(['batna'], () => `We're inviting several suppliers to quote.`)],
   volume: [phrase(['volume'], () => `Repeat orders of similar volume are likely if the price is right.`)],
   tier: [phrase(['tier'], () => `Please include price breaks for larger quantities.`)],

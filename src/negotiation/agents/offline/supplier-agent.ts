@@ -1,14 +1,16 @@
-// The offline supplier agent: a personality-driven concession curve (concessions.ts) voiced through the template
-// banks (phrases.ts). Same context and same rng seed → the same turn, so a negotiation replays exactly.
+// The offline supplier agent: private economics (supplier-economics.ts) and a bargaining rule that answers the ask
+// (concessions.ts), voiced through the template banks (phrases.ts). Same context and same rng seed → the same turn, so
+// a negotiation replays exactly.
 import type { Rng } from '../../../commerce/rng.js';
 import type { BaselineLine, Offer } from '../../types.js';
 import {
   baselineValue,
   draftOf,
   EXTRAS,
+  isPush,
   planNext,
-  positionOf,
   tierQuantity,
+  type BuyerGive,
   type Concession,
   type Plan,
   type Position,
@@ -30,6 +32,7 @@ import {
   CAPACITY_PHRASES,
   CONCESSION_PHRASES,
   SUPPLIER_BANKS,
+  SUPPLIER_REACTIONS,
   SUPPLIER_STRATEGY_LINES,
   type SupplierBank,
   type SupplierFill,
@@ -43,67 +46,63 @@ import {
   type Tactic,
 } from './tactics.js';
 
-/** An ask this far under the floor is "pushing below it"; a near miss is just haggling. */
-const PUSH_MARGIN = 0.95;
-/** How close (as a share of the opening price) an ask must be to the planned price for a supplier to just take it. */
-const ACCEPT_GAP = 0.012;
-/** Chance of taking a close ask: rare mid-negotiation, likelier when the rounds run out. */
-const ACCEPT_CHANCE = { midway: 0.06, final: 0.2 } as const;
-/** After 2 pushes below the floor a supplier may reject; after 3 it may walk away. */
-const REJECT_CHANCE = 0.3;
-const WALK_AWAY_CHANCE = 0.4;
-
 export function createOfflineSupplierAgent(): SupplierAgent {
   return { respond: (context) => Promise.resolve(offlineSupplierTurn(context)) };
 }
 
 export function offlineSupplierTurn(context: SupplierTurnContext): SupplierTurn {
-  const { baseline, rng } = context;
+  const { baseline, rng, economics } = context;
   const value = baselineValue(baseline);
   const offers = [...context.history.offers].sort((a, b) => a.round - b.round);
   const last = offers.at(-1);
-  const lastFactor = last === undefined ? null : positionOf(last, baseline).factor;
   const latestAsk = readBrandAsk(context.latestBrandMessage.action);
   const asks = dedupeAsks([...context.history.brandAsks, ...(latestAsk === null ? [] : [latestAsk])]);
-  const rival = lowerRival(context.competitorMentions, context.round, lastFactor === null ? null : lastFactor * value);
+  // Talks this supplier walked out of and the brand reopened: only the pushes since count, and its patience is short.
+  const walkedAway = context.history.messages
+    .filter((message) => message.from === 'supplier' && message.action?.type === 'WALK_AWAY')
+    .at(-1);
+  const since = walkedAway?.round ?? 0;
+  const pushesBefore = asks.filter(
+    (ask) => ask.round > since && ask.round < context.round && isPush(ask, economics, value),
+  ).length;
+  const rival = lowerRival(context.competitorMentions, context.round, last?.total ?? null);
   const capacityShare = Math.min(1, Math.max(0, context.curveball?.capacityShare ?? 1));
 
   const plan = planNext({
     profile: context.profile,
     baseline,
+    economics,
     offers,
     round: context.round,
     maxRounds: context.maxRounds,
-    leverage: rival !== null,
     ask: latestAsk,
+    pushesBefore,
+    reopened: walkedAway !== undefined,
+    rival,
     capacityShare,
     rng,
   });
 
-  const voice = new Voice(context, offers, plan, rival, latestAsk);
-  if (plan.previous === null) return voice.opening();
+  const voice = new Voice(context, offers, plan, rival, latestAsk, walkedAway !== undefined);
   // The brand took the standing offer: confirm it as it stands, no further concession.
   if (context.latestBrandMessage.action.type === 'ACCEPT' && last !== undefined) return voice.confirm(last);
-
-  const askTotal = latestAsk?.targetTotal ?? null;
-  const askFactor = askTotal === null ? null : askTotal / value;
-  if (askFactor !== null) {
-    const atAsk = (factor: number): Position => ({ ...plan.next, factor });
-    if (askFactor >= plan.next.factor - 1e-9) return voice.accept(atAsk(Math.min(askFactor, plan.previous.factor)));
-    const close = plan.next.factor - askFactor <= ACCEPT_GAP * plan.open;
-    const chance = plan.final ? ACCEPT_CHANCE.final : ACCEPT_CHANCE.midway;
-    if (askFactor >= plan.floor && close && rng.next() < chance) return voice.accept(atAsk(askFactor));
-    if (askFactor < plan.floor * PUSH_MARGIN) {
-      const pushes = asks.filter(
-        (ask) => ask.targetTotal !== null && ask.targetTotal / value < plan.floor * PUSH_MARGIN,
-      );
-      if (pushes.length >= 3 && rng.next() < WALK_AWAY_CHANCE) return voice.walkAway();
-      if (pushes.length >= 2 && rng.next() < REJECT_CHANCE) return voice.reject();
-      return voice.counter(true);
-    }
+  switch (plan.decision.kind) {
+    case 'open':
+      return voice.opening();
+    case 'accept':
+      return voice.accept(plan.next);
+    case 'walk_away':
+      return voice.walkAway(plan.decision.pushes);
+    case 'counter':
+      return voice.counter(plan.decision);
   }
-  return voice.counter(false);
 }
+
+const GIVE_WORDS: Readonly<Record<BuyerGive, string>> = {
+  upfront: 'more paid upfront',
+  later: 'a later delivery date',
+  volume: 'the larger volume',
+};
 
 /** One ask per round; a later entry for the same round (the latest message) wins. */
 function dedupeAsks(asks: readonly BrandAsk[]): BrandAsk[] {
@@ -153,6 +152,7 @@ class Voice {
     private readonly plan: Plan,
     private readonly rival: CompetitorMention | null,
     private readonly ask: BrandAsk | null,
+    private readonly reopened: boolean,
   ) {
     this.bank = SUPPLIER_BANKS[plan.style];
     this.preferred = preferredTactics(context.suggestedStrategies);
@@ -176,17 +176,23 @@ class Voice {
     return this.turn('PROPOSE_OFFER', { offer: draft }, parts, fill);
   }
 
-  counter(belowFloor: boolean): SupplierTurn {
+  counter(decision: { push: boolean; warn: boolean; nearFloor: boolean }): SupplierTurn {
     const { rng } = this.context;
     const { next, previous, given, final, style } = this.plan;
     const draft = this.draft(next);
     const fill = this.fill(draft, next);
     const parts: Part[] = [];
-    if (rng.next() < 0.75) parts.push(this.part(this.bank.greeting, fill, true, 1));
-    if (belowFloor) parts.push(this.part(this.bank.pushBack, fill, false, 7));
-    if (this.rival !== null) parts.push(this.part(this.bank.leverage, fill, true, 5));
+    // The brand came back after this supplier walked out: it says so before anything else.
+    if (this.backAfterWalkingOut()) parts.push(this.part(SUPPLIER_REACTIONS.reopen, fill, false, 8));
+    else if (rng.next() < 0.75) parts.push(this.part(this.bank.greeting, fill, true, 1));
+    // One more push like this ends the talks: the warning is never dropped.
+    if (decision.warn) parts.push(this.part(SUPPLIER_REACTIONS.warn, fill, false, 8));
+    else if (decision.push) parts.push(this.part(this.bank.pushBack, fill, false, 7));
+    if (this.plan.rivalDoubted) parts.push(this.part(SUPPLIER_REACTIONS.doubt, fill, false, 6));
+    else if (this.rival !== null) parts.push(this.part(this.bank.leverage, fill, true, 5));
+    if (this.plan.buyerGave.length > 0) parts.push(this.part(SUPPLIER_REACTIONS.trade, fill, false, 6));
 
-    const priceFell = previous !== null && next.factor < previous.factor - 1e-9;
+    const priceFell = previous !== null && next.total < previous.total - 0.005;
     const price = this.part(priceFell ? this.bank.priceMove : this.bank.priceHold, fill, false, 9);
     const moves = given.filter((move) => move.kind !== 'price').map((move) => this.concession(move, fill));
     // Each personality tells its story in its own order: price first, extras first, or the new shape first.
@@ -201,12 +207,23 @@ class Voice {
     return this.turn('COUNTER_OFFER', { offer: draft }, parts, fill);
   }
 
+  /** It takes the ask — or, asked for more than its standing offer, the standing offer: the total it says is its own. */
   accept(position: Position): SupplierTurn {
     const draft = this.draft(position);
-    const fill = this.fill(draft, position);
+    const fill = {
+      ...this.fill(draft, position),
+      askTotal: formatMoney(draftTotal(draft), this.context.baseline.currency),
+    };
     const parts = [this.part(this.bank.accept, fill, false, 9)];
+    if (this.backAfterWalkingOut()) parts.unshift(this.part(SUPPLIER_REACTIONS.reopen, fill, false, 8));
     if (position.capacityShare < 1) parts.push(this.part(CAPACITY_PHRASES, fill, false, 9));
     return this.turn('ACCEPT', { offer: draft }, parts, fill);
+  }
+
+  /** Its last word was walking out, and the brand has written again: the talks were reopened. */
+  private backAfterWalkingOut(): boolean {
+    const lastSaid = this.context.history.messages.filter((m) => m.from === 'supplier').at(-1);
+    return this.reopened && lastSaid?.action?.type === 'WALK_AWAY';
   }
 
   /** The brand accepted the standing offer: confirm it exactly as stored, no re-pricing. */
@@ -229,20 +246,14 @@ class Voice {
     return this.turn('ACCEPT', { offer: draft }, parts, fill);
   }
 
-  reject(): SupplierTurn {
-    const draft = this.draft(this.plan.next);
-    const fill = this.fill(draft, this.plan.next);
-    const parts = [this.part(this.bank.reject, fill, false, 9)];
-    if (this.plan.next.capacityShare < 1) parts.push(this.part(CAPACITY_PHRASES, fill, true, 3));
-    const reason = `Asked ${fill.askTotal}, below our floor more than once`;
-    return this.turn('REJECT', { offer: draft, reason }, parts, fill);
-  }
-
-  walkAway(): SupplierTurn {
-    const draft = this.draft(this.plan.next);
-    const fill = this.fill(draft, this.plan.next);
+  /** Pushed below its floor once too often: it leaves, saying why; its last offer was its limit. */
+  walkAway(pushes: number): SupplierTurn {
+    const standing = this.plan.previous ?? this.plan.next;
+    const draft = this.draft(standing);
+    const fill = this.fill(draft, standing);
     const parts = [this.part(this.bank.walkAway, fill, false, 9)];
-    return this.turn('WALK_AWAY', { reason: `Asked ${fill.askTotal}, repeatedly below our floor` }, parts, fill);
+    const reason = `Asked ${fill.askTotal}: ${pushes} asks below what we can make the order for`;
+    return this.turn('WALK_AWAY', { reason }, parts, fill);
   }
 
   private draft(position: Position): OfferDraft {
@@ -250,6 +261,7 @@ class Voice {
     return draftOf(position, {
       baseline: this.context.baseline,
       profile: this.context.profile,
+      economics: this.context.economics,
       open: this.plan.open,
       final: this.plan.final,
       ...(standing === undefined ? {} : { standing }),
@@ -293,6 +305,7 @@ class Voice {
     const tierUnit = focusDraft?.tiers?.find((tier) => tier.minQty === tierQty)?.unitPrice ?? focusUnit;
     const termsMove = plan.given.find((move) => move.kind === 'terms');
     const previous = plan.previous ?? position;
+    const atFloor = total - plan.reservation <= 0.002 * baselineValue(baseline);
     return {
       buyer: BRAND_PERSONA,
       brand: context.brandName,
@@ -312,8 +325,9 @@ class Voice {
       prevLead: String(previous.leadTimeDays),
       terms: describePaymentTerms(position.paymentTerms),
       prevTerms: describePaymentTerms(previous.paymentTerms),
+      // Only when the price rose to pay for the softer terms: an adjustment the total does not show is not one.
       premiumNote:
-        termsMove !== undefined && termsMove.kind === 'terms' && termsMove.premium > 0
+        termsMove !== undefined && termsMove.kind === 'terms' && termsMove.premium >= 0.001 && total > prevTotal
           ? ` for a small ${formatPercent(termsMove.premium, 1, 0)} price adjustment`
           : '',
       extra: '',
@@ -323,6 +337,7 @@ class Voice {
       tierPct: formatPercent(position.volumeTier ?? 0, 1, 0),
       rival: this.rival?.supplierName ?? 'the other bid',
       rivalTotal: money(this.rival?.total ?? total),
+      rivalQuote: rivalQuote(this.rival, prevTotal, money),
       askTotal: money(this.ask?.targetTotal ?? total),
       capPct: formatPercent(position.capacityShare, 0),
       capValue: money(total * position.capacityShare),
@@ -331,6 +346,9 @@ class Voice {
       defect: formatPercent(profile.defectRate, 1, 0),
       round: String(context.round),
       maxRounds: String(context.maxRounds),
+      atFloor,
+      buyerGave: plan.buyerGave.map((give) => GIVE_WORDS[give]).join(' and '),
+      priceRose: total > prevTotal + 0.005,
     };
   }
 
@@ -340,12 +358,14 @@ class Voice {
     parts: Part[],
     fill: SupplierFill,
   ): SupplierTurn {
-    // Offers and counters always use an offered strategy; a closing turn (accept, reject, walk away) says only that.
+    // Offers and counters always use an offered strategy; a closing turn (accept, walk away) says only that. What counts
+    // is what survives the length limit, so the check runs on the fitted message.
+    const fitted = fitParts(parts, MAX_MESSAGE_CHARS);
     const missing =
       type === 'PROPOSE_OFFER' || type === 'COUNTER_OFFER'
         ? missingStrategy(
             this.context.suggestedStrategies,
-            new Set(parts.flatMap((part) => part.tactics)),
+            new Set(fitted.flatMap((part) => part.tactics)),
             SUPPLIER_STRATEGY_LINES,
             fill,
             this.said,
@@ -355,7 +375,7 @@ class Voice {
       const at = parts.findIndex((part) => part.closer === true);
       parts.splice(at < 0 ? parts.length : at, 0, this.part(missing, fill, false, 6));
     }
-    const kept = fitParts(parts, MAX_MESSAGE_CHARS);
+    const kept = missing === null ? fitted : fitParts(parts, MAX_MESSAGE_CHARS);
     let text = kept.map((part) => part.text).join(' ');
     // Numbers change every round, so this only bites when nothing moved: say where we are rather than repeat.
     if (this.previousTexts.includes(text))
@@ -397,6 +417,16 @@ function focusLines(lines: readonly BaselineLine[], rng: Rng): [BaselineLine, Ba
   const [first, second] = rng.sample(top, 2);
   if (first === undefined) throw new Error('baseline has no lines');
   return [first, second ?? first];
+}
+
+/** How the supplier refers to the competitor the brand cited: as named, or only as how much lower it is. */
+function rivalQuote(rival: CompetitorMention | null, standingTotal: number, money: (amount: number) => string): string {
+  if (rival === null) return 'the other bid';
+  if (rival.anonymous === true) {
+    const lower = standingTotal > 0 ? Math.max(0, 1 - rival.total / standingTotal) : 0;
+    return `a competing offer ${formatPercent(Math.floor(lower * 100) / 100, 0)} below ours`;
+  }
+  return `${rival.supplierName} at ${money(rival.total)}`;
 }
 
 function lowerFirst(text: string): string {

@@ -2,6 +2,7 @@
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import { ACTION, actionIdPattern } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
+import { acceptPremium } from './accept-premium.js';
 import { ackOnly } from './ack-only.js';
 import { answerQuestion } from './answer-question.js';
 import { chooseCurveball } from './choose-curveball.js';
@@ -38,5 +39,6 @@ export function register(app: App, deps: SlackDeps): void {
   on(actionIdPattern(ACTION.curveballChoose), chooseCurveball(deps));
   // Decision and PO
   on(ACTION.decisionOpenPo, openPoModal(deps));
+  on(ACTION.decisionAcceptPremium, acceptPremium(deps));
   on(ACTION.poReject, openRejectModal(deps));
 }

@@ -36,6 +36,8 @@ describe('saveSettings', () => {
       defaultMode: 'balanced',
       defaultRounds: 3,
       defaultQuestionBudget: 2,
+      // The disclosure box is not ticked in this submission: Alex keeps competitors anonymous.
+      discloseCompetitors: false,
     });
     expect(ack).toHaveBeenCalledTimes(1);
   });

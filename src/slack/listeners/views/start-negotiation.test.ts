@@ -19,7 +19,16 @@ import {
 } from '../../../../test/support/slack-payloads.js';
 
 const metadata = quotationRefCodec.encode({ qt: IDS.quotation });
-const valid = startModalValues({ mode: 'cost', rounds: '3', budget: '2', target: '40000' });
+const valid = startModalValues({
+  mode: 'cost',
+  rounds: '3',
+  budget: '2',
+  target: '40000',
+  walkAway: '45000',
+  maxLeadTime: '30',
+  sourcing: 'single',
+  invited: ['SUP-003'],
+});
 
 function submit(options: { privateMetadata?: string; values?: StateValues } = {}) {
   const { deps, parley, screens } = fakeDeps();
@@ -37,7 +46,18 @@ describe('startNegotiation', () => {
     expect(parley.beginNegotiation).toHaveBeenCalledWith(TEAM, {
       quotationId: IDS.quotation,
       by: USER,
-      request: { mode: 'cost', maxRounds: 3, questionBudget: 2, targetTotal: 40000, walkAwayTotal: null, notes: null },
+      request: {
+        mode: 'cost',
+        maxRounds: 3,
+        questionBudget: 2,
+        targetTotal: 40000,
+        walkAwayTotal: 45000,
+        requiredBy: null,
+        maxLeadTimeDays: 30,
+        sourcing: 'single',
+        invitedSuppliers: ['SUP-003'],
+        notes: null,
+      },
     });
     expect(ack).toHaveBeenCalledTimes(1);
     expect(ack).toHaveBeenCalledWith();
@@ -62,6 +82,29 @@ describe('startNegotiation', () => {
     expect(ack).toHaveBeenCalledWith({
       response_action: 'errors',
       errors: { [BLOCK.startTargetTotal]: expect.any(String) },
+    });
+  });
+
+  it('answers a mandate that makes no sense with field errors: a walk-away below the target, a past date', async () => {
+    const { run, parley, ack } = submit({
+      values: startModalValues({
+        mode: 'cost',
+        rounds: '3',
+        target: '50000',
+        walkAway: '40000',
+        requiredBy: '2020-01-01',
+        maxLeadTime: '0',
+      }),
+    });
+    await run();
+    expect(parley.beginNegotiation).not.toHaveBeenCalled();
+    expect(ack).toHaveBeenCalledWith({
+      response_action: 'errors',
+      errors: {
+        [BLOCK.startWalkAwayTotal]: 'The walk-away total must be at least the target total.',
+        [BLOCK.startRequiredBy]: 'Pick a date after today.',
+        [BLOCK.startMaxLeadTime]: expect.any(String),
+      },
     });
   });
 

@@ -3,15 +3,15 @@
 // when nothing needs a human. A file Parley cannot read gets a clear reply and a failed status card; nothing else is
 // written. Safe to run twice: only a quotation still `received` or `parsing` is read, by the process holding its read
 // lease.
-import { loadCatalogIndex } from '../db/stores/catalog-store.js';
-import { toJsonColumn } from '../db/json.js';
-import { log } from '../log.js';
-import { QuotationError } from '../quotation/errors.js';
-import { type ParsedQuotation, parseQuotation } from '../quotation/parse-quotation.js';
-import { withUsageScope } from '../llm/usage-scope.js';
+import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
+import { toJsonColumn } from '../../db/json.js';
+import { log } from '../../log.js';
+import { QuotationError } from '../../quotation/errors.js';
+import { type ParsedQuotation, parseQuotation } from '../../quotation/parse-quotation.js';
+import { withUsageScope } from '../../llm/usage-scope.js';
 import { type SlackFiles, sharedFileDownload } from './download-shared-file.js';
-import type { ServiceContext } from './service-context.js';
-import { enqueueQuotationFailed, enqueueQuotationRead } from '../thread/review.js';
+import type { ServiceContext } from '../service-context.js';
+import { enqueueQuotationFailed, enqueueQuotationRead } from '../../thread/review.js';
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;

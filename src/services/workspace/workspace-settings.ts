@@ -1,8 +1,8 @@
 // A workspace's settings: who approves, above which amount two approvers are needed, and the defaults of the start
 // modal. Stored as JSON on the Workspace row (edited with `/parley settings`); the environment gives the first values.
 import { z } from 'zod';
-import { NEGOTIATION_MODES, QUESTION_BUDGET_DEFAULT, ROUNDS } from '../config/business-rules.js';
-import type { Env } from '../config/env.js';
+import { NEGOTIATION_MODES, QUESTION_BUDGET_DEFAULT, ROUNDS } from '../../config/business-rules.js';
+import type { Env } from '../../config/env.js';
 
 const slackUserId = z.string().regex(/^[UW][A-Z0-9]+$/);
 
@@ -12,6 +12,8 @@ export const workspaceSettingsSchema = z.object({
   defaultMode: z.enum(NEGOTIATION_MODES).exclude(['custom']).optional(),
   defaultRounds: z.number().int().min(ROUNDS.min).max(ROUNDS.max).optional(),
   defaultQuestionBudget: z.number().int().min(0).max(10).optional(),
+  /** Alex may name competitors, their prices and their problems to other suppliers. Off unless an admin turns it on. */
+  discloseCompetitors: z.boolean().optional(),
 });
 export type StoredWorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;
 
@@ -21,6 +23,7 @@ export interface WorkspaceSettings {
   defaultMode: Exclude<(typeof NEGOTIATION_MODES)[number], 'custom'>;
   defaultRounds: number;
   defaultQuestionBudget: number;
+  discloseCompetitors: boolean;
 }
 
 /** The stored settings over the environment's defaults. A corrupt JSON column falls back to the defaults. */
@@ -36,6 +39,7 @@ export function resolveSettings(
     defaultMode: settings.defaultMode ?? 'balanced',
     defaultRounds: settings.defaultRounds ?? ROUNDS.default,
     defaultQuestionBudget: settings.defaultQuestionBudget ?? QUESTION_BUDGET_DEFAULT,
+    discloseCompetitors: settings.discloseCompetitors ?? false,
   };
 }
 

@@ -1,8 +1,8 @@
 // A shared file's bytes from Slack, for reading a quotation: refused up front when files.info already says the file is
 // larger than the workspace's upload limit, and cut off at that limit while downloading. Lazy: the reader calls it
 // inside its own error handling, so a file too large or gone gets the quotation's clear reply, not a crash.
-import { tooLarge } from '../quotation/xlsx-errors.js';
-import type { ServiceContext } from './service-context.js';
+import { tooLarge } from '../../quotation/xlsx-errors.js';
+import type { ServiceContext } from '../service-context.js';
 
 /** What Slack's files.info says of a file, as far as reading a quotation needs it. */
 export interface SharedFileInfo {

@@ -1,18 +1,19 @@
 // The buyer submits the start modal: the reviewed quotation becomes a baseline, the negotiation row and its engine
 // checkpoint are created with the first thread messages in one transaction, and the run is handed to the runner.
 // Submitting twice (a double click, a Slack retry) starts one negotiation.
-import type { NegotiationRequest } from '../app-types.js';
-import { fnv1a } from '../commerce/rng.js';
-import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { baselineFromQuotation, type BaselineSource } from '../negotiation/baseline.js';
-import { startNegotiation } from '../db/stores/negotiation-store.js';
-import { priceTierSchema } from '../negotiation/types.js';
+import type { NegotiationRequest } from '../../app-types.js';
+import { fnv1a } from '../../commerce/rng.js';
+import { SIMULATED_SUPPLIERS } from '../../config/business-rules.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { baselineFromQuotation, type BaselineSource } from '../../negotiation/baseline.js';
+import { startNegotiation } from '../../db/stores/negotiation-store.js';
+import { daysUntil, type MandateInput } from '../../negotiation/mandate.js';
+import { priceTierSchema } from '../../negotiation/types.js';
 import { z } from 'zod';
-import { done, refused, type ServiceResult } from './outcome.js';
-import type { ServiceContext } from './service-context.js';
-import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
-import { mayWorkOnQuotation } from './workspace-settings.js';
+import { done, refused, type ServiceResult } from '../outcome.js';
+import type { ServiceContext } from '../service-context.js';
+import { enqueueNegotiationEvents } from '../../thread/negotiation-events.js';
+import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 
 export interface BeginNegotiationOptions {
   quotationId: string;
@@ -39,6 +40,10 @@ export async function beginNegotiation(
     return refused('not_ready', 'Finish the review first: every line needs a decision and the supplier a name.');
   }
 
+  const { request } = options;
+  const mandate = mandateOf(request, ctx.now());
+  if (!mandate.ok) return mandate;
+
   const source = await baselineSource(ctx, options.quotationId);
   const { baseline, quotedSupplier } = baselineFromQuotation(source.quotation, source.catalogNames);
   if (baseline.lines.length === 0) {
@@ -52,7 +57,6 @@ export async function beginNegotiation(
     [quotedSupplier.code, quotation.supplierId],
     ...simulated.map((s) => [s.code, s.id]),
   ]);
-  const { request } = options;
   try {
     const started = await startNegotiation(
       ctx.db,
@@ -66,10 +70,12 @@ export async function beginNegotiation(
           brandName: ctx.workspace.brandName,
           mode: request.mode,
           maxRounds: request.maxRounds,
-          mandate: { targetTotal: request.targetTotal, walkAwayTotal: request.walkAwayTotal },
+          mandate: mandate.value,
           buyerNotes: request.notes,
           baseline,
           profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+          // Carried into the negotiation at its start: a later change of the setting does not alter talks under way.
+          discloseCompetitors: ctx.workspace.settings.discloseCompetitors,
         },
       },
       async (tx, events, state) => {
@@ -90,6 +96,35 @@ export async function beginNegotiation(
     }
     throw error;
   }
+}
+
+/**
+ * The mandate the start modal asked for, checked again here (the modal is the first check; a request can come from
+ * elsewhere): a walk-away at least the target, a delivery date still ahead (turned into the lead time it allows),
+ * known simulated suppliers.
+ */
+function mandateOf(request: NegotiationRequest, now: Date): ServiceResult<MandateInput> {
+  const { targetTotal, walkAwayTotal, requiredBy, invitedSuppliers } = request;
+  if (targetTotal !== null && walkAwayTotal !== null && walkAwayTotal < targetTotal) {
+    return refused('invalid_input', 'The walk-away total must be at least the target total.');
+  }
+  const today = now.toISOString().slice(0, 10);
+  if (requiredBy !== null && !(requiredBy > today)) {
+    return refused('invalid_input', 'The delivery date must be after today.');
+  }
+  const known = new Set(SIMULATED_SUPPLIERS.map((s) => s.code));
+  if (invitedSuppliers !== null && !invitedSuppliers.every((code) => known.has(code))) {
+    return refused('invalid_input', 'Only the simulated suppliers can be invited.');
+  }
+  return done({
+    targetTotal,
+    walkAwayTotal,
+    requiredBy,
+    // A date binds as the lead time it leaves from today; the date itself is kept for the record.
+    maxLeadTimeDays: requiredBy === null ? request.maxLeadTimeDays : daysUntil(requiredBy, now),
+    sourcing: request.sourcing,
+    invitedSuppliers,
+  });
 }
 
 /** The reviewed lines as the baseline reads them: the buyer's chosen products, at the quoted prices. */
@@ -114,6 +149,7 @@ async function baselineSource(ctx: ServiceContext, quotationId: string) {
       moq: quotation.moq,
     },
     notes: quotation.notes ? quotation.notes.split('\n') : [],
+    charges: chargesSchema.catch([]).parse(quotation.charges),
     items: quotation.items.map((item) => ({
       sheet: item.sheet,
       row: item.rowNumber,
@@ -131,6 +167,9 @@ async function baselineSource(ctx: ServiceContext, quotationId: string) {
   );
   return { quotation: source, catalogNames };
 }
+
+/** The quotation's charges column as the reader stored it (parse-quotation's ExtractedCharge). */
+const chargesSchema = z.array(z.object({ description: z.string(), amount: z.number().nullable() }));
 
 /** A stable seed per quotation, in 31 bits (the column is a signed int). */
 function seedFrom(quotationId: string): number {

@@ -1,13 +1,13 @@
 // The buyer answers: a suggested-answer button, a reply in the thread (it answers the oldest open question), or the
 // early-termination choice. One saved engine step with the thread's edits; the caller then resumes the run. Answering
 // an answered question changes nothing.
-import type { QuestionChoice } from '../app-types.js';
-import type { NegotiationStatus } from '../generated/prisma/client.js';
-import { applyBuyerInput, engineQuestionId } from '../db/stores/negotiation-store.js';
-import { done, refused, type ServiceResult } from './outcome.js';
-import type { ServiceContext } from './service-context.js';
-import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
-import { mayWorkOnQuotation } from './workspace-settings.js';
+import type { QuestionChoice } from '../../app-types.js';
+import type { NegotiationStatus } from '../../generated/prisma/client.js';
+import { applyBuyerInput, engineQuestionId } from '../../db/stores/negotiation-store.js';
+import { done, refused, type ServiceResult } from '../outcome.js';
+import type { ServiceContext } from '../service-context.js';
+import { enqueueNegotiationEvents } from '../../thread/negotiation-events.js';
+import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 
 /** Longest answer kept from a thread reply: it goes into later prompts as data. */
 export const ANSWER_MAX = 1000;

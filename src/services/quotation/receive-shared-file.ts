@@ -2,10 +2,10 @@
 // (files.info), skipped when it is no spreadsheet and nobody asked for it, then claimed once per Slack file — the
 // `message` and `file_shared` events of one upload, and Slack's retries, all land here — and acknowledged in the
 // thread (👀 and the status card) in the same transaction. Reading it is the caller's next, slower step.
-import { log } from '../log.js';
+import { log } from '../../log.js';
 import { type SharedFileInfo, type SlackFiles, sharedFileDownload } from './download-shared-file.js';
-import type { ServiceContext } from './service-context.js';
-import { enqueueReadingCard } from '../thread/status-card.js';
+import type { ServiceContext } from '../service-context.js';
+import { enqueueReadingCard } from '../../thread/status-card.js';
 
 export interface SharedFile {
   fileId: string;

@@ -3,16 +3,21 @@
 // from the writer), the draft PO, the decision message and the price chart. Any instance may call this at any time
 // (after a click, on start-up, from the recovery sweep): without the lease it does nothing, and every write is
 // idempotent, so a conclusion interrupted by a crash is simply done again.
-import { decide, decisionInputFromState } from '../decision/decide.js';
-import { renderPriceTrajectory, type TrajectoryPoint } from '../decision/price-chart.js';
-import { writeDecision } from '../decision/write-decision.js';
-import type { EngineAgents, NegotiationState } from '../negotiation/engine.js';
-import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../db/stores/negotiation-store.js';
-import { withUsageScope } from '../llm/usage-scope.js';
-import type { ServiceContext } from './service-context.js';
-import { enqueueDecision, enqueueDecisionFailed } from '../thread/decision.js';
-import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
-import { draftPurchaseOrder } from './purchase-order/draft-purchase-order.js';
+import { decide, decisionInputFromState } from '../../decision/decide.js';
+import { renderPriceTrajectory, type TrajectoryPoint } from '../../decision/price-chart.js';
+import { writeDecision } from '../../decision/write-decision.js';
+import type { EngineAgents, NegotiationState } from '../../negotiation/engine.js';
+import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../../db/stores/negotiation-store.js';
+import { withUsageScope } from '../../llm/usage-scope.js';
+import type { ServiceContext } from '../service-context.js';
+import {
+  enqueueDecision,
+  enqueueDecisionFailed,
+  enqueueNoAward,
+  enqueuePremiumNotApplied,
+} from '../../thread/decision.js';
+import { enqueueNegotiationEvents } from '../../thread/negotiation-events.js';
+import { draftPurchaseOrder } from '../purchase-order/draft-purchase-order.js';
 
 export interface DriveNegotiationOptions {
   negotiationId: string;
@@ -46,10 +51,30 @@ async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Pro
   return 'completed';
 }
 
-/** Decides, drafts the PO and posts both. Repeating it changes nothing (same decision → same PO, same outbox keys). */
+/**
+ * Decides, drafts the PO and posts both. Repeating it changes nothing (same decision → same PO, same outbox keys).
+ * Nothing within the mandate is an outcome, not a failure: the thread says so and lists the closest options, and the
+ * negotiation stays concluded, without a PO, where the buyer's consent to a premium can still lead to an award.
+ */
 export async function concludeNegotiation(ctx: ServiceContext, negotiationId: string): Promise<void> {
   const { state } = await loadCheckpoint(ctx.db, negotiationId);
   const decided = decide(decisionInputFromState(state));
+  if (!decided.ok && decided.error === 'no_feasible_award' && decided.infeasible !== null) {
+    const infeasible = decided.infeasible;
+    await ctx.db.$transaction(async (tx) => {
+      await tx.quotation.updateMany({
+        where: { negotiation: { id: negotiationId }, status: 'negotiating' },
+        data: { status: 'completed' },
+      });
+      await enqueueNoAward(tx, {
+        negotiationId,
+        infeasible,
+        message: decided.message,
+        currency: state.baseline.currency,
+      });
+    });
+    return;
+  }
   if (!decided.ok) {
     await ctx.db.$transaction(async (tx) => {
       await tx.quotation.updateMany({
@@ -60,7 +85,32 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
     });
     return;
   }
+  // Approval is final: a premium accepted while an approver approved the current PO does not replace it.
+  const approved = await ctx.db.purchaseOrder.findFirst({
+    where: { negotiationId, status: 'approved' },
+    select: { number: true },
+  });
+  if (approved !== null) {
+    await ctx.db.$transaction(async (tx) => {
+      await tx.quotation.updateMany({
+        where: { negotiation: { id: negotiationId }, status: 'negotiating' },
+        data: { status: 'completed' },
+      });
+      if (state.mandate.premiumConsents.length > 0) {
+        await enqueuePremiumNotApplied(tx, { negotiationId, poNumber: approved.number });
+      }
+    });
+    return;
+  }
   const text = await writeDecision(decided.numbers, { llm: ctx.llm });
+  // What the AI calls behind this recommendation cost, shown with it. Usage rows are written beside the calls, so a
+  // call that has just returned may not be counted yet: the figure is what is recorded at this point.
+  const usage = await ctx.db.aiUsage.aggregate({
+    where: { negotiationId },
+    _sum: { costUsd: true },
+    _count: { _all: true },
+  });
+  const aiCost = { usd: Number(usage._sum.costUsd ?? 0), calls: usage._count._all };
   const drafted = await draftPurchaseOrder(ctx, { negotiationId, numbers: decided.numbers, text });
   if (!drafted.ok) throw new Error(`Drafting the PO of ${negotiationId} failed: ${drafted.message}`);
   const chart = await renderPriceTrajectory({
@@ -77,7 +127,7 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
       where: { negotiation: { id: negotiationId }, status: 'negotiating' },
       data: { status: 'completed' },
     });
-    await enqueueDecision(tx, { negotiationId, numbers: decided.numbers, text, po: drafted.value.po, chart });
+    await enqueueDecision(tx, { negotiationId, numbers: decided.numbers, text, po: drafted.value.po, chart, aiCost });
   });
 }
 

@@ -1,8 +1,8 @@
 // Bolt's OAuth installation store (HTTP mode, many workspaces) in the database: installing Parley in a Slack team
 // creates its Workspace (seeded with the catalog by the caller) and keeps the bot token Bolt needs for that team.
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import type { PrismaClient } from '../db/client.js';
-import { toJsonColumn } from '../db/json.js';
+import type { PrismaClient } from '../../db/client.js';
+import { toJsonColumn } from '../../db/json.js';
 
 export interface InstallationStoreOptions {
   prisma: PrismaClient;

@@ -2,14 +2,14 @@
 // answer in, the claim, the size guard before downloading, and finding the file of a quotation to read again. Against
 // a real (PGlite) database; Slack's files API is a fake.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadEnv } from '../config/env.js';
-import { seedWorkspace } from '../db/seed.js';
-import { QuotationError } from '../quotation/errors.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { loadEnv } from '../../config/env.js';
+import { seedWorkspace } from '../../db/seed.js';
+import { QuotationError } from '../../quotation/errors.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { type SharedFileInfo, type SlackFiles, sharedFileDownload } from './download-shared-file.js';
 import { quotationToReread } from './read-quotation.js';
 import { receiveFilesOfMessage, receiveSlackFile } from './receive-shared-file.js';
-import { createContextFactory, type ServiceContext } from './service-context.js';
+import { createContextFactory, type ServiceContext } from '../service-context.js';
 
 const TEAM = 'T0RECEIVE1';
 const CHANNEL = 'C0RECEIVE1';

@@ -2,15 +2,15 @@
 // in the catalog, confirm every suggestion at once, and say who the supplier is. Each click is one transaction that
 // also re-renders the review and the status card; a repeated click changes nothing. When every line and the supplier
 // are settled the quotation is `ready` and the thread offers to start the negotiation.
-import type { ItemDecision, SupplierChoice } from '../app-types.js';
-import { MATCH_REVIEW, QUOTED_SUPPLIER_DEFAULTS } from '../config/business-rules.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { supplierColumns } from '../db/seed.js';
-import type { WorkspaceTx } from '../db/scoped.js';
-import { done, refused, type ServiceResult } from './outcome.js';
-import type { ServiceContext } from './service-context.js';
-import { enqueueReviewChanged } from '../thread/review.js';
-import { mayWorkOnQuotation } from './workspace-settings.js';
+import type { ItemDecision, SupplierChoice } from '../../app-types.js';
+import { MATCH_REVIEW, QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { supplierColumns } from '../../db/seed.js';
+import type { WorkspaceTx } from '../../db/scoped.js';
+import { done, refused, type ServiceResult } from '../outcome.js';
+import type { ServiceContext } from '../service-context.js';
+import { enqueueReviewChanged } from '../../thread/review.js';
+import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 import { z } from 'zod';
 
 const candidatesSchema = z.array(z.object({ productId: z.string(), sku: z.string(), confidence: z.number() }));
