@@ -380,6 +380,9 @@ function scoredChoice(numbers: DecisionNumbers, money: (amount: number) => strin
   // What the award pays over the cheapest is why the cheapest is not chosen: that section says it, once. Here only
   // what it alone says — that an even better-scoring award was over the limit.
   if (numbers.cheapestNotChosen !== null) return over === null ? '' : ` In ${mode} mode ${overText}.`;
+  // Otherwise the trade-offs carry the allocation's reason, which may already say it (an award that is the lowest
+  // offer yet dearer than a cheaper split): then it is said there, once.
+  if (plainReason(numbers).includes(money(scored.premium))) return over === null ? '' : ` In ${mode} mode ${overText}.`;
   return (
     ` In ${mode} mode we pay ${money(scored.premium)} (${formatPercent(scored.premiumShare)}) more than the cheapest ` +
     `feasible award (${nameOf(cheapest.supplierCodes)}, ${money(cheapest.effectiveLandedCost)}) for a score of ` +

@@ -66,7 +66,8 @@ describe('the brand does not ask what the mandate settles', () => {
         const start = state.mandate.setAtStart;
         if (settling.mandate.sourcing !== undefined && state.mandate.sourcing !== settling.mandate.sourcing)
           loosened.push(`${label}: sourcing became ${state.mandate.sourcing}`);
-        if (start?.maxLeadTimeDays != null && (state.mandate.maxLeadTimeDays ?? Infinity) > start.maxLeadTimeDays)
+        const deadline = start?.maxLeadTimeDays ?? null;
+        if (deadline !== null && (state.mandate.maxLeadTimeDays ?? Infinity) > deadline)
           loosened.push(`${label}: deadline became ${state.mandate.maxLeadTimeDays}`);
       }
       // The same negotiation with nothing set asks about those topics: the check above has something to catch.

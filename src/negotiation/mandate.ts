@@ -127,20 +127,20 @@ const TARGET_TOPIC = /target/i;
  */
 export function settledByMandate(mandate: Readonly<Partial<Mandate>>, topic: string | null): string | null {
   if (topic === null || topic.startsWith('impasse:')) return null;
+  const { maxLeadTimeDays, acceptedLeadTimeDays, minSplitSaving, walkAwayTotal, targetTotal } = mandate;
   if (LEAD_TIME_TOPIC.test(topic)) {
-    if (mandate.maxLeadTimeDays != null) return `delivery within ${mandate.maxLeadTimeDays} days is required`;
-    if (mandate.acceptedLeadTimeDays != null)
-      return `lead times up to ${mandate.acceptedLeadTimeDays} days are accepted`;
+    if (typeof maxLeadTimeDays === 'number') return `delivery within ${maxLeadTimeDays} days is required`;
+    if (typeof acceptedLeadTimeDays === 'number') return `lead times up to ${acceptedLeadTimeDays} days are accepted`;
     if (mandate.leadTimeOverPrice === true) return 'speed matters more than price';
   }
   if (SOURCING_TOPIC.test(topic)) {
     if (mandate.sourcing === 'single') return 'one supplier for the whole order';
     if (mandate.sourcing === 'split') return 'the order is to be split between suppliers';
-    if (mandate.minSplitSaving != null)
-      return `a split only if it saves over ${Math.round(mandate.minSplitSaving * 100)}% against one supplier`;
+    if (typeof minSplitSaving === 'number')
+      return `a split only if it saves over ${Math.round(minSplitSaving * 100)}% against one supplier`;
   }
-  if (BUDGET_TOPIC.test(topic) && mandate.walkAwayTotal != null) return 'the walk-away total is set';
-  if (TARGET_TOPIC.test(topic) && mandate.targetTotal != null) return 'the target total is set';
+  if (BUDGET_TOPIC.test(topic) && typeof walkAwayTotal === 'number') return 'the walk-away total is set';
+  if (TARGET_TOPIC.test(topic) && typeof targetTotal === 'number') return 'the target total is set';
   return null;
 }
 

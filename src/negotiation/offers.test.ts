@@ -131,17 +131,17 @@ describe('normalizeOffer', () => {
   it('lowers a line above its ceiling', () => {
     const draft = fullDraft({
       lines: [
-        { sku: 'MC001-BON-XL', unitPrice: 10.5 },
+        { sku: 'MC001-BON-XL', unitPrice: 10 },
         { sku: 'MB013-0BS-XL', unitPrice: 40 },
-        { sku: 'MB015-RED-M', unitPrice: 25 },
+        { sku: 'MB015-RED-M', unitPrice: 28 },
       ],
       total: null,
     });
     const { offer, adjustments } = normalizeOffer(draft, context());
-    // 1.0 × 1.35 of 18.25 = 24.6375, rounded down to the cent.
-    expect(price(offer, 'MB015-RED-M')).toBe(24.63);
+    // 1.0 × (1 + LINE_PRICE_SPREAD.above = 1.5) of 18.25 = 27.375, rounded down to the cent.
+    expect(price(offer, 'MB015-RED-M')).toBe(27.37);
     expect(adjustments).toEqual([
-      'MB015-RED-M price 25.00 lowered to 24.63 (the ceiling for a cheapest-tier supplier)',
+      'MB015-RED-M price 28.00 lowered to 27.37 (the ceiling for a cheapest-tier supplier)',
     ]);
   });
 

@@ -133,7 +133,8 @@ const LEAD_IN_NOTES = /(?:within|in|under|by|max(?:imum)?|lead.?time(?: of)?)\s*
 
 /** The buyer's lead-time limit: the mandate's, else from their answers (latest first) or notes; null when never said. */
 function requiredLead(context: BrandTurnContext): number | null {
-  if (context.mandate.maxLeadTimeDays != null) return context.mandate.maxLeadTimeDays;
+  const deadline = context.mandate.maxLeadTimeDays;
+  if (typeof deadline === 'number') return deadline;
   for (const clarification of [...context.clarifications].reverse()) {
     if (!isLeadTimeTopic(clarification)) continue;
     const days = /(\d{1,3})\s*days?/i.exec(clarification.answer);

@@ -204,7 +204,13 @@ describe('offline supplier: SUP-002, the premium house', () => {
       // The extras are told before the price, and the price gives less than the factory's pace would on that gap.
       const text = run.turns[1]?.message_text ?? '';
       expect(text.search(/sample|warranty/i)).toBeLessThan(text.indexOf(money(second.total)));
-      expect(opening.total - second.total).toBeLessThan((opening.total - ask * VALUE) * economics.pace);
+      const gap = opening.total - ask * VALUE;
+      // A gap within what it closes by accepting is accepted (a small room makes the halfway ask one): the ask, to the
+      // cent or just above. Any other gap, it closes less of than its pace.
+      if (gap <= economics.acceptGap * VALUE) {
+        expect(second.total).toBeGreaterThanOrEqual(ask * VALUE - 0.005);
+        expect(second.total).toBeLessThan(ask * VALUE + 1);
+      } else expect(opening.total - second.total).toBeLessThan(gap * economics.pace);
     }
   });
 
@@ -553,6 +559,7 @@ describe('offline supplier: it answers the ask', () => {
   });
 
   it('lets a concession on terms, delivery or volume buy price', () => {
+    let accepted = 0;
     for (const code of CODES) {
       for (const seed of SEEDS) {
         const economics = economicsFor(code, seed);
@@ -561,6 +568,12 @@ describe('offline supplier: it answers the ask', () => {
         const upfront = answerTo(code, seed, { targetTotal: ask, paymentTerms: '100' });
         const later = answerTo(code, seed, { targetTotal: ask, leadTimeDays: supplierProfile(code).leadTimeDays + 20 });
         const volume = answerTo(code, seed, { targetTotal: ask, volumeCommitment: true });
+        // An ask it accepts as it stands leaves nothing for a concession to buy (a small room puts the halfway ask
+        // within its accept gap): such seeds are counted, and must stay few.
+        if (plain.turn.action.type === 'ACCEPT') {
+          accepted++;
+          continue;
+        }
         for (const [what, given] of [
           ['upfront', upfront],
           ['later', later],
@@ -574,6 +587,7 @@ describe('offline supplier: it answers the ask', () => {
         expect(readOfferDraft(volume.turn.action)?.conditions.join(' ')).toMatch(/commitment to 125%/);
       }
     }
+    expect(accepted).toBeLessThan((CODES.length * SEEDS.length) / 10);
   });
 
   it('is moved by a credible competitor, and not by one priced below what anyone can make the order for', () => {
