@@ -58,7 +58,7 @@ import type { Offer, OfferLine } from '../negotiation/types.js';
 import { tierPriceAt } from '../quotation/size-matrix.js';
 import { cashFlowCostRate } from '../commerce/cash-flow.js';
 import { CENT_EPSILON, formatMoney, formatPercent, fromCents } from '../commerce/money.js';
-import { FACTOR_LABELS, PRICE_ZERO_ABOVE_LOWEST } from './scoring.js';
+import { FACTOR_LABELS, mapFactors, PRICE_ZERO_ABOVE_LOWEST } from './scoring.js';
 
 /** Up to this many lines the best split is found by exhaustive branch and bound. */
 export const EXACT_LINE_LIMIT = 12;
@@ -221,24 +221,8 @@ export interface ScoredAward {
   overLimit: (AwardSummary & { premiumShare: number }) | null;
 }
 
-/** An award other than the plan's: the money, its score in scored modes, and its suppliers. */
-export interface AwardAlternative {
-  supplierCodes: string[];
-  allocations: SupplierAllocation[];
-  fob: number;
-  cashFlowCost: number;
-  charges: number;
-  freight: number;
-  duty: number;
-  splitOverhead: number;
-  effectiveLandedCost: number;
-  isSplit: boolean;
-  /** In scored modes. */
-  score: AwardScore | null;
-}
-
-export interface AllocationPlan {
-  mode: NegotiationMode;
+/** An award's suppliers and its money, as the plan and each alternative to it state them. */
+export interface AwardCosts {
   /** Suppliers that get lines, by supplier code. */
   allocations: SupplierAllocation[];
   fob: number;
@@ -251,6 +235,17 @@ export interface AllocationPlan {
   /** fob + cashFlowCost + charges + freight + duty + splitOverhead. */
   effectiveLandedCost: number;
   isSplit: boolean;
+}
+
+/** An award other than the plan's: the money, its score in scored modes, and its suppliers. */
+export interface AwardAlternative extends AwardCosts {
+  supplierCodes: string[];
+  /** In scored modes. */
+  score: AwardScore | null;
+}
+
+export interface AllocationPlan extends AwardCosts {
+  mode: NegotiationMode;
   /** No single supplier could take the whole order. */
   forcedSplit: boolean;
   reason: string;
@@ -1652,16 +1647,6 @@ function round(value: number, digits: number): number {
 /** "85.4", or "85" for a whole number, as scoring.ts shows scores. */
 function showScore(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
-}
-
-function mapFactors<T>(value: (factor: ScoringFactor) => T): Record<ScoringFactor, T> {
-  return {
-    price: value('price'),
-    quality: value('quality'),
-    leadTime: value('leadTime'),
-    terms: value('terms'),
-    reliability: value('reliability'),
-  };
 }
 
 function compareText(a: string, b: string): number {

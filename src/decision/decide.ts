@@ -38,6 +38,7 @@ import {
   type AllocationOutcome,
   type AllocationPlan,
   type AwardAlternative,
+  type SupplierAllocation,
   type SupplierOption,
 } from './allocation.js';
 import { cashFlowCostRate } from '../commerce/cash-flow.js';
@@ -147,21 +148,12 @@ export interface AwardedLine {
   tiers: PriceTier[];
 }
 
-export interface AwardedSupplier {
-  supplierCode: string;
+/** A supplier's part of the award as the allocation computed it, with its name, terms and lines in full. */
+export interface AwardedSupplier extends Omit<SupplierAllocation, 'lines'> {
   name: string;
-  /** Share of the order's FOB value, 0–1. */
-  share: number;
   paymentTerms: string;
   leadTimeDays: number;
   incoterm: string | null;
-  fob: number;
-  cashFlowCost: number;
-  charges: number;
-  freight: number;
-  duty: number;
-  /** fob + cashFlowCost + charges + freight + duty: this supplier's part, before the split overhead. */
-  effectiveLandedCost: number;
   lines: AwardedLine[];
 }
 

@@ -1,8 +1,13 @@
 // The purchase order as a document (the workbook's input): from the decision's award (the unattended CLI, which has
 // no database), or from the PO as it was drafted and stored (what an approver approved). One place maps both.
 import { fromCents, toCents } from '../commerce/money.js';
-import type { DecisionNumbers } from './decide.js';
-import type { PurchaseOrderAllocation, PurchaseOrderDocument, PurchaseOrderStatus } from './po-workbook.js';
+import type { AwardedLine, DecisionNumbers } from './decide.js';
+import type {
+  PurchaseOrderAllocation,
+  PurchaseOrderDocument,
+  PurchaseOrderLine,
+  PurchaseOrderStatus,
+} from './po-workbook.js';
 import type { PurchaseOrderView } from './purchase-order-rules.js';
 
 export interface PurchaseOrderDocumentOptions {
@@ -18,18 +23,13 @@ export function purchaseOrderDocument(
   numbers: DecisionNumbers,
   options: PurchaseOrderDocumentOptions,
 ): PurchaseOrderDocument {
-  const allocations = numbers.award.map((award) => ({
-    supplier: { code: award.supplierCode, name: award.name },
-    paymentTerms: award.paymentTerms,
-    leadTimeDays: award.leadTimeDays,
-    share: award.share,
-    incoterm: award.incoterm,
-    lines: award.lines,
-    fobCost: award.fob,
-    cashFlowCost: award.cashFlowCost,
-    otherCosts: fromCents(toCents(award.charges) + toCents(award.freight) + toCents(award.duty)),
-    effectiveLandedCost: award.effectiveLandedCost,
-  }));
+  const allocations = numbers.award.map((award) =>
+    allocationOf({ code: award.supplierCode, name: award.name }, award, {
+      lines: award.lines,
+      fobCost: award.fob,
+      otherCosts: otherCostsOf(award),
+    }),
+  );
   return documentOf(allocations, {
     ...options,
     currency: numbers.currency,
@@ -53,25 +53,13 @@ export function storedPurchaseOrderDocument(
   po: PurchaseOrderView,
   options: StoredDocumentOptions,
 ): PurchaseOrderDocument {
-  const allocations = po.allocations.map((a) => ({
-    supplier: { code: a.supplierCode, name: a.supplierName },
-    paymentTerms: a.paymentTerms,
-    leadTimeDays: a.leadTimeDays,
-    share: a.share,
-    incoterm: a.incoterm,
-    lines: a.items.map(({ sku, description, quantity, unitPrice, lineTotal, tiers }) => ({
-      sku,
-      description,
-      quantity,
-      unitPrice,
-      lineTotal,
-      tiers,
-    })),
-    fobCost: a.fobCost,
-    cashFlowCost: a.cashFlowCost,
-    otherCosts: a.otherCosts ?? 0,
-    effectiveLandedCost: a.effectiveLandedCost,
-  }));
+  const allocations = po.allocations.map((a) =>
+    allocationOf({ code: a.supplierCode, name: a.supplierName }, a, {
+      lines: a.items.map(orderLine),
+      fobCost: a.fobCost,
+      otherCosts: a.otherCosts ?? 0,
+    }),
+  );
   return documentOf(allocations, {
     number: po.number,
     date: options.date,
@@ -82,6 +70,45 @@ export function storedPurchaseOrderDocument(
     approvals: po.approvals.map((a) => ({ by: a.approverSlackUserId, at: a.approvedAt.toISOString() })),
     notes: [...(po.basisOfAward === null ? [] : [po.basisOfAward]), ...(options.notes ?? [])],
   });
+}
+
+/** What an awarded or stored allocation says alike about its terms and costs. */
+interface AllocationTerms {
+  paymentTerms: string;
+  leadTimeDays: number;
+  share: number;
+  incoterm: string | null;
+  cashFlowCost: number;
+  effectiveLandedCost: number;
+}
+
+function allocationOf(
+  supplier: PurchaseOrderAllocation['supplier'],
+  terms: AllocationTerms,
+  amounts: { lines: readonly PurchaseOrderLine[]; fobCost: number; otherCosts: number },
+): PurchaseOrderAllocation {
+  return {
+    supplier,
+    paymentTerms: terms.paymentTerms,
+    leadTimeDays: terms.leadTimeDays,
+    share: terms.share,
+    incoterm: terms.incoterm,
+    lines: amounts.lines,
+    fobCost: amounts.fobCost,
+    cashFlowCost: terms.cashFlowCost,
+    otherCosts: amounts.otherCosts,
+    effectiveLandedCost: terms.effectiveLandedCost,
+  };
+}
+
+/** A line of the PO as the document and a draft hold it: the SKU, its amounts and its price breaks, nothing else. */
+export function orderLine({ sku, description, quantity, unitPrice, lineTotal, tiers }: AwardedLine): AwardedLine {
+  return { sku, description, quantity, unitPrice, lineTotal, tiers };
+}
+
+/** Charges, freight and duty (the landed-cost assumptions) as one amount, summed in cents. */
+export function otherCostsOf(costs: { charges: number; freight: number; duty: number }): number {
+  return fromCents(toCents(costs.charges) + toCents(costs.freight) + toCents(costs.duty));
 }
 
 function documentOf(

@@ -5,10 +5,10 @@
 // A PO is always created as a draft; only people approve it. draft → approved (→ sent, out of scope) | rejected |
 // superseded; an approved PO is superseded too when the decision changes again (it was never sent).
 import { createHash } from 'node:crypto';
-import { formatMoney, fromCents, toCents } from '../commerce/money.js';
+import { formatMoney, toCents } from '../commerce/money.js';
 import type { PriceTier } from '../negotiation/types.js';
 import type { DecisionNumbers } from './decide.js';
-import { basisOfAward } from './po-document.js';
+import { basisOfAward, orderLine, otherCostsOf } from './po-document.js';
 import type { PurchaseOrderStatus } from './po-workbook.js';
 
 export type { PurchaseOrderStatus };
@@ -45,7 +45,18 @@ export interface PurchaseOrderAllocationView {
   items: PurchaseOrderItemView[];
 }
 
-export interface PurchaseOrderView {
+/** A PO's currency and money, as read and as planned. */
+export interface PurchaseOrderTotals {
+  currency: string;
+  fobCost: number;
+  cashFlowCost: number;
+  /** Charges, freight and duty (landed-cost assumptions); 0 on POs drafted before they were counted. */
+  otherCosts?: number;
+  splitOverhead: number;
+  effectiveLandedCost: number;
+}
+
+export interface PurchaseOrderView extends PurchaseOrderTotals {
   id: string;
   number: string;
   status: PurchaseOrderStatus;
@@ -56,13 +67,6 @@ export interface PurchaseOrderView {
   decisionSummary: string | null;
   /** The workbook's note on why this award, as drafted; null on POs drafted before it was stored. */
   basisOfAward: string | null;
-  currency: string;
-  fobCost: number;
-  cashFlowCost: number;
-  /** Charges, freight and duty (landed-cost assumptions); 0 on POs drafted before they were counted. */
-  otherCosts?: number;
-  splitOverhead: number;
-  effectiveLandedCost: number;
   approvals: { approverSlackUserId: string; approvedAt: Date }[];
   approvedAt: Date | null;
   rejectedReason: string | null;
@@ -294,27 +298,13 @@ export interface SupplierRecord {
   code: string | null;
 }
 
-export interface PlannedAllocation {
-  supplierId: string;
-  share: number;
-  paymentTerms: string;
-  leadTimeDays: number;
-  incoterm: string | null;
-  fobCost: number;
-  cashFlowCost: number;
-  otherCosts?: number;
-  effectiveLandedCost: number;
+/** An allocation as a draft writes it: the view's without the supplier's code and name, lines without a product. */
+export type PlannedAllocation = Omit<PurchaseOrderAllocationView, 'supplierCode' | 'supplierName' | 'items'> & {
   items: Omit<PurchaseOrderItemView, 'productId'>[];
-}
+};
 
 /** A draft as it will be written: the award's allocations, lines and amounts, and the words of its basis. */
-export interface PlannedPurchaseOrder {
-  currency: string;
-  fobCost: number;
-  cashFlowCost: number;
-  otherCosts?: number;
-  splitOverhead: number;
-  effectiveLandedCost: number;
+export interface PlannedPurchaseOrder extends PurchaseOrderTotals {
   basisOfAward: string;
   allocations: PlannedAllocation[];
 }
@@ -337,7 +327,7 @@ export function planPurchaseOrder(
     currency: options.currency ?? numbers.currency,
     fobCost: plan.fob,
     cashFlowCost: plan.cashFlowCost,
-    otherCosts: fromCents(toCents(plan.charges) + toCents(plan.freight) + toCents(plan.duty)),
+    otherCosts: otherCostsOf(plan),
     splitOverhead: plan.splitOverhead,
     effectiveLandedCost: plan.effectiveLandedCost,
     basisOfAward: basisOfAward(numbers, (role) => suppliers.get(role)?.code ?? null),
@@ -349,16 +339,9 @@ export function planPurchaseOrder(
       incoterm: options.incoterm === undefined ? a.incoterm : options.incoterm,
       fobCost: a.fob,
       cashFlowCost: a.cashFlowCost,
-      otherCosts: fromCents(toCents(a.charges) + toCents(a.freight) + toCents(a.duty)),
+      otherCosts: otherCostsOf(a),
       effectiveLandedCost: a.effectiveLandedCost,
-      items: a.lines.map(({ sku, description, quantity, unitPrice, lineTotal, tiers }) => ({
-        sku,
-        description,
-        quantity,
-        unitPrice,
-        lineTotal,
-        tiers,
-      })),
+      items: a.lines.map(orderLine),
     })),
   };
 }

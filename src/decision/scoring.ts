@@ -296,7 +296,8 @@ function reliabilityScore(profile: SupplierRecord): Part {
   };
 }
 
-function mapFactors<T>(value: (factor: ScoringFactor) => T): Record<ScoringFactor, T> {
+/** A value for each scoring factor, in the factors' order. */
+export function mapFactors<T>(value: (factor: ScoringFactor) => T): Record<ScoringFactor, T> {
   return {
     price: value('price'),
     quality: value('quality'),

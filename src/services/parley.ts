@@ -2,21 +2,7 @@
 // ids from button values), resolve the workspace, call one service, and start the slow part in the background. Each
 // method is one delegation: what a call does lives in its service; what is left here is the wiring every call shares
 // (the workspace, the outbox kick, the background queue, `idle()`).
-import type {
-  AcceptPremiumInput,
-  ApprovePoInput,
-  AnswerQuestionInput,
-  BeginNegotiationInput,
-  ChooseCurveballInput,
-  ChooseSupplierInput,
-  ConfirmAllInput,
-  FileSharedInput,
-  FilesOfMessageInput,
-  RejectPoInput,
-  ReviewItemInput,
-  ShowReviewPageInput,
-  ThreadReplyInput,
-} from '../app-types.js';
+import type * as Inputs from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
 import { log } from '../log.js';
 import { answerFromThreadReply, answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
@@ -46,29 +32,38 @@ export interface Parley {
    * claimed — one quotation per Slack file, in the database — so the listener acknowledges only what will not be
    * lost to a crash; the reading runs after, in the background (and is picked up again after a crash).
    */
-  fileShared(input: FileSharedInput): Promise<void>;
+  fileShared(input: Inputs.FileSharedInput): Promise<void>;
   /** jobs: a quotation left `received`/`parsing` by a process that died is read again (the sweep claimed it). */
   rereadQuotation(workspaceId: string, quotationId: string): Promise<void>;
-  reviewItem(teamId: string, input: ReviewItemInput): InTeam<ServiceResult>;
-  confirmAll(teamId: string, input: ConfirmAllInput): InTeam<ServiceResult<{ confirmed: number; stillOpen: number }>>;
-  chooseSupplier(teamId: string, input: ChooseSupplierInput): InTeam<ServiceResult<{ supplierId: string }>>;
-  showReviewPage(teamId: string, input: ShowReviewPageInput): InTeam<ServiceResult>;
+  reviewItem(teamId: string, input: Inputs.ReviewItemInput): InTeam<ServiceResult>;
+  confirmAll(
+    teamId: string,
+    input: Inputs.ConfirmAllInput,
+  ): InTeam<ServiceResult<{ confirmed: number; stillOpen: number }>>;
+  chooseSupplier(teamId: string, input: Inputs.ChooseSupplierInput): InTeam<ServiceResult<{ supplierId: string }>>;
+  showReviewPage(teamId: string, input: Inputs.ShowReviewPageInput): InTeam<ServiceResult>;
   /** Starts the negotiation, then drives it in the background. */
-  beginNegotiation(teamId: string, input: BeginNegotiationInput): InTeam<ServiceResult<{ negotiationId: string }>>;
+  beginNegotiation(
+    teamId: string,
+    input: Inputs.BeginNegotiationInput,
+  ): InTeam<ServiceResult<{ negotiationId: string }>>;
   /** Records the answer, then resumes the negotiation in the background when it was waiting for it. */
   answerQuestion(
     teamId: string,
-    input: AnswerQuestionInput,
+    input: Inputs.AnswerQuestionInput,
   ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
-  chooseCurveballStrategy(teamId: string, input: ChooseCurveballInput): InTeam<ServiceResult<{ resume: boolean }>>;
+  chooseCurveballStrategy(
+    teamId: string,
+    input: Inputs.ChooseCurveballInput,
+  ): InTeam<ServiceResult<{ resume: boolean }>>;
   /** Records the buyer's consent to a premium, then concludes the negotiation again in the background. */
-  acceptPremium(teamId: string, input: AcceptPremiumInput): InTeam<ServiceResult<{ resume: boolean }>>;
+  acceptPremium(teamId: string, input: Inputs.AcceptPremiumInput): InTeam<ServiceResult<{ resume: boolean }>>;
   /** `/parley negotiate` in a thread: the files of the thread's first message, read as if shared now. */
-  negotiateFilesOf(teamId: string, input: FilesOfMessageInput): Promise<void>;
+  negotiateFilesOf(teamId: string, input: Inputs.FilesOfMessageInput): Promise<void>;
   /** A thread message: answers the oldest open question of the thread's negotiation, if there is one. */
-  threadReply(teamId: string, input: ThreadReplyInput): Promise<ThreadReplyAnswer | null>;
-  approvePo(teamId: string, input: ApprovePoInput): InTeam<PurchaseOrderResult>;
-  rejectPo(teamId: string, input: RejectPoInput): InTeam<PurchaseOrderResult>;
+  threadReply(teamId: string, input: Inputs.ThreadReplyInput): Promise<ThreadReplyAnswer | null>;
+  approvePo(teamId: string, input: Inputs.ApprovePoInput): InTeam<PurchaseOrderResult>;
+  rejectPo(teamId: string, input: Inputs.RejectPoInput): InTeam<PurchaseOrderResult>;
   /** Resumes a negotiation (recovery on start, the lease sweep). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
   context(teamId: string): Promise<ServiceContext | null>;
@@ -140,14 +135,14 @@ export function createParley(options: ParleyOptions): Parley {
     for (const file of received) if (file.isNew) read(ctx, file);
   }
 
-  async function receiveFile({ teamId, ...file }: FileSharedInput): Promise<void> {
+  async function receiveFile({ teamId, ...file }: Inputs.FileSharedInput): Promise<void> {
     const ctx = await contexts.forTeam(teamId);
     if (!ctx) return log.warn('file shared in a workspace Parley does not know', { teamId });
     const received = await receiveSlackFile(ctx, { ...file, files });
     if (received) readClaimed(ctx, [received]);
   }
 
-  async function receiveFilesOf(teamId: string, input: FilesOfMessageInput): Promise<void> {
+  async function receiveFilesOf(teamId: string, input: Inputs.FilesOfMessageInput): Promise<void> {
     const ctx = await contexts.forTeam(teamId);
     if (ctx) readClaimed(ctx, await receiveFilesOfMessage(ctx, { ...input, files }));
   }
@@ -159,25 +154,25 @@ export function createParley(options: ParleyOptions): Parley {
     read(ctx, { quotationId, ...file }, (outcome) => log.info('quotation read again', { quotationId, outcome }));
   }
 
-  async function begin(ctx: ServiceContext, input: BeginNegotiationInput) {
+  async function begin(ctx: ServiceContext, input: Inputs.BeginNegotiationInput) {
     const result = await beginNegotiation(ctx, { ...input, seed: options.negotiationSeed });
     if (result.ok && result.changed) drive(ctx, result.value.negotiationId);
     return result;
   }
 
-  async function answer(ctx: ServiceContext, input: AnswerQuestionInput) {
+  async function answer(ctx: ServiceContext, input: Inputs.AnswerQuestionInput) {
     const result = await answerQuestion(ctx, input);
     if (result.ok && result.value.resume) drive(ctx, result.value.negotiationId);
     return result;
   }
 
-  async function premium(ctx: ServiceContext, input: AcceptPremiumInput) {
+  async function premium(ctx: ServiceContext, input: Inputs.AcceptPremiumInput) {
     const result = await acceptPremium(ctx, input);
     if (result.ok && result.value.resume) drive(ctx, input.negotiationId);
     return result;
   }
 
-  async function answerReply(teamId: string, input: ThreadReplyInput): Promise<ThreadReplyAnswer | null> {
+  async function answerReply(teamId: string, input: Inputs.ThreadReplyInput): Promise<ThreadReplyAnswer | null> {
     const ctx = await contexts.forTeam(teamId);
     if (!ctx) return null;
     const result = await answerFromThreadReply(ctx, input);

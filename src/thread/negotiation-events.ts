@@ -33,6 +33,12 @@ export async function enqueueNegotiationEvents(
   const post = (dedupeKey: string, body: SlackMessage, extra: Record<string, unknown> = {}) =>
     calls.push(message(thread, dedupeKey, body, extra));
   const update = (dedupeKey: string, of: string, body: SlackMessage) => calls.push(edit(thread, dedupeKey, of, body));
+  /** A question for the buyer, at the question's own key, its buttons carrying the pending question's id. */
+  const postQuestion = (questionId: string, build: (asked: { questionId: string; buyerId: string }) => SlackMessage) =>
+    post(
+      questionKey(negotiationId, questionId),
+      build({ questionId: pendingQuestionId(negotiationId, questionId), buyerId }),
+    );
 
   for (const event of events) {
     switch (event.type) {
@@ -99,11 +105,9 @@ export async function enqueueNegotiationEvents(
         );
         break;
       case 'question_asked':
-        post(
-          questionKey(negotiationId, event.questionId),
+        postQuestion(event.questionId, (asked) =>
           buildQuestion({
-            questionId: pendingQuestionId(negotiationId, event.questionId),
-            buyerId,
+            ...asked,
             askedBy: askerName(supplierName(state, event.supplierCode)),
             question: event.question,
             suggestedAnswers: event.suggestedAnswers,
@@ -112,11 +116,9 @@ export async function enqueueNegotiationEvents(
         );
         break;
       case 'early_termination_offered':
-        post(
-          questionKey(negotiationId, event.questionId),
+        postQuestion(event.questionId, (asked) =>
           buildEarlyTermination({
-            questionId: pendingQuestionId(negotiationId, event.questionId),
-            buyerId,
+            ...asked,
             confidence: event.record.confidence,
             reason: event.record.reason,
             round: state.round,

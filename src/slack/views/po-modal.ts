@@ -4,6 +4,7 @@
 // what fits (≤ 100 blocks, ≤ 3000 chars a section, under the 250 kB view limit) and points to the PO workbook.
 import type { KnownBlock, ModalView } from '@slack/types';
 import { formatMoney } from '../../commerce/money.js';
+import type { PurchaseOrderAllocationView } from '../../decision/purchase-order-rules.js';
 import { ACTION, BLOCK, CALLBACK, poRefCodec } from '../ids.js';
 import {
   actions,
@@ -34,18 +35,18 @@ export interface PoModalItem {
   lineTotal: number;
 }
 
-export interface PoModalAllocation {
-  supplierName: string;
-  /** 0–1 of the order's FOB value. */
-  share: number;
-  paymentTerms: string;
-  leadTimeDays: number;
-  incoterm: string | null;
-  fobCost: number;
-  cashFlowCost: number;
-  effectiveLandedCost: number;
-  items: PoModalItem[];
-}
+/** An allocation as the modal shows it: `share` is 0–1 of the order's FOB value. */
+export type PoModalAllocation = Pick<
+  PurchaseOrderAllocationView,
+  | 'supplierName'
+  | 'share'
+  | 'paymentTerms'
+  | 'leadTimeDays'
+  | 'incoterm'
+  | 'fobCost'
+  | 'cashFlowCost'
+  | 'effectiveLandedCost'
+> & { items: PoModalItem[] };
 
 /** A structural subset of decision/purchase-order-rules.ts `PurchaseOrderView`, so the service can pass it as is. */
 export interface PoModalPurchaseOrder {

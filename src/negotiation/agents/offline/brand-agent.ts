@@ -8,7 +8,7 @@ import { analyse, isLeadTimeTopic, isSplitTopic, prefersSpeed, type BrandAnalysi
 import { tierQuantity } from './concessions.js';
 import { formatMoney, formatPercent } from '../../../commerce/money.js';
 import { describePaymentTerms } from '../../../commerce/payment-terms.js';
-import { formatItemList, formatShare, MAX_MESSAGE_CHARS, skeleton, skuRef, wordCount } from '../format.js';
+import { formatItemList, formatShare, MAX_MESSAGE_CHARS, skuRef, wordCount } from '../format.js';
 import { citedCompetitor, competingGap } from '../discretion.js';
 import { OFFER_FACTS, showFact, type SupplierFact } from '../../facts.js';
 import { settledByMandate } from '../../mandate.js';
@@ -32,6 +32,8 @@ import {
   missingStrategy,
   pickPhrase,
   preferredTactics,
+  Wording,
+  type MessagePart,
   type Phrase,
   type Tactic,
 } from './tactics.js';
@@ -247,12 +249,7 @@ function askInfo(
   };
 }
 
-interface Part {
-  text: string;
-  tactics: readonly Tactic[];
-  /** Required parts are never dropped; optional ones go lightest first when the message runs long. */
-  optional: boolean;
-  weight: number;
+interface Part extends MessagePart {
   /** Marks the sentence that cites a competitor, so the payload names it only when the text does. */
   competitor?: boolean;
 }
@@ -260,11 +257,7 @@ interface Part {
 /** Writes one counter (or acceptance) as Alex, in 80–100 words, citing real SKUs and numbers. */
 class BrandVoice {
   private readonly fill: BrandFill;
-  private readonly preferred: ReadonlySet<Tactic>;
-  private readonly said: (sentence: string) => boolean;
-  private readonly previousTexts: readonly string[];
-  /** Skeletons of the sentences already in this message. */
-  private readonly current: string[] = [];
+  private readonly wording: Wording;
   private readonly money: (amount: number) => string;
   /** The supplier's lead time or terms that the quotation left out and it has not stated yet. */
   private readonly missingFacts: readonly SupplierFact[];
@@ -276,15 +269,9 @@ class BrandVoice {
     private readonly analysis: BrandAnalysis,
   ) {
     this.money = (amount) => formatMoney(amount, context.baseline.currency);
-    this.preferred = preferredTactics(context.suggestedStrategies);
-    this.previousTexts = context.history.messages.filter((m) => m.from === 'brand').map((m) => m.text);
+    this.wording = new Wording(context, 'brand');
     this.missingFacts = OFFER_FACTS.filter((fact) => analysis.current.assumed.has(fact));
-    this.firstMessage = this.previousTexts.length === 0;
-    const previousSkeletons = this.previousTexts.map(skeleton);
-    this.said = (sentence) => {
-      const shape = skeleton(sentence);
-      return this.current.includes(shape) || previousSkeletons.some((text) => text.includes(shape));
-    };
+    this.firstMessage = this.wording.previousTexts.length === 0;
     this.fill = this.buildFill();
   }
 
@@ -393,7 +380,7 @@ class BrandVoice {
       kept.splice(kept.indexOf(part), 1);
     }
     const fitting = extras.filter(
-      (extra) => (extra.applies?.(this.fill) ?? true) && !this.said(extra.render(this.fill)),
+      (extra) => (extra.applies?.(this.fill) ?? true) && !this.wording.said(extra.render(this.fill)),
     );
     for (const filler of this.context.rng.sample(fitting, fitting.length)) {
       if (words() >= MESSAGE_WORDS.min) break;
@@ -413,7 +400,13 @@ class BrandVoice {
    */
   private withStrategy(kept: Part[], closer: Part | null): Part[] {
     const used = new Set(kept.flatMap((part) => part.tactics));
-    const missing = missingStrategy(this.context.suggestedStrategies, used, BRAND_STRATEGY_LINES, this.fill, this.said);
+    const missing = missingStrategy(
+      this.context.suggestedStrategies,
+      used,
+      BRAND_STRATEGY_LINES,
+      this.fill,
+      this.wording.said,
+    );
     if (missing === null) return kept;
     const line = this.part(missing, false, 8);
     const at = closer !== null && kept.includes(closer) ? kept.indexOf(closer) : kept.length;
@@ -428,14 +421,12 @@ class BrandVoice {
   }
 
   private part(bank: readonly Phrase<BrandFill>[], optional: boolean, weight: number): Part {
-    const picked = pickPhrase(bank, this.fill, this.context.rng, { preferred: this.preferred, said: this.said });
-    this.current.push(skeleton(picked.text));
-    return { ...picked, optional, weight };
+    return this.wording.part(bank, this.fill, this.context.rng, optional, weight);
   }
 
   private turn(type: BrandTurn['action']['type'], payload: BrandTurn['action']['payload'], parts: Part[]): BrandTurn {
     let text = parts.map((part) => part.text).join(' ');
-    if (this.previousTexts.includes(text)) text += ` Round ${this.context.round} of ${this.context.maxRounds}.`;
+    if (this.wording.previousTexts.includes(text)) text += ` Round ${this.context.round} of ${this.context.maxRounds}.`;
     return {
       action: { type, payload },
       message_text: text,

@@ -17,7 +17,7 @@ import {
 } from './concessions.js';
 import { formatMoney, formatPercent } from '../../../commerce/money.js';
 import { describePaymentTerms } from '../../../commerce/payment-terms.js';
-import { MAX_MESSAGE_CHARS, skeleton, skuRef } from '../format.js';
+import { MAX_MESSAGE_CHARS, skuRef } from '../format.js';
 import {
   BRAND_PERSONA,
   readBrandAsk,
@@ -37,14 +37,7 @@ import {
   type SupplierBank,
   type SupplierFill,
 } from './phrases.js';
-import {
-  creditStrategies,
-  missingStrategy,
-  pickPhrase,
-  preferredTactics,
-  type Phrase,
-  type Tactic,
-} from './tactics.js';
+import { creditStrategies, missingStrategy, Wording, type MessagePart, type Phrase } from './tactics.js';
 
 export function createOfflineSupplierAgent(): SupplierAgent {
   return { respond: (context) => Promise.resolve(offlineSupplierTurn(context)) };
@@ -125,12 +118,7 @@ function lowerRival(
   );
 }
 
-interface Part {
-  text: string;
-  tactics: readonly Tactic[];
-  /** Optional parts go first when a message is too long, in increasing order of weight. */
-  optional: boolean;
-  weight: number;
+interface Part extends MessagePart {
   /** The sign-off: sentences added late go in before it. */
   closer?: boolean;
 }
@@ -138,11 +126,7 @@ interface Part {
 /** Writes one supplier turn: picks the wording, fills it with the plan's numbers, keeps it short and fresh. */
 class Voice {
   private readonly bank: SupplierBank;
-  private readonly preferred: ReadonlySet<Tactic>;
-  private readonly said: (sentence: string) => boolean;
-  private readonly previousTexts: readonly string[];
-  /** Skeletons of the sentences already in this message: a template is not used twice in one message either. */
-  private readonly current: string[] = [];
+  private readonly wording: Wording;
   private readonly focus: BaselineLine;
   private readonly alt: BaselineLine;
 
@@ -155,13 +139,7 @@ class Voice {
     private readonly reopened: boolean,
   ) {
     this.bank = SUPPLIER_BANKS[plan.style];
-    this.preferred = preferredTactics(context.suggestedStrategies);
-    this.previousTexts = context.history.messages.filter((m) => m.from === 'supplier').map((m) => m.text);
-    const previousSkeletons = this.previousTexts.map(skeleton);
-    this.said = (sentence) => {
-      const shape = skeleton(sentence);
-      return this.current.includes(shape) || previousSkeletons.some((text) => text.includes(shape));
-    };
+    this.wording = new Wording(context, 'supplier');
     const [focus, alt] = focusLines(context.baseline.lines, context.rng);
     this.focus = focus;
     this.alt = alt;
@@ -284,9 +262,7 @@ class Voice {
   }
 
   private part(bank: readonly Phrase<SupplierFill>[], fill: SupplierFill, optional: boolean, weight: number): Part {
-    const picked = pickPhrase(bank, fill, this.context.rng, { preferred: this.preferred, said: this.said });
-    this.current.push(skeleton(picked.text));
-    return { ...picked, optional, weight };
+    return this.wording.part(bank, fill, this.context.rng, optional, weight);
   }
 
   private fill(draft: OfferDraft, position: Position): SupplierFill {
@@ -368,7 +344,7 @@ class Voice {
             new Set(fitted.flatMap((part) => part.tactics)),
             SUPPLIER_STRATEGY_LINES,
             fill,
-            this.said,
+            this.wording.said,
           )
         : null;
     if (missing !== null) {
@@ -378,7 +354,7 @@ class Voice {
     const kept = missing === null ? fitted : fitParts(parts, MAX_MESSAGE_CHARS);
     let text = kept.map((part) => part.text).join(' ');
     // Numbers change every round, so this only bites when nothing moved: say where we are rather than repeat.
-    if (this.previousTexts.includes(text))
+    if (this.wording.previousTexts.includes(text))
       text += ` We're at round ${this.context.round} of ${this.context.maxRounds}.`;
     const used = new Set(kept.flatMap((part) => part.tactics));
     return {

@@ -3,6 +3,7 @@
 // terms), so ids from a future registry still match. A turn credits the offered ids whose tactic it used, and when
 // its templates used none, it adds one sentence that does (strategyLine) rather than claim a strategy it did not use.
 import type { Rng } from '../../../commerce/rng.js';
+import { skeleton } from '../format.js';
 
 export const TACTICS = [
   'anchor',
@@ -132,4 +133,56 @@ export function pickPhrase<F>(
   const fresh = order.find((candidate) => !options.said(candidate.render(fill))) ?? order[0];
   if (fresh === undefined) throw new Error('empty phrase bank');
   return { text: fresh.render(fill), tactics: fresh.tactics };
+}
+
+/** One sentence of an offline turn, as both twins assemble and trim a message. */
+export interface MessagePart {
+  text: string;
+  tactics: readonly Tactic[];
+  /** Required parts are never dropped; optional ones go lightest first when the message runs long. */
+  optional: boolean;
+  weight: number;
+}
+
+/**
+ * Whether a sentence repeats one already said: its skeleton is in this message (`current`, filled as it is written)
+ * or in one of the side's earlier messages.
+ */
+function repeatCheck(previousTexts: readonly string[], current: readonly string[]): (sentence: string) => boolean {
+  const previousSkeletons = previousTexts.map(skeleton);
+  return (sentence) => {
+    const shape = skeleton(sentence);
+    return current.includes(shape) || previousSkeletons.some((text) => text.includes(shape));
+  };
+}
+
+/**
+ * One side's wording across one message: the tactics its offered strategies prefer, what it said in earlier messages,
+ * and the sentences already in this one, so a template is not used twice in a message or said again.
+ */
+export class Wording {
+  readonly preferred: ReadonlySet<Tactic>;
+  readonly previousTexts: readonly string[];
+  readonly said: (sentence: string) => boolean;
+  /** Skeletons of the sentences already in this message. */
+  private readonly current: string[] = [];
+
+  constructor(
+    context: {
+      suggestedStrategies: readonly string[];
+      history: { messages: readonly { from: string; text: string }[] };
+    },
+    side: 'brand' | 'supplier',
+  ) {
+    this.preferred = preferredTactics(context.suggestedStrategies);
+    this.previousTexts = context.history.messages.filter((m) => m.from === side).map((m) => m.text);
+    this.said = repeatCheck(this.previousTexts, this.current);
+  }
+
+  /** A fresh sentence from the bank, preferring the offered tactics; it counts as said in this message from now. */
+  part<F>(bank: readonly Phrase<F>[], fill: F, rng: Rng, optional: boolean, weight: number): MessagePart {
+    const picked = pickPhrase(bank, fill, rng, { preferred: this.preferred, said: this.said });
+    this.current.push(skeleton(picked.text));
+    return { ...picked, optional, weight };
+  }
 }
