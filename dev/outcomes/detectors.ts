@@ -8,6 +8,7 @@ import type { NegotiationEvent } from '../../src/negotiation/engine.js';
 import type { SupplierProfile } from '../../src/config/business-rules.js';
 import type { Baseline, Offer } from '../../src/negotiation/types.js';
 import type { IntendedMandate } from './scenarios.js';
+import { distinctiveNameWords } from '../../src/negotiation/agents/discretion.js';
 
 /** Money compares to the cent; a premium under this share of the award is rounding, not a premium. */
 const CENT = 0.01;
@@ -255,47 +256,12 @@ export interface NegotiationRecord {
   suppliers: Readonly<Record<string, { offers: readonly Offer[] } | undefined>>;
 }
 
-/** Words in supplier names that name nothing in particular ("Co", "Garments", "Premium"). */
-const GENERIC_NAME_WORDS = new Set([
-  'company',
-  'limited',
-  'group',
-  'trading',
-  'industrial',
-  'industries',
-  'manufacturing',
-  'factory',
-  'garments',
-  'garment',
-  'apparel',
-  'textile',
-  'textiles',
-  'tekstil',
-  'premium',
-  'supplier',
-  'quoted',
-  'quoting',
-  'international',
-  'global',
-  'outdoor',
-  'outerwear',
-  'knitwear',
-  'sportswear',
-  'accessories',
-  'products',
-  'clothing',
-]);
-
 /** The words that identify a supplier by name: its name's proper words of 5+ letters that are not generic. */
-export function nameTokens(name: string): string[] {
-  return [...new Set(name.split(/[^\p{L}]+/u))].filter(
-    (word) => word.length >= 5 && /^\p{Lu}/u.test(word) && !GENERIC_NAME_WORDS.has(word.toLowerCase()),
-  );
-}
-
 function mentionsName(text: string, name: string): boolean {
   if (/^\p{Lu}/u.test(name) && text.includes(name)) return true;
-  return nameTokens(name).some((token) => new RegExp(`(?<!\\p{L})${escape(token)}(?!\\p{L})`, 'u').test(text));
+  return distinctiveNameWords(name).some((token) =>
+    new RegExp(`(?<!\\p{L})${escape(token)}(?!\\p{L})`, 'u').test(text),
+  );
 }
 
 /** An amount as written with or without grouping, to the cent or to the unit, standing alone (not part of a number). */

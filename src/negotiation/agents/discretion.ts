@@ -65,3 +65,41 @@ export function citedCompetitor(
     anonymous: true,
   };
 }
+
+/** Words in supplier names that name nothing in particular ("Co", "Garments", "Premium"). */
+const GENERIC_NAME_WORDS = new Set([
+  'company',
+  'limited',
+  'group',
+  'trading',
+  'industrial',
+  'industries',
+  'manufacturing',
+  'factory',
+  'garments',
+  'garment',
+  'apparel',
+  'textile',
+  'textiles',
+  'premium',
+  'supplier',
+  'quoted',
+  'quoting',
+  'international',
+  'global',
+  'outdoor',
+  'outerwear',
+  'knitwear',
+  'sportswear',
+  'accessories',
+  'products',
+  'clothing',
+  'tekstil',
+]);
+
+/** The words that identify a supplier in a text: each capitalised word of its name of 5+ letters that is not generic. */
+export function distinctiveNameWords(name: string): string[] {
+  return [...new Set(name.split(/[^\p{L}]+/u))].filter(
+    (word) => word.length >= 5 && /^\p{Lu}/u.test(word) && !GENERIC_NAME_WORDS.has(word.toLowerCase()),
+  );
+}

@@ -27,7 +27,7 @@ import type { Mandate } from '../../mandate.js';
 import { assumedAsStated } from '../../message-checks.js';
 import type { ActionType, Offer } from '../../types.js';
 import { cashCost } from '../brand-analysis.js';
-import { ANONYMOUS_COMPETITOR, citedCompetitor } from '../discretion.js';
+import { ANONYMOUS_COMPETITOR, citedCompetitor, distinctiveNameWords } from '../discretion.js';
 import { wordCount } from '../format.js';
 import {
   askInfoPayloadSchema,
@@ -484,42 +484,9 @@ export function synthesisProblems(context: BrandTurnContext, answer: Synthesis):
   return problems;
 }
 
-/** Words in supplier names that name nothing in particular ("Co", "Garments", "Premium"). */
-const GENERIC_NAME_WORDS = new Set([
-  'company',
-  'limited',
-  'group',
-  'trading',
-  'industrial',
-  'industries',
-  'manufacturing',
-  'factory',
-  'garments',
-  'garment',
-  'apparel',
-  'textile',
-  'textiles',
-  'premium',
-  'supplier',
-  'quoted',
-  'quoting',
-  'international',
-  'global',
-  'outdoor',
-  'outerwear',
-  'knitwear',
-  'sportswear',
-  'accessories',
-  'products',
-  'clothing',
-]);
-
 /** What identifies a supplier in a text: its full name, and each distinctive word of it (5+ letters, not generic). */
 function nameMarks(name: string): string[] {
-  const words = name
-    .split(/[^\p{L}]+/u)
-    .filter((word) => word.length >= 5 && /^\p{Lu}/u.test(word) && !GENERIC_NAME_WORDS.has(word.toLowerCase()));
-  return [...new Set([...(/^\p{Lu}/u.test(name) ? [name] : []), ...words])];
+  return [...new Set([...(/^\p{Lu}/u.test(name) ? [name] : []), ...distinctiveNameWords(name)])];
 }
 
 const standsAlone = (text: string, mark: string) =>
