@@ -34,12 +34,19 @@ import { env } from '../src/config/env.js';
 import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from './reliability/reliability-bench.js';
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
 import { runOutcomes } from './outcomes/outcomes-bench.js';
+import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
 /** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
 const MATCHER_SAMPLE_LINES = 300;
 
-const benches: Record<string, () => Promise<void>> = { ingest, negotiation, outcomes, reliability };
+const benches: Record<string, () => Promise<void>> = {
+  ingest,
+  negotiation,
+  outcomes,
+  reliability,
+  'catalog-import': catalogImport,
+};
 
 const name = process.argv[2];
 const bench = name ? benches[name] : undefined;
@@ -454,5 +461,15 @@ async function reliability(): Promise<void> {
     print: (line) => console.log(line),
     logPath: join(tmpdir(), 'parley-reliability.log'),
   });
+  console.log(JSON.stringify(figures));
+}
+
+/** A brand's catalog imported as `/parley catalog` does it, per backend. `--rows N` (100000). */
+async function catalogImport(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(3),
+    options: { rows: { type: 'string', default: '100000' } },
+  });
+  const figures = await runCatalogImportBench({ rows: Number(values.rows), print: (line) => console.log(line) });
   console.log(JSON.stringify(figures));
 }

@@ -4,17 +4,26 @@
 // person reads it and a one-line summary. `--json` prints it as JSON, `--xlsx PATH` shares another file, `--seed N`
 // seeds the offline agents, `--interval MS` sets the per-channel post pace (the stand-in has no rate limit),
 // `--premium accept|leave` says what the buyer does when Parley offers an award above the quote (default: leave it).
-// The demo fails if the approved award costs more than the quote's landed cost without the buyer's click.
+// `--fresh` plays it on a brand-new workspace id instead of the seeded Valden Outdoor one: Parley sets the workspace
+// up itself (nothing seeded), an approver imports the brand's own catalog CSV with `/parley catalog`, then the story.
+// The demo fails if the approved award costs more than the quote's landed cost without the buyer's click, and if any
+// Web API call Parley made fails the call-log check (Slack's method specs and Block Kit limits).
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatMoney } from '../src/commerce/money.js';
 import { env } from '../src/config/env.js';
 import { openAppDatabase } from '../src/db/app-database.js';
 import { decide, decisionInputFromState } from '../src/decision/decide.js';
+import { seedWorkspace } from '../src/db/seed.js';
 import { negotiationStateSchema } from '../src/negotiation/engine.js';
+import { checkCallLog, formatProblems } from './slack-stand-in/call-log.js';
+import { brandCatalogCsv, freshTeam, skusOfSample } from './slack-stand-in/fresh-workspace.js';
+import { playCatalogImport } from './slack-stand-in/play-catalog-import.js';
 import { playStory } from './slack-stand-in/play-story.js';
-import { CHANNEL, PEOPLE, startSandboxedParley } from './slack-stand-in/sandboxed-parley.js';
+import { CHANNEL, PEOPLE, startSandboxedParley, TEAM_ID } from './slack-stand-in/sandboxed-parley.js';
 
 const DEFAULT_SAMPLE = new URL('../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
 
@@ -25,6 +34,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     interval: { type: 'string', default: '50' },
     premium: { type: 'string', default: 'leave' },
+    fresh: { type: 'boolean', default: false },
   },
 });
 const premium = values.premium;
@@ -37,18 +47,42 @@ const nameOf = (userId: string) => Object.values(PEOPLE).find((p) => p.id === us
 const started = performance.now();
 const filePath = values.xlsx ?? DEFAULT_SAMPLE.pathname;
 const bytes = await readFile(filePath);
+// Every call is logged and checked, so the demo says whether real Slack would have taken each one.
+const callLogPath = env.SLACK_CALL_LOG ?? join(mkdtempSync(join(tmpdir(), 'parley-demo-')), 'calls.jsonl');
+const team = values.fresh ? freshTeam() : undefined;
 const db = await openAppDatabase(env);
+// The seeded demo workspace; a fresh one gets nothing from here — Parley sets it up when it meets the team.
+if (!team) await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: env.SEED_BRAND_NAME });
 const parley = await startSandboxedParley({
   db,
-  callLogPath: env.SLACK_CALL_LOG,
+  callLogPath,
   postIntervalMs: Number(values.interval),
   negotiationSeed: seed,
+  team,
 });
 try {
+  const setup: string[] = [];
+  if (team) {
+    setup.push(`${team.name} installs Parley: a new Slack workspace (${team.id}), nothing seeded`);
+    const catalog = await brandCatalogCsv({ brand: team.name, cover: await skusOfSample(filePath) });
+    const fileName = `${team.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}catalog.csv`;
+    const imported = await playCatalogImport(parley, {
+      by: PEOPLE.approver,
+      channelId: CHANNEL.id,
+      file: { name: fileName, bytes: Buffer.from(catalog.csv) },
+    });
+    setup.push(...imported.actions, `  → ${imported.outcome.join(' ').slice(0, 300)}`);
+    const workspace = await db.prisma.workspace.findUniqueOrThrow({ where: { slackTeamId: team.id } });
+    const products = await db.prisma.product.count({ where: { workspaceId: workspace.id } });
+    if (products !== catalog.products) {
+      throw new Error(`the catalog import left ${products} products, not the CSV's ${catalog.products}`);
+    }
+  }
   const story = await playStory(parley, { file: { name: basename(filePath), bytes }, premium });
   const { sandbox } = parley;
   const calls = sandbox.model.calls;
   const failed = calls.filter((call) => !call.ok).length;
+  const problems = checkCallLog(callLogPath);
   const quotation = await db.prisma.quotation.findFirstOrThrow({
     where: { slackChannelId: CHANNEL.id, slackThreadTs: story.threadTs },
     include: { negotiation: { include: { purchaseOrders: { include: { approvals: true } } } } },
@@ -62,23 +96,43 @@ try {
       ? `${po.number} approved by ${po.approvals.map((a) => nameOf(a.approverSlackUserId)).join(' and ')} ` +
         `(${formatMoney(Number(po.effectiveLandedCost), po.currency)} landed${versusQuote})`
       : 'no PO approved') +
-    ` · ${calls.length} Web API calls, ${failed} failed · ${seconds} s`;
+    ` · ${calls.length} Web API calls, ${failed} failed, ${problems.length} against Slack's specs · ${seconds} s`;
 
   if (values.json) {
     console.log(
       JSON.stringify(
-        { actions: story.actions, thread: sandbox.threadJson(CHANNEL.id, story.threadTs), summary },
+        {
+          setup,
+          actions: story.actions,
+          thread: sandbox.threadJson(CHANNEL.id, story.threadTs),
+          summary,
+        },
         null,
         2,
       ),
     );
   } else {
     console.log(`Parley demo — ${db.kind} database, the local Slack stand-in, offline agents (seed ${seed})\n`);
+    if (setup.length > 0) {
+      console.log('Setting up:');
+      for (const step of setup) console.log(`  • ${step}`);
+      console.log('');
+    }
     console.log('What people did:');
     for (const action of story.actions) console.log(`  • ${action}`);
     console.log(`\nThe thread in #${CHANNEL.name}, as a person reads it:\n`);
     console.log(sandbox.renderThread(CHANNEL.id, story.threadTs));
     console.log(`\n${summary}`);
+  }
+  if (problems.length > 0) {
+    console.error(`Web API calls real Slack would refuse (${callLogPath}):\n${formatProblems(problems)}`);
+    process.exitCode = 1;
+  }
+  if (team && failed > 0) {
+    // A fresh install must work as a real one would: every call answered ok.
+    const errors = calls.filter((call) => !call.ok).map((call) => `${call.method}: ${call.error ?? call.status}`);
+    console.error(`Failed Web API calls:\n  ${[...new Set(errors)].join('\n  ')}`);
+    process.exitCode = 1;
   }
 } finally {
   await parley.stop();

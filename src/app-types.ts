@@ -1,26 +1,41 @@
 // What the Slack layer asks of Parley, in words both sides share: the arguments of each call a listener makes (what a
 // Slack payload carries — team, user, channel, ids decoded from button values). The services take these shapes; the
 // listeners build them; neither imports the other (src/slack/deps.ts declares the calls, src/server.ts plugs them in).
+import type { CatalogChangeCounts, CatalogRowProblem } from './catalog/catalog-file.js';
 import type { PresetMode } from './config/business-rules.js';
 import type { SourcingPreference } from './negotiation/mandate.js';
 
-/** A file shared in a channel (event), or pointed at (shortcut, `/parley negotiate`: `explicit`). */
+/** Who asked Parley to read a file (the shortcut, `/parley negotiate`, a button): its uploader or an approver. */
+export interface FileRequester {
+  userId: string;
+  /** Their team, where the payload says (an interaction's `user.team_id`): people of another organisation may not. */
+  teamId: string | null;
+}
+
+/** A file shared in a channel (event), or pointed at (shortcut, `/parley negotiate`: `requestedBy`). */
 export interface FileSharedInput {
   teamId: string;
   fileId: string;
   channelId: string;
-  userId: string;
-  /** The message to thread on when the payload names it; otherwise the file's share in the channel. */
+  /** Who shared the file (the message's author), when the payload says; null: the file's owner per files.info. */
+  userId: string | null;
+  /** Their team, when the payload says (a message's `user_team` in Slack Connect); null: files.info's `user_team`. */
+  userTeamId: string | null;
+  /** The thread to work in (a reply's `thread_ts`, else the file message's ts); null: the file's share in Slack. */
   threadTs: string | null;
-  /** Someone asked for this file: read it whatever its type (a PDF gets a clear answer about what to upload). */
-  explicit: boolean;
+  /** The file's own message (a reply when shared inside a thread), for the 👀; null: the file's share in Slack. */
+  messageTs: string | null;
+  /** Null for a share Slack reported; someone asking reads the file whatever its type (a PDF gets a clear answer). */
+  requestedBy: FileRequester | null;
 }
 
-/** `/parley negotiate` in a thread: the files of the thread's first message. */
-export interface FilesOfMessageInput {
-  channelId: string;
-  messageTs: string;
-  userId: string;
+/** A spreadsheet shared in a channel lately, offered by `/parley negotiate` to be read. */
+export interface RecentChannelFile {
+  fileId: string;
+  name: string;
+  sharedBy: string;
+  /** The thread it is read in, when Parley has read it already. */
+  readInThread: string | null;
 }
 
 /** Confirm a line's product (the suggested one, or the candidate picked in its select), or say it is not ours. */
@@ -71,6 +86,11 @@ export interface NegotiationRequest {
   /** The simulated suppliers invited (the quoting supplier always is); null invites every one. */
   invitedSuppliers: string[] | null;
   notes: string | null;
+  /**
+   * The buyer ticked "post it here" for a channel with people from outside the workspace (Slack Connect): the thread
+   * shows other suppliers, scores and the mandate. Asked only for such a channel; absent means not confirmed.
+   */
+  externalChannelConfirmed?: boolean;
 }
 
 export interface BeginNegotiationInput {
@@ -105,7 +125,18 @@ export interface AcceptPremiumInput {
 export interface ThreadReplyInput {
   channelId: string;
   threadTs: string;
+  /** The message's own ts: the same on every delivery of its event, so a retried event is taken once. */
+  messageTs: string;
+  /** Slack's client-side id of the message, when the event carries one (recorded with it). */
+  clientMsgId: string | null;
   text: string;
+  by: string;
+}
+
+/** The author of a thread reply picks the open question it answers (`questionId`), or none of them (null). */
+export interface AnswerWhichQuestionInput {
+  replyId: string;
+  questionId: string | null;
   by: string;
 }
 
@@ -121,4 +152,63 @@ export interface RejectPoInput {
   by: string;
   reason: string;
   expectedVersion: number;
+}
+
+// ───────────────────────────── The brand's catalog (`/parley catalog`) ─────────────────────────────
+
+/** A catalog file uploaded in the catalog modal (its `file_input`), to read, check and preview. */
+export interface PreviewCatalogInput {
+  by: string;
+  fileId: string;
+}
+
+/** What a preview shows before anything changes: both choices' counts, the first rows, the problems. */
+export interface CatalogPreview {
+  importId: string;
+  fileName: string;
+  /** The worksheet read (XLSX), or null for a CSV. */
+  sheet: string | null;
+  /** Non-blank data rows in the file, and how many of them can be imported. */
+  rowsRead: number;
+  importable: number;
+  merge: CatalogChangeCounts;
+  replace: CatalogChangeCounts;
+  /** The first rows as they will be stored (untrusted cells: escape to show). */
+  sample: { sku: string; name: string; color: string; size: string; category: string }[];
+  problems: CatalogRowProblem[];
+  problemCount: number;
+  /** Products the workspace's catalog has now (not counting retired ones). */
+  catalogSize: number;
+}
+
+export type CatalogImportMode = 'merge' | 'replace';
+
+export interface ImportCatalogInput {
+  importId: string;
+  by: string;
+  mode: CatalogImportMode;
+}
+
+export interface CancelCatalogImportInput {
+  importId: string;
+  by: string;
+}
+
+/** What an import did. `repeated`: it was already done (a second click), nothing changed now. */
+export interface CatalogImportReport {
+  importId: string;
+  fileName: string;
+  mode: CatalogImportMode;
+  added: number;
+  changed: number;
+  removed: number;
+  retired: number;
+  catalogSize: number;
+  repeated: boolean;
+}
+
+/** An import claimed by a click: it runs after the acknowledgement; `finished` is null when it failed (logged). */
+export interface CatalogImportStarted {
+  fileName: string;
+  finished: Promise<CatalogImportReport | null>;
 }

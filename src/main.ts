@@ -1,10 +1,20 @@
-// `npm start`: the Parley service — the database (migrated, seeded on first start), the outbox poster and the Slack
-// app (Socket Mode, or HTTP on PORT). Without Slack credentials it says what to set and points to the demo.
-import { env } from './config/env.js';
-import { openAppDatabase } from './db/app-database.js';
-import { log } from './log.js';
-import { missingSlackCredentials, startParley } from './server.js';
+// `npm start`: the Parley service — the database (migrated), the outbox poster and the Slack app (Socket Mode, or
+// HTTP on PORT). It reads `.env` from the directory it runs in (the repository's root under `npm start`), the shell's
+// variables winning; `--no-env-file` skips it (benchmarks that spawn this with an exact environment). Without Slack
+// credentials it says what to set and points to the demo.
+import { applyEnvFile } from './config/env-file.js';
 
+// Before src/config/env.ts is loaded: it parses process.env once, at import, hence the dynamic imports below.
+const envFile = process.argv.includes('--no-env-file')
+  ? { found: false, applied: [] }
+  : applyEnvFile('.env', process.env);
+
+const { env } = await import('./config/env.js');
+const { openAppDatabase } = await import('./db/app-database.js');
+const { log } = await import('./log.js');
+const { missingSlackCredentials, startParley } = await import('./server.js');
+
+if (envFile.found) log.info('read .env', { variables: envFile.applied.length });
 const missing = missingSlackCredentials(env);
 if (missing) {
   console.error(`Parley cannot connect to Slack yet. ${missing}`);

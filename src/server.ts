@@ -1,10 +1,11 @@
-// Parley, assembled: the database (migrated, seeded on first start), the services, the outbox poster and the Bolt
-// app. `npm start` calls this with the environment; the demo and the end-to-end tests call it pointed at the local
-// Slack stand-in. Returns a handle that stops everything in order.
+// Parley, assembled: the database (migrated), the services, the outbox poster and the Bolt app. `npm start` calls this
+// with the environment; the demo and the end-to-end tests call it pointed at the local Slack stand-in (they seed the
+// demo's Valden Outdoor workspace first, with src/db/seed.ts). Nothing is seeded here: an OAuth install creates its
+// team's workspace; a single-workspace bot token's team gets its workspace at start (auth.test). Returns a handle that
+// stops everything in order.
 import { randomUUID } from 'node:crypto';
 import type { Env } from './config/env.js';
 import type { Database } from './db/client.js';
-import { seedWorkspace } from './db/seed.js';
 import { recoverOnStart } from './jobs/recover-on-start.js';
 import { jobsConfigFromEnv, startJobs } from './jobs/schedule-jobs.js';
 import { llmFromEnv } from './llm/llm.js';
@@ -14,14 +15,18 @@ import { createNegotiationAgents } from './negotiation/agents/create-agents.js';
 import { createParley } from './services/parley.js';
 import { createScreens } from './services/screens.js';
 import { createContextFactory } from './services/service-context.js';
+import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
 import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
+import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
+import type { SlackDirectory } from './services/workspace/workspace-settings.js';
 import { createWorkQueue } from './services/work-queue.js';
 import { isTransientDatabaseError } from './db/transient-errors.js';
 import { createSlackApp, type SlackConnection } from './slack/app.js';
 import { createOutboxPoster } from './outbox/index.js';
 import { createSlackClients } from './slack/slack-clients.js';
+import { recentChannelFiles, slackChannelInfo } from './slack/slack-channels.js';
+import { isWorkspaceAdmin, tokenTeam } from './slack/slack-directory.js';
 import { downloadSlackFile, slackFileInfo } from './slack/slack-files.js';
-import { z } from 'zod';
 
 export interface StartParleyOptions {
   env: Env;
@@ -38,12 +43,13 @@ export type ParleyServer = Awaited<ReturnType<typeof startParley>>;
 /** Which Slack connection the environment describes, or the variables missing for any. */
 export function slackConnectionFromEnv(
   env: Env,
-  installationStore: () => ReturnType<typeof createInstallationStore>,
+  installationStore: (cipher: TokenCipher) => ReturnType<typeof createInstallationStore>,
 ): SlackConnection | { missing: string } {
   if (env.SLACK_APP_TOKEN && env.SLACK_BOT_TOKEN) {
     return { kind: 'socket', appToken: env.SLACK_APP_TOKEN, botToken: env.SLACK_BOT_TOKEN };
   }
   if (env.SLACK_SIGNING_SECRET && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && env.SLACK_STATE_SECRET) {
+    if (!env.TOKEN_ENCRYPTION_KEY) return { missing: MISSING_TOKEN_KEY };
     return {
       kind: 'oauth',
       signingSecret: env.SLACK_SIGNING_SECRET,
@@ -51,7 +57,7 @@ export function slackConnectionFromEnv(
       clientId: env.SLACK_CLIENT_ID,
       clientSecret: env.SLACK_CLIENT_SECRET,
       stateSecret: env.SLACK_STATE_SECRET,
-      installationStore: installationStore(),
+      installationStore: installationStore(createTokenCipher(env.TOKEN_ENCRYPTION_KEY)),
     };
   }
   if (env.SLACK_SIGNING_SECRET && env.SLACK_BOT_TOKEN) {
@@ -65,40 +71,38 @@ const MISSING_SLACK_CREDENTIALS =
   'PORT), or SLACK_SIGNING_SECRET with SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET (OAuth, many ' +
   'workspaces). To see Parley without Slack, run `npm run demo`.';
 
+const MISSING_TOKEN_KEY =
+  'OAuth installs keep each workspace’s bot token in the database, sealed: set TOKEN_ENCRYPTION_KEY to 32 random ' +
+  'bytes in base64 (`openssl rand -base64 32`) and keep it safe — the stored tokens cannot be read without it.';
+
 /** What to set before `npm start` can reach Slack, or null when the environment describes a connection. */
 export function missingSlackCredentials(env: Env): string | null {
   const socket = env.SLACK_APP_TOKEN && env.SLACK_BOT_TOKEN;
   const oauth = env.SLACK_SIGNING_SECRET && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && env.SLACK_STATE_SECRET;
   const http = env.SLACK_SIGNING_SECRET && env.SLACK_BOT_TOKEN;
+  if (!socket && oauth && !env.TOKEN_ENCRYPTION_KEY) return MISSING_TOKEN_KEY;
   return socket || oauth || http ? null : MISSING_SLACK_CREDENTIALS;
 }
-
-const repliesSchema = z.object({
-  messages: z.array(z.object({ files: z.array(z.object({ id: z.string() })).optional() })).default([]),
-});
 
 export async function startParley(options: StartParleyOptions) {
   const { env, db } = options;
   const startedAt = new Date(); // jobs: outbox locks older than this start are a previous process's (recoverOnStart)
   const owner = options.instanceId ?? env.INSTANCE_ID ?? `parley-${randomUUID().slice(0, 8)}`;
-  await seedWorkspace(db.prisma, { slackTeamId: env.SEED_SLACK_TEAM_ID, brandName: env.SEED_BRAND_NAME });
-
   const llm = llmFromEnv(env, usageRecorder(db.prisma));
-  const installationStore = () =>
-    createInstallationStore({
-      prisma: db.prisma,
-      brandName: env.SEED_BRAND_NAME,
-      onNewWorkspace: async (_workspaceId, slackTeamId) => {
-        await seedWorkspace(db.prisma, { slackTeamId, brandName: env.SEED_BRAND_NAME });
-      },
-    });
-  const connection = slackConnectionFromEnv(env, installationStore);
+  const connection = slackConnectionFromEnv(env, (cipher) => createInstallationStore({ prisma: db.prisma, cipher }));
   if ('missing' in connection) throw new Error(connection.missing);
+  const cipher = env.TOKEN_ENCRYPTION_KEY ? createTokenCipher(env.TOKEN_ENCRYPTION_KEY) : null;
 
   const clients = createSlackClients({
     slackApiUrl: env.SLACK_API_URL,
-    tokenFor: (workspaceId) => botTokenFor(db.prisma, workspaceId, env.SLACK_BOT_TOKEN),
+    tokenFor: (workspaceId) => botTokenFor(db.prisma, workspaceId, env.SLACK_BOT_TOKEN, cipher),
   });
+  const directory: SlackDirectory = {
+    async isWorkspaceAdmin(workspaceId, userId) {
+      const { client } = await clients.forWorkspace(workspaceId);
+      return isWorkspaceAdmin(client, userId);
+    },
+  };
   const poster = createOutboxPoster({
     prisma: db.prisma,
     clientFor: (workspaceId: string) => clients.forPoster(workspaceId),
@@ -106,7 +110,7 @@ export async function startParley(options: StartParleyOptions) {
     postIntervalMs: options.postIntervalMs ?? env.SLACK_POST_INTERVAL_MS,
     lockMs: env.OUTBOX_LOCK_MS,
   });
-  const contexts = createContextFactory({ prisma: db.prisma, env, llm });
+  const contexts = createContextFactory({ prisma: db.prisma, env, llm, directory });
   const work = createWorkQueue({
     concurrency: env.WORK_CONCURRENCY,
     // A database blip (failover, connections cut) should not leave a negotiation waiting for its lease to expire.
@@ -122,16 +126,19 @@ export async function startParley(options: StartParleyOptions) {
     files: {
       async info(workspaceId, fileId) {
         const { client } = await clients.forWorkspace(workspaceId);
-        return slackFileInfo(client, fileId);
+        return slackFileInfo(client, fileId, env.SLACK_FILE_DOWNLOAD_TIMEOUT_MS);
       },
       async download(workspaceId, url, maxBytes) {
         const { token } = await clients.forWorkspace(workspaceId);
-        return downloadSlackFile(url, token, maxBytes);
+        return downloadSlackFile(url, token, { maxBytes, timeoutMs: env.SLACK_FILE_DOWNLOAD_TIMEOUT_MS });
       },
-      async filesOfMessage(workspaceId, channelId, ts) {
+      async channel(workspaceId, channelId) {
         const { client } = await clients.forWorkspace(workspaceId);
-        const replies = repliesSchema.parse(await client.conversations.replies({ channel: channelId, ts, limit: 1 }));
-        return (replies.messages[0]?.files ?? []).map((file) => file.id);
+        return slackChannelInfo(client, channelId);
+      },
+      async recentFiles(workspaceId, channelId) {
+        const { client } = await clients.forWorkspace(workspaceId);
+        return recentChannelFiles(client, channelId);
       },
     },
   });
@@ -164,6 +171,20 @@ export async function startParley(options: StartParleyOptions) {
       };
     },
   });
+
+  if (connection.kind !== 'oauth') {
+    // Before the first event: the token's team is the one workspace this process serves. Events from any other team
+    // (there should be none) find no workspace and change nothing.
+    const team = await tokenTeam(app.client);
+    const workspace = await setUpWorkspace(db.prisma, {
+      slackTeamId: team.id,
+      teamName: team.name,
+      firstApprovers: env.APPROVER_SLACK_IDS,
+      actorSlackUserId: null,
+      source: 'APPROVER_SLACK_IDS',
+    });
+    log.info('workspace ready', { slackTeamId: team.id, ...workspace });
+  }
 
   poster.start();
   if (connection.kind === 'socket') await app.start();

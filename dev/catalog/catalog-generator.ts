@@ -287,7 +287,8 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-export function toCatalogCsv(rows: readonly CatalogProduct[]): string {
+/** Any brand's rows in the catalog's columns (the generated catalog's, or a brand's own built from it). */
+export function toCatalogCsv(rows: readonly Record<(typeof CATALOG_COLUMNS)[number], string>[]): string {
   const lines = [
     CATALOG_COLUMNS.join(','),
     ...rows.map((row) => CATALOG_COLUMNS.map((c) => csvField(row[c])).join(',')),

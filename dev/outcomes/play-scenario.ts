@@ -91,7 +91,7 @@ export function engineMandate(mandate: IntendedMandate): MandateInput {
 
 /**
  * The answer the scenario's buyer gives: the first suggestion, another one picked by the seed, or a reply typed in the
- * thread — prepared as the thread reply is (`answerFromThreadReply`: trimmed, cut to ANSWER_MAX).
+ * thread — prepared as the thread reply is (`receiveThreadReply`: trimmed, cut to ANSWER_MAX).
  */
 export function chooseAnswer(
   policy: AnswerPolicy,

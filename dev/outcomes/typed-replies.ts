@@ -1,8 +1,8 @@
 // What a buyer types in the thread instead of clicking a suggested answer: a short, realistic sentence per question
 // topic, drawn by the seed. Some say something Parley can act on (a lead time, a deadline, a budget, one supplier, a
 // required split), some only what a busy buyer says ("whatever is cheapest"), which must change nothing. The reply
-// then takes the path a thread reply takes in Slack (services/negotiation/answer-question.ts `answerFromThreadReply`): trimmed,
-// cut to ANSWER_MAX, answering the oldest open question, through the engine's `answer` into `applyAnswer`.
+// then takes the path a thread reply takes in Slack (services/negotiation/receive-thread-reply.ts): trimmed, cut to
+// ANSWER_MAX, answering the question the buyer meant, through the engine's `answer` into `applyAnswer`.
 import { impasseTopicSupplier } from '../../src/negotiation/impasse.js';
 
 /** {days}: the lead time the question names; {budget}: a sum a little under the quote, written as a buyer would. */

@@ -11,11 +11,8 @@ import { CrossWorkspaceWriteError } from '../../src/db/scoped.js';
 import { CATALOG_CSV } from '../../src/catalog/products-csv.js';
 import { seedWorkspace } from '../../src/db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
-import {
-  answerFromThreadReply,
-  answerQuestion,
-  chooseCurveball,
-} from '../../src/services/negotiation/answer-question.js';
+import { answerQuestion, chooseCurveball } from '../../src/services/negotiation/answer-question.js';
+import { receiveThreadReply } from '../../src/services/negotiation/receive-thread-reply.js';
 import { approvePurchaseOrder } from '../../src/services/purchase-order/approve-purchase-order.js';
 import { getPurchaseOrder } from '../../src/services/purchase-order/get-purchase-order.js';
 import { rejectPurchaseOrder } from '../../src/services/purchase-order/reject-purchase-order.js';
@@ -44,11 +41,15 @@ const ids = { quotation: '', item: '', negotiation: '', question: '', po: '', pr
 beforeAll(async () => {
   db = await createTestDatabase();
   const catalog = (await readCatalogCsv(CATALOG_CSV)).slice(0, 30);
-  const a = await seedWorkspace(db.prisma, { slackTeamId: TEAM_A, brandName: 'Alpha Outdoor', catalog });
-  await seedWorkspace(db.prisma, { slackTeamId: TEAM_B, brandName: 'Bravo Outdoor', catalog });
-
   // Both workspaces have the same people in the same roles.
-  const env = loadEnv({ APPROVER_SLACK_IDS: `${APPROVER}`, PO_DUAL_APPROVAL_ABOVE_USD: '1000000' });
+  const a = await seedWorkspace(db.prisma, {
+    slackTeamId: TEAM_A,
+    brandName: 'Alpha Outdoor',
+    catalog,
+    approvers: [APPROVER],
+  });
+  await seedWorkspace(db.prisma, { slackTeamId: TEAM_B, brandName: 'Bravo Outdoor', catalog, approvers: [APPROVER] });
+  const env = loadEnv({ PO_DUAL_APPROVAL_ABOVE_USD: '1000000' });
   const contexts = createContextFactory({ prisma: db.prisma, env, llm: null });
   const [alpha, bravo] = await Promise.all([contexts.forTeam(TEAM_A), contexts.forTeam(TEAM_B)]);
   if (!alpha || !bravo) throw new Error('workspaces not seeded');
@@ -191,7 +192,14 @@ describe('a click carrying another workspace’s ids', () => {
     for (const result of questions) expect(result).toMatchObject({ ok: false, error: 'not_found' });
     // A reply in A's thread, seen through B: just conversation.
     expect(
-      await answerFromThreadReply(ctxB, { channelId: CHANNEL_A, threadTs: THREAD_A, text: 'Yes', by: BUYER }),
+      await receiveThreadReply(ctxB, {
+        channelId: CHANNEL_A,
+        threadTs: THREAD_A,
+        messageTs: '1700000000.999999',
+        clientMsgId: null,
+        text: 'Yes',
+        by: BUYER,
+      }),
     ).toBeNull();
 
     expect(

@@ -19,6 +19,7 @@ const KNOWN_CODES: Record<QuotationErrorCode, true> = {
   too_many_cells: true,
   zip_bomb: true,
   no_item_table: true,
+  download_timeout: true,
 };
 
 export const QUOTATION_ERROR_CODES = Object.keys(KNOWN_CODES) as QuotationErrorCode[];

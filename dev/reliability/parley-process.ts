@@ -38,7 +38,8 @@ export class ParleyProcess {
   }
 
   async start(timeoutMs = 60_000): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    // `--no-env-file`: exactly the environment below, whatever .env a developer keeps in the checkout.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--no-env-file'], {
       cwd: PROJECT_ROOT,
       env: {
         PATH: process.env.PATH ?? '',

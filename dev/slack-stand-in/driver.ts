@@ -14,6 +14,7 @@ import {
 } from './model.js';
 import { registerResponseUrl } from './response-url.js';
 import { channelType, fileJson, isRecord, messageJson, viewJson } from './shapes.js';
+import { subscriptionOf } from './scopes.js';
 import { pushView, replaceView, threadRoot, type WebApiContext } from './web-api.js';
 import { blockKitViolations } from '../../src/slack/views/limits.js';
 
@@ -40,6 +41,11 @@ export interface DriverResponse {
   /** Milliseconds until the app answered (Slack gives up after 3000). */
   ackMs: number;
   request: SignedRequest;
+  /**
+   * Set when Slack would not have sent it at all, and says why (an event the app does not subscribe to); `status` is
+   * then 0 and nothing reached the app.
+   */
+  notDelivered?: string;
 }
 
 export interface AckRecord {
@@ -51,7 +57,10 @@ export interface AckRecord {
 export type MessageTarget = { channel: string; ts: string };
 export type ClickTarget = MessageTarget | { viewId: string };
 
-/** Values a person enters in a modal, by input block_id (or the element's action_id). */
+/**
+ * Values a person enters in a modal, by input block_id (or the element's action_id). A file_input takes the ids of
+ * files from `SlackDriver.uploadInForm`.
+ */
 export type SubmitValues = Record<string, string | string[] | null>;
 
 export interface SubmitResult extends DriverResponse {
@@ -66,6 +75,8 @@ export interface DriverOptions {
   api: () => WebApiContext;
   /** The verification token Slack puts in payloads (deprecated, but still sent). */
   verificationToken?: string;
+  /** The bot events the app subscribes to (manifest.yml); Slack sends no other event. Default: every event. */
+  botEvents?: ReadonlySet<string>;
 }
 
 export function sign(signingSecret: string, timestamp: number, body: string): string {
@@ -124,6 +135,7 @@ export class SlackDriver {
   private readonly eventsUrl: () => string | undefined;
   private readonly api: () => WebApiContext;
   private readonly verificationToken: string;
+  private readonly botEvents: ReadonlySet<string> | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private eventCounter = 0;
   /**
@@ -140,6 +152,7 @@ export class SlackDriver {
     this.eventsUrl = options.eventsUrl;
     this.api = options.api;
     this.verificationToken = options.verificationToken ?? 'sandbox-verification-token';
+    this.botEvents = options.botEvents;
   }
 
   // ---- low level ---------------------------------------------------------------------------------------------------
@@ -165,6 +178,18 @@ export class SlackDriver {
   /** Sends exactly the same bytes and headers again (a captured request replayed). */
   replay(previous: DriverResponse): Promise<DriverResponse> {
     return this.post(previous.request);
+  }
+
+  /**
+   * Slack's retry of an event the app did not acknowledge in time: the same body (so the same `event_id`), freshly
+   * signed, with `x-slack-retry-num` (1, 2, 3) and `x-slack-retry-reason` (`http_timeout`, `http_error`…)
+   * (https://docs.slack.dev/apis/events-api/ — "Retries"). Alias of `retry`, named for the tests that replay events.
+   */
+  retryEvent(
+    previous: DriverResponse,
+    options: { retryNum?: number; retryReason?: string } = {},
+  ): Promise<DriverResponse> {
+    return this.retry(previous, options);
   }
 
   /** Sends the same body again as Slack's retry does: freshly signed, with the retry headers. */
@@ -199,13 +224,20 @@ export class SlackDriver {
     return { status: response.status, body, ackMs, request };
   }
 
-  /** Wraps an event in the Events API envelope (event_callback) and sends it as JSON. */
+  /**
+   * Wraps an event in the Events API envelope (event_callback) and sends it as JSON, as Slack does
+   * (https://docs.slack.dev/apis/events-api/ — "Callback field overview"): `authorizations` and `context_team_id` name
+   * the installation the event is delivered to; in a Slack Connect channel `team_id` is the org that hosts the channel
+   * and `is_ext_shared_channel` is true. An event the app does not subscribe to is not sent (`notDelivered`).
+   */
   sendEvent(event: Json, tamper: TamperOptions = {}): Promise<DriverResponse> {
     this.eventCounter += 1;
     const now = Math.floor(this.model.clock() / 1000);
+    const channelId = typeof event.channel === 'string' ? event.channel : event.channel_id;
+    const shared = typeof channelId === 'string' ? this.model.channels.get(channelId)?.sharedWith : undefined;
     const envelope = {
       token: this.verificationToken,
-      team_id: this.model.teamId,
+      team_id: shared?.hostTeamId ?? this.model.teamId,
       context_team_id: this.model.teamId,
       context_enterprise_id: null,
       api_app_id: this.model.appId,
@@ -222,10 +254,38 @@ export class SlackDriver {
           is_enterprise_install: false,
         },
       ],
-      is_ext_shared_channel: false,
+      is_ext_shared_channel: shared !== undefined,
       event_context: `4-${Buffer.from(`${this.model.teamId}:${this.eventCounter}`).toString('base64')}`,
     };
-    return this.send(JSON.stringify(envelope), 'application/json', tamper);
+    const body = JSON.stringify(envelope);
+    const notDelivered = this.whyNotDelivered(event, typeof channelId === 'string' ? channelId : undefined);
+    if (notDelivered !== undefined) {
+      return Promise.resolve({
+        status: 0,
+        body: '',
+        ackMs: 0,
+        request: { url: this.eventsUrl() ?? '', body, headers: { 'content-type': 'application/json' } },
+        notDelivered,
+      });
+    }
+    return this.send(body, 'application/json', tamper);
+  }
+
+  /**
+   * Why Slack would not send the app this event: it does not subscribe to it, or the event happened in a conversation
+   * the bot is not a member of — message and file events reach only the conversations the app is in
+   * (https://docs.slack.dev/reference/events/message.channels: "a message was posted to a channel" the app is in).
+   */
+  private whyNotDelivered(event: Json, channelId: string | undefined): string | undefined {
+    const subscription = subscriptionOf(event);
+    if (this.botEvents !== undefined && subscription !== undefined && !this.botEvents.has(subscription)) {
+      return `the app does not subscribe to ${subscription} (manifest.yml settings.event_subscriptions.bot_events)`;
+    }
+    const channel = channelId === undefined ? undefined : this.model.channels.get(channelId);
+    if (channel && !channel.members.has(this.model.botUserId)) {
+      return `${this.model.botName} is not a member of #${channel.name}, so Slack sends it no events from there`;
+    }
+    return undefined;
   }
 
   /** Sends an interaction payload (block_actions, view_submission, message_action…) the way Slack does. */
@@ -253,7 +313,8 @@ export class SlackDriver {
   private person(userId: string): Json {
     const user = this.model.users.get(userId);
     if (!user) throw new Error(`unknown sandbox user ${userId}`);
-    return { id: user.id, username: user.name, name: user.name, team_id: this.model.teamId };
+    // The person's own org: an external one for a Slack Connect guest (interaction payloads' `user.team_id`).
+    return { id: user.id, username: user.name, name: user.name, team_id: user.teamId };
   }
 
   private team(): Json {
@@ -267,12 +328,20 @@ export class SlackDriver {
 
   private messageEventFields(message: SandboxMessage): Json {
     const json = messageJson(this.model, this.api().baseUrl, message);
-    return {
+    const channel = this.model.channels.get(message.channel);
+    const fields: Json = {
       ...json,
       channel: message.channel,
       event_ts: message.ts,
-      channel_type: channelType(this.model.channels.get(message.channel)),
+      channel_type: channelType(channel),
     };
+    if (channel?.sharedWith !== undefined) {
+      // In a shared channel a message event names the author's org (user_team) and the org it came from
+      // (source_team); an external person's differs from the installation's.
+      fields.user_team = this.model.teamOf(message.user);
+      fields.source_team = this.model.teamOf(message.user);
+    }
+    return fields;
   }
 
   private requireMember(userId: string, channelId: string): void {
@@ -317,6 +386,42 @@ export class SlackDriver {
     );
     const response = await this.sendEvent({ ...this.messageEventFields(message), client_msg_id: randomUUID() });
     return { ts: message.ts, response };
+  }
+
+  /**
+   * A person writes to Parley in its Messages tab (a DM). Slack sends a `message` event with `channel_type: im` and a
+   * `D…` channel, under the `message.im` subscription (https://docs.slack.dev/reference/events/message.im): an app
+   * that does not subscribe to it gets nothing (`response.notDelivered`).
+   */
+  async sendDirectMessage(userId: string, text: string) {
+    const channel = this.model.imChannel(userId);
+    const message = this.model.addMessage(
+      createMessage({
+        channel: channel.id,
+        ts: this.model.nextTs(),
+        user: userId,
+        text,
+        blocks: richText(text),
+        postedAt: this.model.clock(),
+      }),
+    );
+    const response = await this.sendEvent({ ...this.messageEventFields(message), client_msg_id: randomUUID() });
+    return { ts: message.ts, channel: channel.id, response };
+  }
+
+  /**
+   * A person drops a file into an existing thread: the `message` (subtype `file_share`) has `ts` = the new reply and
+   * `thread_ts` = the thread's parent, and `file_shared` names only the channel and the file — the thread is learnt
+   * from the message or files.info's `shares` (https://docs.slack.dev/reference/events/file_shared).
+   */
+  shareFileInThread(
+    userId: string,
+    channelId: string,
+    threadTs: string,
+    input: { name: string; bytes: Buffer; text?: string; title?: string },
+    options: { order?: 'message-first' | 'file-shared-first' | 'concurrent' } = {},
+  ) {
+    return this.shareFile(userId, channelId, { ...input, threadTs }, options);
   }
 
   /**
@@ -514,7 +619,11 @@ export class SlackDriver {
   async submitView(userId: string, viewId: string, values: SubmitValues = {}): Promise<SubmitResult> {
     const view = this.openViewOf(userId, viewId);
     if (view.type !== 'modal') throw new Error(`view ${viewId} is a ${view.type} tab, which has no submit button`);
-    view.state = buildState(view, values);
+    view.state = buildState(view, values, (fileId) => {
+      const file = this.model.file(fileId);
+      if (!file) throw new Error(`no sandbox file ${fileId} (upload it with uploadInForm first)`);
+      return fileJson(this.model, this.api().baseUrl, file);
+    });
     view.errors = {};
     const payload: Json = {
       type: 'view_submission',
@@ -570,6 +679,16 @@ export class SlackDriver {
     const violations = blockKitViolations(view, 'modal');
     if (violations.length > 0) throw new Error(`the app answered with an invalid view: ${violations.join('; ')}`);
     return view;
+  }
+
+  /**
+   * A person picks a file in a modal's file_input: Slack uploads it as theirs, shared in no conversation, and puts the
+   * file object in the submission's `state.values` (`{ type: 'file_input', files: [...] }`). Returns the file id to
+   * pass to `submitView`.
+   */
+  uploadInForm(userId: string, input: { name: string; bytes: Buffer; title?: string }): string {
+    this.person(userId);
+    return createFile(this.model, { ...input, user: userId, viaForm: true }).id;
   }
 
   /** A person closes the modal on top (the X); Slack tells the app only when the view asked for notify_on_close. */
@@ -738,7 +857,11 @@ function richTextValue(text: string): Json {
 }
 
 /** Slack's `view.state.values` for a submission: what was entered, else what was selected before, else initial. */
-export function buildState(view: SandboxView, values: SubmitValues): Record<string, Record<string, Json>> {
+export function buildState(
+  view: SandboxView,
+  values: SubmitValues,
+  fileOf: (fileId: string) => Json = (id) => ({ id }),
+): Record<string, Record<string, Json>> {
   const blocks = Array.isArray(view.view.blocks) ? view.view.blocks.filter(isRecord) : [];
   const inputs = blocks.filter((b) => b.type === 'input' && isRecord(b.element));
   const known = new Set<string>();
@@ -753,7 +876,9 @@ export function buildState(view: SandboxView, values: SubmitValues): Record<stri
     const given = Object.hasOwn(values, blockId) ? values[blockId] : values[actionId];
     const previous = view.state[blockId]?.[actionId];
     const entry =
-      given !== undefined ? stateEntry(type, element, given, blockId) : (previous ?? initialEntry(type, element));
+      given !== undefined
+        ? stateEntry(type, element, given, blockId, fileOf)
+        : (previous ?? initialEntry(type, element));
     if (block.optional !== true && isEmptyEntry(entry)) {
       throw new Error(`required input ${blockId} (${type}) is empty: Slack would not let the person submit`);
     }
@@ -779,7 +904,13 @@ function findOption(element: Json, value: string, blockId: string): Json {
   return option;
 }
 
-function stateEntry(type: string, element: Json, given: string | string[] | null, blockId: string): Json {
+function stateEntry(
+  type: string,
+  element: Json,
+  given: string | string[] | null,
+  blockId: string,
+  fileOf: (fileId: string) => Json,
+): Json {
   const one = Array.isArray(given) ? (given[0] ?? null) : given;
   const many = given === null ? [] : Array.isArray(given) ? given : [given];
   switch (type) {
@@ -803,6 +934,8 @@ function stateEntry(type: string, element: Json, given: string | string[] | null
       return { type, selected_channel: one };
     case 'rich_text_input':
       return { type, rich_text_value: one === null ? null : richTextValue(one) };
+    case 'file_input':
+      return { type, files: many.map(fileOf) };
     default:
       return { type, value: one };
   }
@@ -822,6 +955,8 @@ function initialEntry(type: string, element: Json): Json {
       return { type, selected_user: typeof element.initial_user === 'string' ? element.initial_user : null };
     case 'multi_users_select':
       return { type, selected_users: Array.isArray(element.initial_users) ? element.initial_users : [] };
+    case 'file_input':
+      return { type, files: [] };
     default:
       return { type, value: typeof element.initial_value === 'string' ? element.initial_value : null };
   }

@@ -32,6 +32,8 @@ export interface NewFile {
   bytes?: Buffer;
   declaredSize?: number;
   altText?: string;
+  /** Uploaded in a modal's file_input rather than shared in a conversation. */
+  viaForm?: boolean;
 }
 
 export function createFile(model: SlackModel, input: NewFile): SandboxFile {
@@ -50,6 +52,7 @@ export function createFile(model: SlackModel, input: NewFile): SandboxFile {
     shares: [],
     uploadSecret: randomBytes(12).toString('hex'),
     completed: input.bytes !== undefined,
+    viaForm: input.viaForm ?? false,
   };
   model.files.set(file.id, file);
   model.changed();

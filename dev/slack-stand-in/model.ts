@@ -10,6 +10,10 @@ export interface SandboxUser {
   name: string;
   realName: string;
   isBot: boolean;
+  /** The person's home workspace: the sandbox's own team, or an external org's in a Slack Connect channel. */
+  teamId: string;
+  /** A workspace admin (users.info `is_admin`); nobody is unless a test says so. */
+  isAdmin?: boolean;
 }
 
 export interface SandboxChannel {
@@ -18,6 +22,12 @@ export interface SandboxChannel {
   isPrivate: boolean;
   isIm: boolean;
   members: Set<string>;
+  /**
+   * Slack Connect: the external org the channel is shared with, and which org hosts it. Slack puts the host org's id
+   * in an event envelope's `team_id` and the receiving installation's in `context_team_id` / `authorizations`
+   * (https://docs.slack.dev/apis/slack-connect/ — "working with shared channels").
+   */
+  sharedWith: { teamId: string; hostTeamId: string } | undefined;
 }
 
 export interface MessageMetadata {
@@ -106,6 +116,11 @@ export interface SandboxFile {
   shares: { channel: string; ts: string; threadTs: string | undefined }[];
   uploadSecret: string;
   completed: boolean;
+  /**
+   * Uploaded in a modal's file_input: the person's file, shared nowhere, which the app may read all the same
+   * (https://docs.slack.dev/reference/block-kit/block-elements/file-input-element).
+   */
+  viaForm: boolean;
 }
 
 /**
@@ -171,6 +186,16 @@ export function createMessage(
   };
 }
 
+export interface NewChannel {
+  id: string;
+  name: string;
+  isPrivate: boolean;
+  /** Everyone in the channel, the bot included when it is a member. */
+  members: string[];
+  /** A Slack Connect channel: the external org, and whether that org (rather than the sandbox team) hosts it. */
+  sharedWith?: { teamId: string; hostedByExternal?: boolean };
+}
+
 export interface ModelOptions {
   teamId: string;
   teamName: string;
@@ -179,8 +204,8 @@ export interface ModelOptions {
   botId: string;
   botName: string;
   appId: string;
-  users: SandboxUser[];
-  channels: { id: string; name: string; isPrivate: boolean; members: string[] }[];
+  users: (Omit<SandboxUser, 'teamId'> & { teamId?: string })[];
+  channels: NewChannel[];
   clock: () => number;
 }
 
@@ -238,17 +263,59 @@ export class SlackModel {
       name: options.botName,
       realName: options.botName,
       isBot: true,
+      teamId: options.teamId,
     });
-    for (const user of options.users) this.users.set(user.id, user);
-    for (const c of options.channels) {
-      this.channels.set(c.id, {
-        id: c.id,
-        name: c.name,
-        isPrivate: c.isPrivate,
-        isIm: false,
-        members: new Set(c.members),
-      });
-    }
+    for (const user of options.users) this.addUser(user);
+    for (const c of options.channels) this.addChannel(c);
+  }
+
+  // ---- workspace set-up (options, or a test that changes the workspace as it runs) ---------------------------------
+
+  addUser(user: Omit<SandboxUser, 'teamId'> & { teamId?: string }): SandboxUser {
+    const added: SandboxUser = { ...user, teamId: user.teamId ?? this.teamId };
+    this.users.set(added.id, added);
+    this.changed();
+    return added;
+  }
+
+  addChannel(c: NewChannel): SandboxChannel {
+    const channel: SandboxChannel = {
+      id: c.id,
+      name: c.name,
+      isPrivate: c.isPrivate,
+      isIm: false,
+      members: new Set(c.members),
+      sharedWith:
+        c.sharedWith === undefined
+          ? undefined
+          : {
+              teamId: c.sharedWith.teamId,
+              hostTeamId: c.sharedWith.hostedByExternal ? c.sharedWith.teamId : this.teamId,
+            },
+    };
+    this.channels.set(channel.id, channel);
+    this.changed();
+    return channel;
+  }
+
+  /** `/invite @Parley` (true) or removing the app from the channel (false). */
+  setBotMember(channelId: string, member: boolean): void {
+    const channel = this.channels.get(channelId);
+    if (!channel) throw new Error(`unknown sandbox channel ${channelId}`);
+    if (member) channel.members.add(this.botUserId);
+    else channel.members.delete(this.botUserId);
+    this.changed();
+  }
+
+  /** Whether the bot can see a file: it uploaded it, or it is a member of a channel the file is shared in. */
+  botCanSeeFile(file: SandboxFile): boolean {
+    if (file.user === this.botUserId || file.viaForm) return true;
+    return file.shares.some((share) => this.channels.get(share.channel)?.members.has(this.botUserId) ?? false);
+  }
+
+  /** A user's home team (the sandbox's own for the bot and unknown ids). */
+  teamOf(userId: string): string {
+    return this.users.get(userId)?.teamId ?? this.teamId;
   }
 
   // ---- identifiers -------------------------------------------------------------------------------------------------
@@ -292,7 +359,14 @@ export class SlackModel {
     const id = `D${userId.replace(/^[UW]/, '')}`;
     let channel = this.channels.get(id);
     if (!channel) {
-      channel = { id, name: userId, isPrivate: true, isIm: true, members: new Set([userId, this.botUserId]) };
+      channel = {
+        id,
+        name: userId,
+        isPrivate: true,
+        isIm: true,
+        members: new Set([userId, this.botUserId]),
+        sharedWith: undefined,
+      };
       this.channels.set(id, channel);
     }
     return channel;
@@ -306,8 +380,10 @@ export class SlackModel {
     if (last !== undefined && compareTs(last.ts, message.ts) > 0) list.sort((a, b) => compareTs(a.ts, b.ts));
     this.byChannel.set(message.channel, list);
     if (message.threadTs !== undefined && message.threadTs !== message.ts) {
+      // A reply marks its parent as a thread parent, unless the "parent" is itself a reply (an app that passed a
+      // reply's ts as thread_ts): that one stays in its own thread.
       const parent = this.message(message.channel, message.threadTs);
-      if (parent) parent.threadTs = parent.ts;
+      if (parent && parent.threadTs === undefined) parent.threadTs = parent.ts;
     }
     this.changed();
     return message;

@@ -4,7 +4,7 @@
 // the recommendation (or the no-award message) offers a premium above the quote, the buyer clicks it or leaves it, as
 // the story says; with no award and no premium accepted, there is nothing to approve and the story ends there.
 // Every step is a real signed request into Parley's Bolt receiver; nothing is called behind its back.
-import { ACTION, BLOCK, reviewConfirmCodec } from '../../src/slack/ids.js';
+import { ACTION, BLOCK, answerCodec, reviewConfirmCodec, whichQuestionCodec } from '../../src/slack/ids.js';
 import type { SubmitValues } from './driver.js';
 import type { SlackSandbox } from './index.js';
 import type { SandboxMessage } from './model.js';
@@ -209,6 +209,14 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
       actions.push(`${PEOPLE.buyer.name} replies in the thread: "${answer.text}"`);
       await driver.replyInThread(buyer, channel, threadTs, answer.text);
       await parley.settle(here);
+      // With several questions open, Parley asks which one the reply answers: the buyer picks the one they meant.
+      const asked = answerCodec.decode(answer.value)?.q;
+      const which = withButton(ACTION.whichQuestion).at(-1);
+      const meant = which && buttonsIn(which).find((b) => whichQuestionCodec.decode(b.value)?.q === asked);
+      if (which && meant) {
+        actions.push(`${PEOPLE.buyer.name} clicks [${meant.text}]`);
+        await click(buyer, which, meant);
+      }
     } else {
       actions.push(`${PEOPLE.buyer.name} clicks [${answer.text}]`);
       await click(buyer, question, answer);

@@ -2,7 +2,7 @@
 // `replace_original` / `delete_original` to change the message the click came from.
 import { z } from 'zod';
 import { createMessage, type ResponseTarget, type SlackModel } from './model.js';
-import { ApiError, checkMessageBlocks, idGen, threadRoot, type MethodResult } from './web-api.js';
+import { ApiError, appThread, checkMessageBlocks, idGen, threadRoot, type MethodResult } from './web-api.js';
 import { withGeneratedIds } from './shapes.js';
 
 const responseSchema = z.object({
@@ -35,8 +35,13 @@ export function applyResponse(model: SlackModel, target: ResponseTarget, body: u
     const text = answer.text ?? '';
     if (truthy(answer.replace_original)) return replaceOriginal(model, target, text, blocks);
     if (answer.response_type === 'in_channel') {
-      const threadRef = answer.thread_ts ?? target.threadTs;
-      const threadTs = threadRef === undefined ? undefined : threadRoot(model, target.channel, threadRef);
+      // The app's own thread_ts is taken as given (see appThread); the click's thread is Slack's, always a parent.
+      const threadTs =
+        answer.thread_ts !== undefined
+          ? appThread(model, target.channel, answer.thread_ts)
+          : target.threadTs === undefined
+            ? undefined
+            : threadRoot(model, target.channel, target.threadTs);
       model.addMessage(
         createMessage({
           channel: target.channel,

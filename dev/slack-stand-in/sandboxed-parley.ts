@@ -27,12 +27,16 @@ export interface SandboxedParleyOptions {
   seed?: number;
   /** Every negotiation's offline seed. */
   negotiationSeed?: number;
+  /** A workspace other than the story's Valden Outdoor (`npm run demo -- --fresh`: a brand-new team id). */
+  team?: { id: string; name: string };
 }
 
 export type SandboxedParley = Awaited<ReturnType<typeof startSandboxedParley>>;
 
 /** The stand-in with the story's team and people, in #sourcing and in `extraChannels` more channels (#sourcing-2…). */
-export function startStoryStandIn(options: { callLogPath?: string; seed?: number; extraChannels?: number } = {}) {
+export function startStoryStandIn(
+  options: { callLogPath?: string; seed?: number; extraChannels?: number; team?: { id: string; name: string } } = {},
+) {
   const members = Object.values(PEOPLE).map((p) => p.id);
   const extra = Array.from({ length: options.extraChannels ?? 0 }, (_, i) => ({
     id: `C0SOURCING${i + 2}`,
@@ -40,8 +44,8 @@ export function startStoryStandIn(options: { callLogPath?: string; seed?: number
     members,
   }));
   return startSlackSandbox({
-    teamId: TEAM_ID,
-    teamName: 'Valden Outdoor',
+    teamId: options.team?.id ?? TEAM_ID,
+    teamName: options.team?.name ?? 'Valden Outdoor',
     users: Object.values(PEOPLE).map(({ id, name, realName }) => ({ id, name, realName })),
     channels: [{ id: CHANNEL.id, name: CHANNEL.name, members }, ...extra],
     callLogPath: options.callLogPath,
@@ -58,12 +62,15 @@ export function standInEnv(sandbox: SlackSandbox, port: number): Record<string, 
     SLACK_API_URL: sandbox.apiUrl,
     PORT: String(port),
     APPROVER_SLACK_IDS: `${PEOPLE.approver.id},${PEOPLE.secondApprover.id}`,
-    SEED_SLACK_TEAM_ID: TEAM_ID,
   };
 }
 
 export async function startSandboxedParley(options: SandboxedParleyOptions) {
-  const sandbox: SlackSandbox = await startStoryStandIn({ callLogPath: options.callLogPath, seed: options.seed });
+  const sandbox: SlackSandbox = await startStoryStandIn({
+    callLogPath: options.callLogPath,
+    seed: options.seed,
+    team: options.team,
+  });
   const port = await freePort();
   const env: Env = loadEnv({ ...standInEnv(sandbox, port), ...options.env });
   const server = await startParley({

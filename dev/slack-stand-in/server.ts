@@ -11,6 +11,7 @@ import { SlackModel, type Json, type SandboxCall } from './model.js';
 import { applyResponse } from './response-url.js';
 import { isRecord } from './shapes.js';
 import { renderThread, threadJson, type TranscriptMessage, type TranscriptOptions } from './transcript.js';
+import { readManifest } from './scopes.js';
 import { callMethod, decodeArgs, type MethodResult, type WebApiContext } from './web-api.js';
 
 const optionsSchema = z.object({
@@ -40,7 +41,16 @@ const optionsSchema = z.object({
   signingSecret: z.string().min(1).default('sandbox-signing-secret'),
   users: z
     .array(
-      z.object({ id: z.string().regex(/^[UW][A-Z0-9]+$/), name: z.string().min(1), realName: z.string().optional() }),
+      z.object({
+        id: z.string().regex(/^[UW][A-Z0-9]+$/),
+        name: z.string().min(1),
+        realName: z.string().optional(),
+        /** An external org's person (Slack Connect); default: the sandbox team. */
+        teamId: z
+          .string()
+          .regex(/^T[A-Z0-9]+$/)
+          .optional(),
+      }),
     )
     .default([]),
   channels: z
@@ -52,9 +62,20 @@ const optionsSchema = z.object({
         /** People in the channel; the bot is added unless `botMember` is false. */
         members: z.array(z.string()).default([]),
         botMember: z.boolean().default(true),
+        /** A Slack Connect channel shared with an external org (hosted by it when `hostedByExternal`). */
+        sharedWith: z
+          .object({ teamId: z.string().regex(/^T[A-Z0-9]+$/), hostedByExternal: z.boolean().default(true) })
+          .optional(),
       }),
     )
     .default([]),
+  /**
+   * The bot scopes the app was installed with; default: manifest.yml's `oauth_config.scopes.bot`. A call without its
+   * method's scope fails `missing_scope`, as Slack answers it.
+   */
+  scopes: z.array(z.string().min(1)).optional(),
+  /** The bot events the app subscribes to; default: manifest.yml's. Slack sends no other event. */
+  botEvents: z.array(z.string().min(1)).optional(),
   eventsUrl: z.url().optional(),
   callLogPath: z.string().min(1).optional(),
   seed: z.number().int().default(1),
@@ -147,15 +168,25 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
     botId: options.botId,
     botName: options.botName,
     appId: options.appId,
-    users: options.users.map((u) => ({ id: u.id, name: u.name, realName: u.realName ?? u.name, isBot: false })),
+    users: options.users.map((u) => ({
+      id: u.id,
+      name: u.name,
+      realName: u.realName ?? u.name,
+      isBot: false,
+      teamId: u.teamId,
+    })),
     channels: options.channels.map((c) => ({
       id: c.id,
       name: c.name,
       isPrivate: c.private,
       members: c.botMember ? [...c.members, options.botUserId] : c.members,
+      sharedWith: c.sharedWith,
     })),
     clock,
   });
+  const manifest = options.scopes === undefined || options.botEvents === undefined ? readManifest() : undefined;
+  const scopes = new Set(options.scopes ?? manifest?.scopes ?? []);
+  const botEvents = new Set(options.botEvents ?? manifest?.botEvents ?? []);
   const faults = new Faults(options.seed);
   let eventsUrl = options.eventsUrl;
   let baseUrl = '';
@@ -164,11 +195,18 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
     baseUrl,
     triggerTtlMs: options.triggerTtlMs,
     uploadAnswerNamesShare: options.uploadAnswerNamesShare,
+    scopes,
     onBotPost: (message) => {
       if (options.echoBotEvents) driver.echoBotPost(message);
     },
   });
-  const driver = new SlackDriver({ model, signingSecret: options.signingSecret, eventsUrl: () => eventsUrl, api });
+  const driver = new SlackDriver({
+    model,
+    signingSecret: options.signingSecret,
+    eventsUrl: () => eventsUrl,
+    api,
+    botEvents,
+  });
 
   /** Lists a call as it arrives (a hanging call is visible while it waits); `finish` fills in how it ended. */
   const arrive = (method: string, args: Json, atMs: number, fault?: Fault): SandboxCall => {
@@ -205,7 +243,9 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
     const run = (): MethodResult => authenticate(token) ?? callMethod(api(), method, args);
     // The client may have given up and closed the connection; the call still counts as answered.
     const answer = (status: number, result: MethodResult, headers: Record<string, string> = {}): void => {
-      if (!res.destroyed) sendJson(res, status, result, headers);
+      // Slack names the token's scopes on every answer (the WebClient logs them on missing_scope).
+      const scopeHeaders = { 'x-oauth-scopes': [...scopes].join(','), ...headers };
+      if (!res.destroyed) sendJson(res, status, result, scopeHeaders);
       finish(call, { status, ...outcome(result) });
     };
     if (fault === undefined) return answer(200, run());
@@ -243,6 +283,14 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
     if (!file || file.bytes === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('file not found');
+      return;
+    }
+    // Slack serves a file only to a token that may see it: files:read, and the file shared in a conversation the bot
+    // is in (https://docs.slack.dev/messaging/working-with-files — "Authentication"; the app gets only what its
+    // bot can see). Anything else is not served.
+    if (!scopes.has('files:read') || !model.botCanSeeFile(file)) {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      res.end('forbidden: the bot is not in a conversation this file is shared in (or lacks files:read)');
       return;
     }
     res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.bytes.length) });

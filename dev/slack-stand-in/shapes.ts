@@ -99,7 +99,7 @@ export function fileJson(model: SlackModel, baseUrl: string, file: SandboxFile):
     filetype: file.filetype,
     pretty_type: file.filetype.toUpperCase(),
     user: file.user,
-    user_team: model.teamId,
+    user_team: model.teamOf(file.user),
     editable: false,
     size: file.size,
     mode: 'hosted',
@@ -138,7 +138,13 @@ export function messageJson(
   message: SandboxMessage,
   options: MessageJsonOptions = {},
 ): Json {
-  const json: Json = { type: 'message', ts: message.ts, user: message.user, text: message.text, team: model.teamId };
+  const json: Json = {
+    type: 'message',
+    ts: message.ts,
+    user: message.user,
+    text: message.text,
+    team: model.teamOf(message.user),
+  };
   if (message.subtype !== undefined) json.subtype = message.subtype;
   if (message.blocks !== undefined) json.blocks = message.blocks;
   if (message.botId !== undefined) {
@@ -212,14 +218,14 @@ export function viewJson(model: SlackModel, view: SandboxView): Json {
 export function userJson(model: SlackModel, user: SandboxUser): Json {
   return {
     id: user.id,
-    team_id: model.teamId,
+    team_id: user.teamId,
     name: user.name,
     deleted: false,
     real_name: user.realName,
     tz: 'Europe/London',
     tz_label: 'Greenwich Mean Time',
     tz_offset: 0,
-    is_admin: false,
+    is_admin: user.isAdmin === true,
     is_owner: false,
     is_bot: user.isBot,
     is_app_user: false,
@@ -228,7 +234,7 @@ export function userJson(model: SlackModel, user: SandboxUser): Json {
       real_name_normalized: user.realName,
       display_name: user.name,
       display_name_normalized: user.name,
-      team: model.teamId,
+      team: user.teamId,
     },
   };
 }
@@ -245,11 +251,17 @@ export function channelJson(model: SlackModel, channel: SandboxChannel): Json {
     is_private: channel.isPrivate,
     is_archived: false,
     is_general: false,
-    is_shared: false,
+    is_shared: channel.sharedWith !== undefined,
     is_org_shared: false,
-    is_ext_shared: false,
+    is_ext_shared: channel.sharedWith !== undefined,
     is_member: channel.members.has(model.botUserId),
     context_team_id: model.teamId,
+    ...(channel.sharedWith === undefined
+      ? {}
+      : {
+          conversation_host_id: channel.sharedWith.hostTeamId,
+          shared_team_ids: [model.teamId, channel.sharedWith.teamId],
+        }),
     num_members: channel.members.size,
     created: 1_600_000_000,
     creator: '',

@@ -16,7 +16,7 @@ const specSchema = z.object({
     z.string(),
     z.object({
       openapi: z
-        .object({ params: z.array(paramSchema) })
+        .object({ params: z.array(paramSchema), scope_hint: z.string().optional() })
         .nullable()
         .optional(),
       sdk: z
@@ -91,4 +91,15 @@ export function missingArguments(method: string, args: Record<string, unknown>):
     if (present(args, rule.if) && !present(args, rule.then)) missing.push(`${rule.then} (required with ${rule.if})`);
   }
   return missing;
+}
+
+/**
+ * The bot scope the spec names for a method (its 2020 OpenAPI `scope_hint`, "Requires scope: `chat:write`"): [] for
+ * `none`, undefined when the spec says nothing.
+ */
+export function hintedScopes(method: string): string[] | undefined {
+  const hint = specMethod(method)?.openapi?.scope_hint;
+  const scope = hint === undefined ? undefined : /Requires scope: `([^`]+)`/.exec(hint)?.[1];
+  if (scope === undefined) return undefined;
+  return scope === 'none' ? [] : [scope];
 }

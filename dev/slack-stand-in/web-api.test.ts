@@ -3,6 +3,7 @@ import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startSlackSandbox, type SlackSandbox } from './index.js';
+import { readManifest } from './scopes.js';
 
 const { WebClient, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIHTTPError, LogLevel } = webApi;
 
@@ -15,6 +16,8 @@ let client: InstanceType<typeof WebClient>;
 
 beforeEach(async () => {
   sandbox = await startSlackSandbox({
+    // The manifest's scopes and the two read scopes these tests' users.info and conversations.info calls need.
+    scopes: [...readManifest().scopes, 'users:read', 'channels:read'],
     users: [
       { id: ALICE, name: 'alice', realName: 'Alice Buyer' },
       { id: BOB, name: 'bob', realName: 'Bob Approver' },

@@ -16,9 +16,11 @@ import {
   viewJson,
   withGeneratedIds,
 } from './shapes.js';
+import { missingScope } from './scopes.js';
 import { missingArguments, specMethod } from './spec.js';
 
-export type MethodResult = ({ ok: true } & Json) | { ok: false; error: string; response_metadata?: Json };
+export type MethodResult =
+  ({ ok: true } & Json) | { ok: false; error: string; response_metadata?: Json; needed?: string; provided?: string };
 
 export interface WebApiContext {
   model: SlackModel;
@@ -27,6 +29,8 @@ export interface WebApiContext {
   triggerTtlMs: number;
   /** files.completeUploadExternal answers with whole file objects, shares included (see the sandbox option). */
   uploadAnswerNamesShare: boolean;
+  /** The bot scopes the app was installed with. */
+  scopes: ReadonlySet<string>;
   /** Called after the app itself posts, so the sandbox can echo Slack's own events back (when configured). */
   onBotPost: (message: SandboxMessage) => void;
 }
@@ -47,6 +51,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: string,
     readonly details: string[] = [],
+    /** Fields Slack adds beside `error` (missing_scope's `needed` and `provided`). */
+    readonly fields: { needed?: string; provided?: string } = {},
   ) {
     super(code);
   }
@@ -151,20 +157,43 @@ function resolveChannel(model: SlackModel, ref: string): SandboxChannel {
   throw new ApiError('channel_not_found');
 }
 
-function memberChannel(model: SlackModel, ref: string): SandboxChannel {
+/**
+ * A channel the bot is a member of (an IM with the bot always is). A private channel the bot is not in is invisible to
+ * it (`channel_not_found`); a public one answers what the method's reference page lists: `not_in_channel` for
+ * chat.postMessage, chat.postEphemeral, files.completeUploadExternal and conversations.history/replies; chat.update
+ * and reactions.add list only `channel_not_found` (docs.slack.dev/reference/methods/<method> — "Errors").
+ */
+function memberChannel(
+  model: SlackModel,
+  ref: string,
+  publicError: 'not_in_channel' | 'channel_not_found' = 'not_in_channel',
+): SandboxChannel {
   const channel = resolveChannel(model, ref);
   if (!channel.members.has(model.botUserId)) {
-    // A private channel the bot is not in is invisible to it; a public one answers not_in_channel.
-    throw new ApiError(channel.isPrivate ? 'channel_not_found' : 'not_in_channel');
+    throw new ApiError(channel.isPrivate ? 'channel_not_found' : publicError, [
+      `${model.botName} is not a member of ${channel.isIm ? 'this conversation' : `#${channel.name}`}`,
+    ]);
   }
   return channel;
 }
 
-/** A thread's parent ts; a reply's ts leads to its parent, as Slack threads a reply-to-a-reply under the parent. */
+/** The parent ts a person's reply goes under: Slack's composer always threads a reply under the thread's parent. */
 export function threadRoot(model: SlackModel, channel: string, threadTs: string): string {
   const target = model.message(channel, threadTs);
   if (!target) throw new ApiError('thread_not_found', [`no message ${threadTs} in ${channel}`]);
   return target.threadTs ?? target.ts;
+}
+
+/**
+ * The thread an app's post goes into: the message its `thread_ts` names, as given. Slack's reference says to pass the
+ * parent's ts, never a reply's ("Avoid using a reply's ts value; use its parent instead" — chat.postMessage,
+ * chat.postEphemeral; "Never use a reply's ts value" — files.completeUploadExternal), so the stand-in does not move
+ * such a post into the parent's thread: it hangs off the reply, where nobody reading the thread sees it.
+ */
+export function appThread(model: SlackModel, channel: string, threadTs: string): string {
+  if (!model.message(channel, threadTs))
+    throw new ApiError('thread_not_found', [`no message ${threadTs} in ${channel}`]);
+  return threadTs;
 }
 
 export function checkMessageBlocks(text: string | undefined, blocks: Json[] | undefined): void {
@@ -297,7 +326,7 @@ function postMessage(ctx: WebApiContext, raw: Json): Json {
   requireMessageBody(args);
   checkMessageBlocks(args.text, args.blocks);
   const metadata = metadataOf(args.metadata);
-  const threadTs = args.thread_ts !== undefined ? threadRoot(model, channel.id, args.thread_ts) : undefined;
+  const threadTs = args.thread_ts !== undefined ? appThread(model, channel.id, args.thread_ts) : undefined;
   const message = model.addMessage(
     createMessage({
       channel: channel.id,
@@ -329,7 +358,7 @@ function postMessage(ctx: WebApiContext, raw: Json): Json {
 function update(ctx: WebApiContext, raw: Json): Json {
   const { model } = ctx;
   const args = parse(updateArgs, raw);
-  const channel = memberChannel(model, args.channel);
+  const channel = memberChannel(model, args.channel, 'channel_not_found');
   const message = model.message(channel.id, args.ts);
   if (!message) throw new ApiError('message_not_found');
   if (message.user !== model.botUserId) throw new ApiError('cant_update_message');
@@ -359,7 +388,7 @@ function postEphemeral(ctx: WebApiContext, raw: Json): Json {
   if (!channel.members.has(args.user)) throw new ApiError('user_not_in_channel');
   requireMessageBody(args);
   checkMessageBlocks(args.text, args.blocks);
-  const threadTs = args.thread_ts !== undefined ? threadRoot(model, channel.id, args.thread_ts) : undefined;
+  const threadTs = args.thread_ts !== undefined ? appThread(model, channel.id, args.thread_ts) : undefined;
   const ts = model.nextTs();
   model.addEphemeral({
     user: args.user,
@@ -444,7 +473,9 @@ function viewsPublish(ctx: WebApiContext, raw: Json): Json {
 function filesInfo(ctx: WebApiContext, raw: Json): Json {
   const args = parse(z.object({ file: z.string() }), raw);
   const file = ctx.model.file(args.file);
-  if (!file || !file.completed) throw new ApiError('file_not_found');
+  // A file the bot cannot see (shared only where it is not a member) is `file_not_found` to it, as to any token
+  // without access (docs.slack.dev/reference/methods/files.info — "Errors").
+  if (!file || !file.completed || !ctx.model.botCanSeeFile(file)) throw new ApiError('file_not_found');
   return { file: fileJson(ctx.model, ctx.baseUrl, file), comments: [], response_metadata: { next_cursor: '' } };
 }
 
@@ -491,7 +522,7 @@ function completeUpload(ctx: WebApiContext, raw: Json): Json {
   if (channelRef !== undefined) {
     const channel = memberChannel(model, channelRef);
     if (args.initial_comment === undefined) checkMessageBlocks('file', args.blocks);
-    const threadTs = args.thread_ts !== undefined ? threadRoot(model, channel.id, args.thread_ts) : undefined;
+    const threadTs = args.thread_ts !== undefined ? appThread(model, channel.id, args.thread_ts) : undefined;
     const message = model.addMessage(
       createMessage({
         channel: channel.id,
@@ -524,7 +555,7 @@ function completeUpload(ctx: WebApiContext, raw: Json): Json {
 function reactionsAdd(ctx: WebApiContext, raw: Json): Json {
   const { model } = ctx;
   const args = parse(z.object({ channel: z.string(), timestamp: z.string(), name: z.string() }), raw);
-  const channel = memberChannel(model, args.channel);
+  const channel = memberChannel(model, args.channel, 'channel_not_found');
   if (!/^[a-z0-9_+'-]+$/.test(args.name)) throw new ApiError('invalid_name');
   const message = model.message(channel.id, args.timestamp);
   if (!message) throw new ApiError('message_not_found');
@@ -626,6 +657,17 @@ export function implementedMethods(): string[] {
   return Object.keys(HANDLERS);
 }
 
+/** The conversation a call names (for scopes that depend on it), when it names one the sandbox knows. */
+function channelArg(model: SlackModel, args: Json): SandboxChannel | undefined {
+  const ref = typeof args.channel === 'string' ? args.channel : args.channel_id;
+  if (typeof ref !== 'string') return undefined;
+  try {
+    return resolveChannel(model, ref);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Argument names the spec requires that map to a specific Slack error rather than `invalid_arguments`. */
 function missingArgumentError(method: string, missing: string[]): ApiError {
   if (missing.some((m) => m === 'channel' || m === 'channel_id')) return new ApiError('channel_not_found');
@@ -645,12 +687,14 @@ export function callMethod(ctx: WebApiContext, method: string, rawArgs: Json): M
       return { ok: false, error: 'unknown_method', response_metadata: { messages: [`[ERROR] ${method}: ${why}`] } };
     }
     const args = decodeArgs(rawArgs);
+    const scope = missingScope(method, channelArg(ctx.model, args), ctx.scopes);
+    if (scope) throw new ApiError('missing_scope', [`${method} needs ${scope.needed}`], scope);
     const missing = missingArguments(method, args);
     if (missing.length > 0) throw missingArgumentError(method, missing);
     return { ok: true, ...handler(ctx, args) };
   } catch (error) {
     if (error instanceof ApiError) {
-      const result: MethodResult = { ok: false, error: error.code };
+      const result: MethodResult = { ok: false, error: error.code, ...error.fields };
       if (error.details.length > 0) result.response_metadata = { messages: error.details.map((d) => `[ERROR] ${d}`) };
       return result;
     }

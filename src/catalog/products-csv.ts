@@ -21,14 +21,17 @@ export const catalogProductSchema = z.object({
 
 export type CatalogProduct = z.infer<typeof catalogProductSchema>;
 
-interface CsvRecord {
+export interface CsvRecord {
   /** 1-based line the record starts on; a quoted field may carry it over several lines. */
   line: number;
   fields: string[];
 }
 
-/** RFC 4180, tolerant of LF or lone CR line endings, a UTF-8 BOM and blank lines (spreadsheet exports have them). */
-function parseCsvRecords(input: string, source: string): CsvRecord[] {
+/**
+ * RFC 4180, tolerant of LF or lone CR line endings, a UTF-8 BOM and blank lines (spreadsheet exports have them).
+ * `delimiter`: spreadsheets in locales with a decimal comma export `;`.
+ */
+export function parseCsvRecords(input: string, source: string, delimiter: ',' | ';' | '\t' = ','): CsvRecord[] {
   const records: CsvRecord[] = [];
   let fields: string[] = [];
   let field = '';
@@ -61,7 +64,7 @@ function parseCsvRecords(input: string, source: string): CsvRecord[] {
     } else if (ch === '"' && atFieldStart) {
       inQuotes = true;
       atFieldStart = false;
-    } else if (ch === ',') {
+    } else if (ch === delimiter) {
       fields.push(field);
       field = '';
       atFieldStart = true;

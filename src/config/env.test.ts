@@ -21,6 +21,11 @@ describe('loadEnv', () => {
     expect(env.LLM_MAX_RETRIES).toBe(0);
   });
 
+  it('takes a 32-byte base64 token key', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadEnv({ TOKEN_ENCRYPTION_KEY: key }).TOKEN_ENCRYPTION_KEY).toBe(key);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
@@ -28,6 +33,8 @@ describe('loadEnv', () => {
     [{ APPROVER_SLACK_IDS: 'U1,not an id' }, 'APPROVER_SLACK_IDS'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
     [{ MAX_SHEET_ROWS: '-5' }, 'MAX_SHEET_ROWS'],
+    [{ TOKEN_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }, 'TOKEN_ENCRYPTION_KEY'],
+    [{ TOKEN_ENCRYPTION_KEY: 'not base64 at all, but long enough to be 32 bytes!!' }, 'TOKEN_ENCRYPTION_KEY'],
   ])('fails fast naming the bad variable: %o', (source, name) => {
     expect(() => loadEnv(source)).toThrow(EnvError);
     expect(() => loadEnv(source)).toThrow(new RegExp(`\\b${name}\\b`));

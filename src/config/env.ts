@@ -26,12 +26,24 @@ const envSchema = z.object({
   SLACK_CLIENT_ID: optionalString,
   SLACK_CLIENT_SECRET: optionalString,
   SLACK_STATE_SECRET: optionalString,
+  /**
+   * 32 random bytes, base64 (`openssl rand -base64 32`): seals the bot and user tokens the OAuth installation store
+   * keeps in the database (AES-256-GCM). Required with OAuth; a single-workspace token stays in the environment.
+   */
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(value), {
+      message: 'must be 32 bytes in base64, e.g. the output of `openssl rand -base64 32`',
+    })
+    .optional(),
   SLACK_API_URL: z.url().default('https://slack.com/api/'),
   PORT: positiveInt(3000),
   /** The local Slack stand-in (demo, tests) appends every Web API call it receives to this JSONL file. */
   SLACK_CALL_LOG: optionalString,
   /** Least time between two posts in one channel; Slack allows about one message per second per channel. */
   SLACK_POST_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+  /** How long each step of reading a shared file from Slack (files.info, the download) may take. */
+  SLACK_FILE_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   /** How long an outbox row stays claimed by a sender; a dead sender's rows are taken over after it. */
   OUTBOX_LOCK_MS: z.coerce.number().int().min(1000).default(60_000),
   /** Background tasks (reading files, driving negotiations) one process runs at once; the rest wait their turn. */
@@ -52,6 +64,10 @@ const envSchema = z.object({
   MAX_SHEET_ROWS: positiveInt(20_000),
   MAX_WORKBOOK_CELLS: positiveInt(500_000),
 
+  /**
+   * The first approvers of the workspace the single-workspace bot token belongs to, written when that workspace has
+   * none yet. Never applied to OAuth installs: there the installer is the first approver.
+   */
   APPROVER_SLACK_IDS: z
     .string()
     .default('')
@@ -62,6 +78,7 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^[UW][A-Z0-9]+$/, 'must be a comma-separated list of Slack user ids'))),
+  /** A workspace's two-approver amount until its approvers set their own in `/parley settings`. */
   PO_DUAL_APPROVAL_ABOVE_USD: positiveNumber(50_000),
 
   JOBS_ENABLED: z.stringbool().default(true),
@@ -70,6 +87,7 @@ const envSchema = z.object({
   QUESTION_REMINDER_AFTER_HOURS: positiveNumber(4),
   EXPIRE_PAUSED_AFTER_DAYS: positiveNumber(7),
 
+  /** The demo's workspace, for `npm run seed` and the command-line tools; `npm start` seeds nothing. */
   SEED_SLACK_TEAM_ID: z
     .string()
     .regex(/^T[A-Z0-9]+$/, 'must be a Slack team id (T…)')

@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/test-d
 const EXPECTED_TABLES = [
   'AiUsage',
   'AuditLog',
+  'CatalogImport',
   'Decision',
   'Message',
   'Negotiation',
@@ -22,6 +23,7 @@ const EXPECTED_TABLES = [
   'SlackInstallation',
   'SlackOutbox',
   'Supplier',
+  'ThreadReply',
   'User',
   'Workspace',
   '_prisma_migrations',

@@ -1,11 +1,14 @@
-// Seeds a workspace: the brand, its two simulated competitors (SUP-002, SUP-003) and the 10K catalog. Idempotent:
-// every write is an upsert or an insert that skips existing keys, so a second run changes nothing. SUP-001 is not
-// seeded; it is created when a quotation names its supplier.
+// Seeds the demo's workspace: the brand, its two simulated competitors (SUP-002, SUP-003) and the generated 10K
+// Valden Outdoor catalog — for `npm run seed`, the demo, the CLI and tests. A real install gets the competitors but
+// no catalog (src/services/workspace/set-up-workspace.ts); its brand imports its own. Idempotent: every write is an
+// upsert or an insert that skips existing keys, so a second run changes nothing. SUP-001 is not seeded; it is created
+// when a quotation names its supplier.
 import { randomUUID } from 'node:crypto';
 import type { CatalogProduct } from '../catalog/products-csv.js';
 import { CATALOG_CSV, readCatalogCsv } from '../catalog/products-csv.js';
 import { parseSku } from '../catalog/sku.js';
 import { SIMULATED_SUPPLIERS, type SupplierProfile } from '../config/business-rules.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import type { PrismaClient } from './client.js';
 
 /** Rows per INSERT statement. */
@@ -16,6 +19,8 @@ export interface SeedOptions {
   brandName: string;
   /** The catalog to load; defaults to data/products.csv. */
   catalog?: CatalogProduct[];
+  /** Approvers a newly created workspace starts with (tests); an existing workspace's settings are left alone. */
+  approvers?: string[];
 }
 
 export interface SeedReport {
@@ -33,17 +38,15 @@ export interface DatabaseCounts {
 export async function seedWorkspace(prisma: PrismaClient, options: SeedOptions): Promise<SeedReport> {
   const workspace = await prisma.workspace.upsert({
     where: { slackTeamId: options.slackTeamId },
-    create: { slackTeamId: options.slackTeamId, name: options.brandName, brandName: options.brandName },
+    create: {
+      slackTeamId: options.slackTeamId,
+      name: options.brandName,
+      brandName: options.brandName,
+      ...(options.approvers ? { settings: { approvers: options.approvers } } : {}),
+    },
     update: {},
   });
-
-  for (const profile of SIMULATED_SUPPLIERS) {
-    await prisma.supplier.upsert({
-      where: { workspaceId_code: { workspaceId: workspace.id, code: profile.code } },
-      create: { workspaceId: workspace.id, ...supplierColumns(profile) },
-      update: {},
-    });
-  }
+  await addSimulatedSuppliers(prisma, workspace.id);
 
   const catalog = options.catalog ?? (await readCatalogCsv(CATALOG_CSV));
   const existing = await prisma.product.count({ where: { workspaceId: workspace.id } });
@@ -59,6 +62,20 @@ export async function countSeededData(prisma: PrismaClient): Promise<DatabaseCou
     prisma.workspace.count(),
   ]);
   return { products, suppliers, workspaces };
+}
+
+/** The simulated competitors every workspace negotiates with (SUP-002, SUP-003); existing ones are left as they are. */
+export async function addSimulatedSuppliers(
+  db: Pick<Prisma.TransactionClient, 'supplier'>,
+  workspaceId: string,
+): Promise<void> {
+  for (const profile of SIMULATED_SUPPLIERS) {
+    await db.supplier.upsert({
+      where: { workspaceId_code: { workspaceId, code: profile.code } },
+      create: { workspaceId, ...supplierColumns(profile) },
+      update: {},
+    });
+  }
 }
 
 export function supplierColumns(profile: SupplierProfile) {

@@ -33,7 +33,7 @@ import { beginNegotiation } from '../services/negotiation/begin-negotiation.js';
 import { receiveSharedFile } from '../services/quotation/receive-shared-file.js';
 import { createContextFactory } from '../services/service-context.js';
 import { enqueueNegotiationEvents } from '../thread/negotiation-events.js';
-import { ACTION } from '../slack/ids.js';
+import { ACTION, CALLBACK } from '../slack/ids.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import { expirePausedNegotiations } from './expire-paused-negotiations.js';
 import { DAY_MS, HOUR_MS } from '../time.js';
@@ -226,7 +226,9 @@ describe('a process that dies, and the one that starts after it', () => {
       sizeBytes: null,
       channelId: CHANNEL.id,
       threadTs: stuckMessage.ts,
+      messageTs: stuckMessage.ts,
       sharedBy: buyer,
+      externalChannel: false,
     });
     await first.settle();
     await first.server.stop();
@@ -309,9 +311,11 @@ describe('a process that dies, and the one that starts after it', () => {
         value: open?.value,
       },
     );
-    const modal = await first.sandbox.waitFor(() => first.sandbox.model.openViews(PEOPLE.approver.id).at(-1), {
-      what: 'the PO modal',
-    });
+    const modal = await first.sandbox.waitFor(
+      () =>
+        first.sandbox.model.openViews(PEOPLE.approver.id).find((view) => view.view.callback_id === CALLBACK.poModal),
+      { what: 'the PO modal' },
+    );
     expect(JSON.stringify(modal.view)).toContain(po.number);
   }, 60_000);
 });
@@ -333,7 +337,11 @@ describe('reminders and expiry in the thread', () => {
     await driver.clickButton(buyer, { channel: CHANNEL.id, ts: start.ts }, startButton.actionId, {
       value: startButton.value,
     });
-    const modal = await first.sandbox.waitFor(() => model.openViews(buyer).at(-1), { what: 'the start modal' });
+    // The modal opens with a loading view at once; the start modal replaces it (same view id) once read.
+    const modal = await first.sandbox.waitFor(
+      () => model.openViews(buyer).find((view) => view.view.callback_id === CALLBACK.startModal),
+      { what: 'the start modal' },
+    );
     await driver.submitView(buyer, modal.id, {});
     await settle();
 
@@ -389,7 +397,10 @@ describe('reminders and expiry in the thread', () => {
     expect(first.sandbox.renderThread(CHANNEL.id, ts)).toMatch(/has expired\. Nothing was ordered\./);
     expect(withButton(ts, ACTION.questionAnswer)).toHaveLength(0);
     expect(withButton(ts, ACTION.earlyTerminationFinish)).toHaveLength(0);
-    expect(await homeText((text) => !text.includes('waiting.xlsx'))).toContain('Your active negotiations');
+    // Off the active list, into the history, marked expired.
+    const after = await homeText((text) => text.includes('waiting.xlsx · *Expired*'));
+    expect(after).toContain('Your active negotiations (0)');
+    expect(after).not.toContain('Waiting for an answer');
 
     // A choice made from a message left from before (a curveball strategy) is refused with the reason, not an error.
     const ctx = await contexts.forTeam(TEAM_ID);

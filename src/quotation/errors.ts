@@ -10,7 +10,9 @@ export type QuotationErrorCode =
   | 'too_many_rows'
   | 'too_many_cells'
   | 'zip_bomb'
-  | 'no_item_table';
+  | 'no_item_table'
+  /** Slack did not send the file in time: nothing is wrong with it, share it again. */
+  | 'download_timeout';
 
 export class QuotationError extends Error {
   override name = 'QuotationError';

@@ -5,17 +5,23 @@
 import type * as Inputs from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
 import { log } from '../log.js';
-import { answerFromThreadReply, answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
+import { answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
+import { answerWhichQuestion } from './negotiation/answer-which-question.js';
+import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receive-thread-reply.js';
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
+import { cancelCatalogImport } from './catalog/cancel-catalog-import.js';
+import { claimFirstApprover } from './workspace/claim-first-approver.js';
+import { applyCatalogImport, claimCatalogImport } from './catalog/import-catalog.js';
+import { previewCatalogImport } from './catalog/preview-catalog-import.js';
 import type { SlackFiles } from './quotation/download-shared-file.js';
 import { driveNegotiation } from './negotiation/drive-negotiation.js';
 import { acceptPremium } from './negotiation/accept-premium.js';
-import { NOT_INSTALLED, type ServiceResult } from './outcome.js';
+import { done, NOT_INSTALLED, type ServiceResult } from './outcome.js';
 import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
 import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
 import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
 import { quotationToReread, readQuotation, type ReadQuotationOutcome } from './quotation/read-quotation.js';
-import { type ReceivedSlackFile, receiveFilesOfMessage, receiveSlackFile } from './quotation/receive-shared-file.js';
+import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './quotation/receive-shared-file.js';
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { WorkQueue } from './work-queue.js';
@@ -23,16 +29,16 @@ import type { WorkQueue } from './work-queue.js';
 /** A call made in a Slack team's workspace: the service's answer, or a refusal when Parley is not installed there. */
 type InTeam<R> = Promise<R | typeof NOT_INSTALLED>;
 
-/** A thread reply taken as an answer (or refused as one), with the negotiation it answered. */
-export type ThreadReplyAnswer = ServiceResult<{ resume: boolean }> & { negotiationId: string };
-
 export interface Parley {
   /**
-   * A file was shared (event), or pointed at (shortcut, `/parley negotiate`: `explicit`). Resolves once the file is
-   * claimed — one quotation per Slack file, in the database — so the listener acknowledges only what will not be
-   * lost to a crash; the reading runs after, in the background (and is picked up again after a crash).
+   * A file was shared (event), or pointed at (shortcut, `/parley negotiate`: `requestedBy`). Resolves once the file
+   * is claimed — one quotation per Slack file, in the database — so the listener acknowledges only what will not be
+   * lost to a crash; the reading runs after, in the background (and is picked up again after a crash). Refused only
+   * for someone who asked (the sentence is for them); a share Parley does not read is done with nothing to do.
    */
-  fileShared(input: Inputs.FileSharedInput): Promise<void>;
+  fileShared(input: Inputs.FileSharedInput): InTeam<ServiceResult<null>>;
+  /** `/parley negotiate` without a link: the channel's recent spreadsheets, to pick one from. */
+  recentFiles(teamId: string, channelId: string): InTeam<ServiceResult<Inputs.RecentChannelFile[]>>;
   /** jobs: a quotation left `received`/`parsing` by a process that died is read again (the sweep claimed it). */
   rereadQuotation(workspaceId: string, quotationId: string): Promise<void>;
   reviewItem(teamId: string, input: Inputs.ReviewItemInput): InTeam<ServiceResult>;
@@ -58,12 +64,25 @@ export interface Parley {
   ): InTeam<ServiceResult<{ resume: boolean }>>;
   /** Records the buyer's consent to a premium, then concludes the negotiation again in the background. */
   acceptPremium(teamId: string, input: Inputs.AcceptPremiumInput): InTeam<ServiceResult<{ resume: boolean }>>;
-  /** `/parley negotiate` in a thread: the files of the thread's first message, read as if shared now. */
-  negotiateFilesOf(teamId: string, input: Inputs.FilesOfMessageInput): Promise<void>;
-  /** A thread message: answers the oldest open question of the thread's negotiation, if there is one. */
+  /**
+   * A thread message, recorded once per Slack message: it answers the one question open to its author, or Parley asks
+   * which one when several are.
+   */
   threadReply(teamId: string, input: Inputs.ThreadReplyInput): Promise<ThreadReplyAnswer | null>;
+  /** Records the reply as the chosen question's answer, then resumes the negotiation when it was waiting for it. */
+  answerWhichQuestion(
+    teamId: string,
+    input: Inputs.AnswerWhichQuestionInput,
+  ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
   approvePo(teamId: string, input: Inputs.ApprovePoInput): InTeam<PurchaseOrderResult>;
   rejectPo(teamId: string, input: Inputs.RejectPoInput): InTeam<PurchaseOrderResult>;
+  /** Reads, checks and stores a catalog file's preview (`/parley catalog`); the catalog does not change. */
+  previewCatalog(teamId: string, input: Inputs.PreviewCatalogInput): InTeam<ServiceResult<Inputs.CatalogPreview>>;
+  /** Claims the import, then writes the catalog in the background; `finished` resolves with what it did. */
+  importCatalog(teamId: string, input: Inputs.ImportCatalogInput): InTeam<ServiceResult<Inputs.CatalogImportStarted>>;
+  cancelCatalogImport(teamId: string, input: Inputs.CancelCatalogImportInput): InTeam<ServiceResult>;
+  /** The App Home was opened: a Slack admin becomes the first approver of a workspace that has none. */
+  homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
   /** Resumes a negotiation (recovery on start, the lease sweep). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
   context(teamId: string): Promise<ServiceContext | null>;
@@ -135,16 +154,11 @@ export function createParley(options: ParleyOptions): Parley {
     for (const file of received) if (file.isNew) read(ctx, file);
   }
 
-  async function receiveFile({ teamId, ...file }: Inputs.FileSharedInput): Promise<void> {
-    const ctx = await contexts.forTeam(teamId);
-    if (!ctx) return log.warn('file shared in a workspace Parley does not know', { teamId });
+  async function receiveFile(ctx: ServiceContext, file: Omit<Inputs.FileSharedInput, 'teamId'>) {
     const received = await receiveSlackFile(ctx, { ...file, files });
-    if (received) readClaimed(ctx, [received]);
-  }
-
-  async function receiveFilesOf(teamId: string, input: Inputs.FilesOfMessageInput): Promise<void> {
-    const ctx = await contexts.forTeam(teamId);
-    if (ctx) readClaimed(ctx, await receiveFilesOfMessage(ctx, { ...input, files }));
+    if (!received.ok) return received;
+    if (received.value) readClaimed(ctx, [received.value]);
+    return done(null, received.changed);
   }
 
   async function reread(workspaceId: string, quotationId: string): Promise<void> {
@@ -172,13 +186,40 @@ export function createParley(options: ParleyOptions): Parley {
     return result;
   }
 
+  async function whichQuestion(ctx: ServiceContext, input: Inputs.AnswerWhichQuestionInput) {
+    const result = await answerWhichQuestion(ctx, input);
+    if (result.ok && result.value.resume) drive(ctx, result.value.negotiationId);
+    return result;
+  }
+
   async function answerReply(teamId: string, input: Inputs.ThreadReplyInput): Promise<ThreadReplyAnswer | null> {
     const ctx = await contexts.forTeam(teamId);
     if (!ctx) return null;
-    const result = await answerFromThreadReply(ctx, input);
+    const result = await receiveThreadReply(ctx, input);
     options.kickOutbox();
     if (result?.ok && result.value.resume) drive(ctx, result.negotiationId);
     return result;
+  }
+
+  /** The import is claimed now (before the acknowledgement); the catalog is written in the background. */
+  async function importCatalog(ctx: ServiceContext, input: Inputs.ImportCatalogInput) {
+    const claim = await claimCatalogImport(ctx, input);
+    if (!claim.ok) return claim;
+    if (claim.value.kind === 'applied') {
+      const { report } = claim.value;
+      return done({ fileName: report.fileName, finished: Promise.resolve(report) }, false);
+    }
+    const finished = new Promise<Inputs.CatalogImportReport | null>((resolve) => {
+      work.run(`catalog:${input.importId}`, async () => {
+        try {
+          resolve(await applyCatalogImport(ctx, { importId: input.importId }));
+        } catch (error) {
+          resolve(null);
+          throw error;
+        }
+      });
+    });
+    return done({ fileName: claim.value.fileName, finished: track(finished) });
   }
 
   async function resume(workspaceId: string, negotiationId: string): Promise<void> {
@@ -187,7 +228,8 @@ export function createParley(options: ParleyOptions): Parley {
   }
 
   return {
-    fileShared: (input) => track(receiveFile(input)),
+    fileShared: ({ teamId, ...file }) => inTeam(teamId, (ctx) => receiveFile(ctx, file)),
+    recentFiles: (teamId, channelId) => inTeam(teamId, (ctx) => recentChannelFiles(ctx, { files, channelId })),
     rereadQuotation: (workspaceId, quotationId) => reread(workspaceId, quotationId),
     reviewItem: (teamId, input) => inTeam(teamId, (ctx) => reviewItem(ctx, input)),
     confirmAll: (teamId, input) => inTeam(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
@@ -197,10 +239,17 @@ export function createParley(options: ParleyOptions): Parley {
     answerQuestion: (teamId, input) => inTeam(teamId, (ctx) => answer(ctx, input)),
     chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => chooseCurveball(ctx, input)),
     acceptPremium: (teamId, input) => inTeam(teamId, (ctx) => premium(ctx, input)),
-    negotiateFilesOf: (teamId, input) => track(receiveFilesOf(teamId, input)),
     threadReply: (teamId, input) => track(answerReply(teamId, input)),
+    answerWhichQuestion: (teamId, input) => inTeam(teamId, (ctx) => whichQuestion(ctx, input)),
     approvePo: (teamId, input) => inTeam(teamId, (ctx) => approvePurchaseOrder(ctx, input)),
     rejectPo: (teamId, input) => inTeam(teamId, (ctx) => rejectPurchaseOrder(ctx, input)),
+    previewCatalog: (teamId, input) => inTeam(teamId, (ctx) => previewCatalogImport(ctx, { ...input, files })),
+    importCatalog: (teamId, input) => inTeam(teamId, (ctx) => importCatalog(ctx, input)),
+    cancelCatalogImport: (teamId, input) => inTeam(teamId, (ctx) => cancelCatalogImport(ctx, input)),
+    homeOpened: async (teamId, userId) => {
+      const claimed = await inTeam(teamId, (ctx) => claimFirstApprover(ctx, { by: userId }));
+      return { becameApprover: claimed.ok && claimed.value.becameApprover };
+    },
     resume: (workspaceId, negotiationId) => resume(workspaceId, negotiationId),
     context: (teamId) => contexts.forTeam(teamId),
     async idle() {

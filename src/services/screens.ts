@@ -1,29 +1,28 @@
 // What a listener shows one person right away — modals, the App Home, `/parley` replies — read from the database and
-// built with the Block Kit builders. Reads only, except saving the settings.
+// built with the Block Kit builders. Reads only, except saving the settings (services/workspace/change-settings.ts).
 import type { HomeView, ModalView } from '@slack/types';
 import type { PrismaClient } from '../db/client.js';
+import type { NegotiationStatus, PurchaseOrderStatus } from '../generated/prisma/client.js';
 import { SIMULATED_SUPPLIERS } from '../config/business-rules.js';
-import { toJsonColumn } from '../db/json.js';
 import { approvalsRequired, type PurchaseOrderView, whyCannotApprove } from '../decision/purchase-order-rules.js';
 import {
+  HOME_HISTORY_MAX,
   buildAppHome,
   buildChannelStatus,
   buildPoModal,
   buildRejectModal,
+  buildCatalogModal,
   buildSettingsModal,
   buildStartModal,
   type SettingsValues,
   type SlackMessage,
 } from '../slack/views/index.js';
 import { done, NOT_INSTALLED, refused, type ServiceResult } from './outcome.js';
+import { describeCatalog } from './catalog/describe-catalog.js';
 import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
-import {
-  mayApprove,
-  mayChangeSettings,
-  mayWorkOnQuotation,
-  workspaceSettingsSchema,
-} from './workspace/workspace-settings.js';
+import { mayApprove, mayWorkOnQuotation } from './workspace/workspace-settings.js';
+import { changeSettings, settingsForEditing } from './workspace/change-settings.js';
 
 export interface ScreensOptions {
   contexts: ContextFactory;
@@ -70,6 +69,7 @@ export function createScreens(options: ScreensOptions) {
             quotedTotal: total > 0 ? Math.round(total * 100) / 100 : null,
             currency: quotation.currency ?? 'USD',
             simulatedSuppliers: SIMULATED_SUPPLIERS.map(({ code, name }) => ({ code, name })),
+            externalChannel: quotation.slackChannelExternal,
           }),
         );
       }),
@@ -130,23 +130,19 @@ export function createScreens(options: ScreensOptions) {
 
     settingsModal: (teamId: string, userId: string) =>
       inTeam<ModalView>(teamId, async (ctx) => {
-        if (!mayChangeSettings(userId, ctx.workspace.settings)) {
-          return refused('not_allowed', 'Only the approvers can change Parley’s settings.');
-        }
-        return done(buildSettingsModal(ctx.workspace.settings));
+        const editing = await settingsForEditing(ctx, userId);
+        if (!editing.ok) return editing;
+        const { version, brandName } = editing.value;
+        return done(buildSettingsModal({ ...ctx.workspace.settings, brandName, version }));
       }),
 
-    saveSettings: (teamId: string, userId: string, values: SettingsValues) =>
-      inTeam(teamId, async (ctx) => {
-        if (!mayChangeSettings(userId, ctx.workspace.settings)) {
-          return refused('not_allowed', 'Only the approvers can change Parley’s settings.');
-        }
-        const stored = workspaceSettingsSchema.parse(values);
-        await options.prisma.workspace.update({
-          where: { id: ctx.workspace.id },
-          data: { settings: toJsonColumn(stored) },
-        });
-        return done(undefined);
+    saveSettings: (teamId: string, userId: string, values: SettingsValues, basedOnVersion: number) =>
+      inTeam(teamId, (ctx) => changeSettings(ctx, { by: userId, values, basedOnVersion })),
+
+    catalogModal: (teamId: string, userId: string) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        const described = await describeCatalog(ctx, { by: userId });
+        return described.ok ? done(buildCatalogModal(described.value)) : described;
       }),
 
     quotationChannel: async (teamId: string, quotationId: string) => {
@@ -221,6 +217,7 @@ async function homeModel(ctx: ServiceContext, userId: string) {
         },
       })
     : [];
+  const history = await homeHistory(ctx, isApprover ? null : userId);
   const required = (po: (typeof pos)[number]) =>
     approvalsRequired(
       { currency: po.currency, effectiveLandedCost: Number(po.effectiveLandedCost) },
@@ -247,6 +244,77 @@ async function homeModel(ctx: ServiceContext, userId: string) {
       total: Number(po.effectiveLandedCost),
       currency: po.currency,
       approvals: `${po._count.approvals} of ${required(po)} approvals`,
+      permalink: threadLink(po.negotiation.quotation.slackChannelId, po.negotiation.quotation.slackThreadTs),
+    })),
+    ...history,
+  };
+}
+
+/** The statuses a negotiation ends in, as the App Home's history says them. */
+const ENDED_NEGOTIATION = new Map<NegotiationStatus, string>([
+  ['completed', 'Completed'],
+  ['cancelled', 'Cancelled'],
+  ['expired', 'Expired'],
+  ['failed', 'Failed'],
+]);
+
+const PURCHASE_ORDER_STATUS = new Map<PurchaseOrderStatus, string>([
+  ['draft', 'Waiting for approval'],
+  ['approved', 'Approved'],
+  ['rejected', 'Rejected'],
+]);
+
+/**
+ * The App Home's history: negotiations that have ended and the purchase orders drafted (a superseded draft, replaced
+ * by the award the buyer accepted, is left out), newest first. `uploadedBy`: only that person's quotations (anyone
+ * but an approver); null for all.
+ */
+async function homeHistory(ctx: ServiceContext, uploadedBy: string | null) {
+  const theirs = uploadedBy === null ? {} : { quotation: { uploadedBySlackUserId: uploadedBy } };
+  const thread = { select: { fileName: true, slackChannelId: true, slackThreadTs: true } } as const;
+  const negotiations = await ctx.db.negotiation.findMany({
+    where: { status: { in: [...ENDED_NEGOTIATION.keys()] }, ...theirs },
+    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+    take: HOME_HISTORY_MAX,
+    include: {
+      quotation: { select: { ...thread.select, supplierNameRaw: true, supplier: { select: { name: true } } } },
+      purchaseOrders: {
+        where: { status: { not: 'superseded' } },
+        orderBy: { createdAt: 'desc' },
+        take: 1,
+        select: { number: true, effectiveLandedCost: true, currency: true },
+      },
+    },
+  });
+  const purchaseOrders = await ctx.db.purchaseOrder.findMany({
+    where: { status: { not: 'superseded' }, ...(uploadedBy === null ? {} : { negotiation: theirs }) },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: HOME_HISTORY_MAX,
+    include: {
+      negotiation: { select: { quotation: thread } },
+      allocations: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { supplier: { select: { name: true } } } },
+    },
+  });
+  return {
+    pastNegotiations: negotiations.map((n) => {
+      const po = n.purchaseOrders[0];
+      return {
+        title: n.quotation.fileName,
+        supplierName: n.quotation.supplier?.name ?? n.quotation.supplierNameRaw,
+        status: ENDED_NEGOTIATION.get(n.status) ?? n.status,
+        award: po ? { poNumber: po.number, total: Number(po.effectiveLandedCost), currency: po.currency } : null,
+        at: n.completedAt ?? n.updatedAt,
+        permalink: threadLink(n.quotation.slackChannelId, n.quotation.slackThreadTs),
+      };
+    }),
+    pastPurchaseOrders: purchaseOrders.map((po) => ({
+      number: po.number,
+      status: PURCHASE_ORDER_STATUS.get(po.status) ?? po.status,
+      total: Number(po.effectiveLandedCost),
+      currency: po.currency,
+      // A split award lists each supplier once.
+      supplierNames: [...new Set(po.allocations.map((a) => a.supplier.name))],
+      at: po.approvedAt ?? po.rejectedAt ?? po.createdAt,
       permalink: threadLink(po.negotiation.quotation.slackChannelId, po.negotiation.quotation.slackThreadTs),
     })),
   };

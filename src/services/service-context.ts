@@ -6,7 +6,12 @@ import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import type { Llm } from '../llm/llm.js';
 import type { ReadLimits } from '../quotation/errors.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
-import { resolveSettings, type WorkspaceSettings } from './workspace/workspace-settings.js';
+import {
+  NO_SLACK_ADMINS,
+  resolveSettings,
+  type SlackDirectory,
+  type WorkspaceSettings,
+} from './workspace/workspace-settings.js';
 
 export interface ServiceContext {
   db: WorkspaceDb;
@@ -14,11 +19,14 @@ export interface ServiceContext {
   llm: Llm | null;
   limits: ReadLimits;
   now: () => Date;
+  /** Who is a Slack workspace admin (settings permissions); asked only about people who are not approvers. */
+  directory: SlackDirectory;
 }
 
+/** No APPROVER_SLACK_IDS: approvers are each workspace's own (stored in its settings), never the environment's. */
 export type ContextEnv = Pick<
   Env,
-  'APPROVER_SLACK_IDS' | 'PO_DUAL_APPROVAL_ABOVE_USD' | 'MAX_UPLOAD_MB' | 'MAX_SHEET_ROWS' | 'MAX_WORKBOOK_CELLS'
+  'PO_DUAL_APPROVAL_ABOVE_USD' | 'MAX_UPLOAD_MB' | 'MAX_SHEET_ROWS' | 'MAX_WORKBOOK_CELLS'
 >;
 
 export interface ContextFactoryOptions {
@@ -26,12 +34,15 @@ export interface ContextFactoryOptions {
   env: ContextEnv;
   llm: Llm | null;
   now?: () => Date;
+  /** Slack's users.info, plugged in by server.ts; without it nobody counts as a workspace admin (tests, jobs, CLI). */
+  directory?: SlackDirectory;
 }
 
 /** Resolves Slack team ids to service contexts; an unknown team gets null (Parley is not installed there). */
 export function createContextFactory(options: ContextFactoryOptions) {
   const now = options.now ?? (() => new Date());
   const limits = readLimitsFrom(options.env);
+  const directory = options.directory ?? NO_SLACK_ADMINS;
   return {
     async forTeam(slackTeamId: string): Promise<ServiceContext | null> {
       const workspace = await options.prisma.workspace.findUnique({ where: { slackTeamId } });
@@ -55,6 +66,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
       llm: options.llm,
       limits,
       now,
+      directory,
     };
   }
 }

@@ -5,13 +5,19 @@ import type { HomeView, ModalView } from '@slack/types';
 import type {
   AcceptPremiumInput,
   AnswerQuestionInput,
+  CancelCatalogImportInput,
+  CatalogImportStarted,
+  CatalogPreview,
+  ImportCatalogInput,
+  PreviewCatalogInput,
+  AnswerWhichQuestionInput,
   ApprovePoInput,
   BeginNegotiationInput,
   ChooseCurveballInput,
   ChooseSupplierInput,
   ConfirmAllInput,
   FileSharedInput,
-  FilesOfMessageInput,
+  RecentChannelFile,
   RejectPoInput,
   ReviewItemInput,
   ShowReviewPageInput,
@@ -33,8 +39,13 @@ export type Shown<T> = { readonly ok: true; readonly value: T } | ({ readonly ok
 
 /** The calls the listeners make. Each resolves once its change is committed; slow work continues in the background. */
 export interface Parley {
-  /** Resolves once the file is claimed (or skipped: not a spreadsheet nobody asked for). */
-  fileShared(input: FileSharedInput): Promise<void>;
+  /**
+   * Resolves once the file is claimed (or skipped: not Parley's to read). Refused only for someone who asked for it
+   * (the shortcut, `/parley negotiate`): not theirs to ask, Parley not in the channel, already read (with its thread).
+   */
+  fileShared(input: FileSharedInput): Promise<Outcome>;
+  /** The channel's recent spreadsheets, for `/parley negotiate` without a link; refused where Parley is not in it. */
+  recentFiles(teamId: string, channelId: string): Promise<Shown<RecentChannelFile[]>>;
   reviewItem(teamId: string, input: ReviewItemInput): Promise<Outcome>;
   confirmAll(teamId: string, input: ConfirmAllInput): Promise<Outcome>;
   chooseSupplier(teamId: string, input: ChooseSupplierInput): Promise<Outcome>;
@@ -44,11 +55,22 @@ export interface Parley {
   chooseCurveballStrategy(teamId: string, input: ChooseCurveballInput): Promise<Outcome>;
   /** Paying above the quote takes this click; the negotiation is then concluded again. */
   acceptPremium(teamId: string, input: AcceptPremiumInput): Promise<Outcome>;
-  negotiateFilesOf(teamId: string, input: FilesOfMessageInput): Promise<void>;
   /** Null when the reply answers nothing (no open question in that thread, or Parley is not installed). */
   threadReply(teamId: string, input: ThreadReplyInput): Promise<Outcome | null>;
+  /** The author of a thread reply says which open question it answers (or none), on the post that asked. */
+  answerWhichQuestion(teamId: string, input: AnswerWhichQuestionInput): Promise<Outcome>;
   approvePo(teamId: string, input: ApprovePoInput): Promise<Outcome>;
   rejectPo(teamId: string, input: RejectPoInput): Promise<Outcome>;
+  /** Downloads, reads and checks a catalog file and stores its preview; resolves when the preview can be shown. */
+  previewCatalog(teamId: string, input: PreviewCatalogInput): Promise<Shown<CatalogPreview>>;
+  /** Resolves once the import is claimed; the catalog is written after, `finished` telling how it went. */
+  importCatalog(teamId: string, input: ImportCatalogInput): Promise<Shown<CatalogImportStarted>>;
+  cancelCatalogImport(teamId: string, input: CancelCatalogImportInput): Promise<Outcome>;
+  /**
+   * Someone opened the App Home: while the workspace has no approver, a Slack workspace admin who opens it becomes the
+   * first one. Resolves false for everyone else (nothing changes), and when Parley is not set up in the team.
+   */
+  homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
 }
 
 /** What a listener shows one person right away, read from the database (and the settings, saved). */
@@ -61,7 +83,10 @@ export interface Screens {
   home(teamId: string, userId: string): Promise<HomeView | null>;
   channelStatus(teamId: string, channelId: string): Promise<SlackMessage>;
   settingsModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
-  saveSettings(teamId: string, userId: string, values: SettingsValues): Promise<Outcome>;
+  /** `/parley catalog` and the App Home's Import catalog: the upload modal, for approvers and admins. */
+  catalogModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
+  /** `basedOnVersion`: the settings version the modal showed (its private_metadata); a newer one refuses the save. */
+  saveSettings(teamId: string, userId: string, values: SettingsValues, basedOnVersion: number): Promise<Outcome>;
   /** Where to tell someone privately about a refused submission (a modal has no channel of its own). */
   quotationChannel(teamId: string, quotationId: string): Promise<string | null>;
   purchaseOrderChannel(teamId: string, purchaseOrderId: string): Promise<string | null>;

@@ -20,6 +20,9 @@ export const ACTION = {
   questionAnswer: 'question_answer',
   earlyTerminationFinish: 'early_termination_finish',
   earlyTerminationContinue: 'early_termination_continue',
+  /** Which open question a thread reply answers (`which_question:<n>`), or none of them. */
+  whichQuestion: 'which_question',
+  whichQuestionNone: 'which_question_none',
   // Curveball
   curveballChoose: 'curveball_choose',
   // Decision and PO
@@ -27,6 +30,8 @@ export const ACTION = {
   /** The buyer accepts a premium above the quote (the recommendation's or the no-award message's button). */
   decisionAcceptPremium: 'decision_accept_premium',
   poReject: 'po_reject',
+  /** `/parley negotiate` without a link: one button per recent spreadsheet of the channel. */
+  negotiateFile: 'negotiate_file',
   // Links (url buttons still send an action, which the app must ack)
   openThread: 'open_thread',
   // Inputs inside modals (read from view.state.values[block][action])
@@ -40,13 +45,22 @@ export const ACTION = {
   startSourcing: 'start_sourcing',
   startInvited: 'start_invited',
   startNotes: 'start_notes',
+  /** The buyer's "post it here" for a channel with people from outside the workspace (Slack Connect). */
+  startExternalConfirm: 'start_external_confirm',
   rejectReason: 'reject_reason',
+  settingsBrandName: 'settings_brand_name',
   settingsApprovers: 'settings_approvers',
   settingsDualApproval: 'settings_dual_approval',
   settingsDefaultMode: 'settings_default_mode',
   settingsDefaultRounds: 'settings_default_rounds',
   settingsDefaultQuestionBudget: 'settings_default_question_budget',
   settingsDiscloseCompetitors: 'settings_disclose_competitors',
+  // The brand's catalog (`/parley catalog`, the App Home): the upload modal's file, the preview's buttons
+  catalogOpen: 'catalog_open',
+  catalogFile: 'catalog_file',
+  catalogMerge: 'catalog_merge',
+  catalogReplace: 'catalog_replace',
+  catalogCancel: 'catalog_cancel',
 } as const;
 export type ActionId = (typeof ACTION)[keyof typeof ACTION];
 
@@ -68,6 +82,8 @@ export const CALLBACK = {
   poModal: 'parley_purchase_order',
   rejectModal: 'parley_reject_po',
   settingsModal: 'parley_settings',
+  /** The catalog upload modal; its preview replaces it (same view) and is read by its buttons, not submitted. */
+  catalogModal: 'parley_catalog',
   /** Must match manifest.yml. */
   negotiateShortcut: 'negotiate_quote',
 } as const;
@@ -89,19 +105,26 @@ export const BLOCK = {
   startSourcing: ACTION.startSourcing,
   startInvited: ACTION.startInvited,
   startNotes: ACTION.startNotes,
+  startExternalConfirm: ACTION.startExternalConfirm,
   rejectReason: ACTION.rejectReason,
+  settingsBrandName: ACTION.settingsBrandName,
   settingsApprovers: ACTION.settingsApprovers,
   settingsDualApproval: ACTION.settingsDualApproval,
   settingsDefaultMode: ACTION.settingsDefaultMode,
   settingsDefaultRounds: ACTION.settingsDefaultRounds,
   settingsDefaultQuestionBudget: ACTION.settingsDefaultQuestionBudget,
   settingsDiscloseCompetitors: ACTION.settingsDiscloseCompetitors,
+  catalogFile: ACTION.catalogFile,
+  catalogActions: 'catalog_actions',
+  /** The App Home's Import catalog button. */
+  catalogHome: 'catalog_home',
   reviewConfirmAll: 'review_confirm_all',
   reviewPager: 'review_pager',
   reviewSupplier: 'review_supplier',
   reviewStart: 'review_start',
   questionAnswers: 'question_answers',
   earlyTermination: 'early_termination',
+  whichQuestion: 'which_question',
   curveballStrategies: 'curveball_strategies',
   decisionActions: 'decision_actions',
   decisionPremium: 'decision_premium',
@@ -208,6 +231,8 @@ export const answerCodec = valueCodec(
 );
 /** Finish now / Keep negotiating on an early-termination question. */
 export const questionRefCodec = valueCodec(z.strictObject({ q: idSchema }), BUTTON_VALUE_MAX);
+/** A thread reply (`r`) and the open question it answers (`q`), or null for none of them. */
+export const whichQuestionCodec = valueCodec(z.strictObject({ r: idSchema, q: idSchema.nullable() }), BUTTON_VALUE_MAX);
 /** One curveball strategy of a negotiation. */
 export const curveballChoiceCodec = valueCodec(z.strictObject({ n: idSchema, s: idSchema }), BUTTON_VALUE_MAX);
 /** A premium the buyer may accept: the negotiation and the offer's id (decide.ts PremiumOption.id). */
@@ -222,3 +247,12 @@ export const poRefCodec = valueCodec(
   z.strictObject({ po: idSchema, v: z.number().int().nonnegative() }),
   PRIVATE_METADATA_MAX,
 );
+/** The settings modal's private_metadata: the settings version it shows, so a save over a newer one is refused. */
+export const settingsVersionCodec = valueCodec(
+  z.strictObject({ sv: z.number().int().nonnegative() }),
+  PRIVATE_METADATA_MAX,
+);
+/** A catalog import previewed: the preview's Merge, Replace and Cancel buttons. */
+export const catalogImportCodec = valueCodec(z.strictObject({ ci: idSchema }), BUTTON_VALUE_MAX);
+/** A Slack file offered by `/parley negotiate` (F… ids fit `idSchema`). */
+export const fileRefCodec = valueCodec(z.strictObject({ f: idSchema }), BUTTON_VALUE_MAX);

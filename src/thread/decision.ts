@@ -55,6 +55,8 @@ export async function enqueueDecision(
     chart: Buffer;
     /** What the negotiation's AI calls cost, as recorded so far. */
     aiCost?: DecisionAiCost | null;
+    /** The workspace's approvers: the draft PO @-mentions them. */
+    approvers: readonly string[];
   },
 ) {
   const { negotiationId, numbers, text, po } = input;
@@ -108,7 +110,7 @@ export async function enqueueDecision(
       },
     },
     excluded: numbers.excluded.map((e) => ({ supplierName: e.name, reason: e.reason })),
-    purchaseOrder: { id: po.id, number: po.number },
+    purchaseOrder: { id: po.id, number: po.number, approverIds: input.approvers },
     aiCost: input.aiCost ?? null,
     premium:
       numbers.premiumOption === null

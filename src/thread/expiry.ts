@@ -27,9 +27,9 @@ export async function enqueueNegotiationExpired(
   input: { negotiationId: string; waitedDays: number; closedQuestions: ExpiredQuestion[] },
 ) {
   const { negotiationId, waitedDays, closedQuestions } = input;
-  const { quotationId, thread } = await negotiationThread(tx, negotiationId);
+  const { quotationId, thread, buyerId } = await negotiationThread(tx, negotiationId);
   const notice = buildExpiredNotice({
-    buyerId: thread.uploadedBySlackUserId,
+    buyerId,
     waitedDays,
     closedQuestions: closedQuestions.length,
   });

@@ -24,8 +24,7 @@ export async function enqueueNegotiationEvents(
   input: { negotiationId: string; events: NegotiationEvent[]; state: NegotiationState },
 ) {
   const { negotiationId, events, state } = input;
-  const { quotationId, thread } = await negotiationThread(tx, negotiationId);
-  const buyerId = thread.uploadedBySlackUserId;
+  const { quotationId, thread, buyerId } = await negotiationThread(tx, negotiationId);
   const currency = state.baseline.currency;
   const brandName = state.brandName;
   const calls: OutboxCall[] = [];

@@ -31,6 +31,8 @@ export async function enqueuePurchaseOrderOutcome(
     kind: 'approval' | 'rejection';
     /** Approvals this PO needs (1, or 2 above the workspace's amount). */
     required: 1 | 2;
+    /** The configured approvers who have not approved it: an approval still short of `required` mentions them. */
+    waitingFor: readonly string[];
     workbook: Buffer | null;
   },
 ) {
@@ -39,7 +41,13 @@ export async function enqueuePurchaseOrderOutcome(
   const approvers = po.approvals.map((a) => a.approverSlackUserId);
   const outcome =
     input.kind === 'approval'
-      ? buildPoOutcome({ kind: 'approval', poNumber: po.number, approvers, required: input.required })
+      ? buildPoOutcome({
+          kind: 'approval',
+          poNumber: po.number,
+          approvers,
+          required: input.required,
+          waitingFor: input.waitingFor,
+        })
       : buildPoOutcome({ kind: 'rejected', poNumber: po.number, by: input.by, reason: po.rejectedReason ?? '' });
   const calls: OutboxCall[] = [message(thread, poOutcomeKey(po.id, input.kind, input.by), outcome)];
   if (input.workbook) {

@@ -36,9 +36,9 @@ export interface QuestionReminderInput {
 
 /** The reminder, mentioning the buyer; true when it was written, false when this reminder was there already. */
 export async function enqueueQuestionReminder(tx: WorkspaceTx, input: QuestionReminderInput): Promise<boolean> {
-  const { thread } = await negotiationThread(tx, input.negotiationId);
+  const { thread, buyerId } = await negotiationThread(tx, input.negotiationId);
   const body = buildQuestionReminder({
-    buyerId: thread.uploadedBySlackUserId,
+    buyerId,
     kind: input.kind,
     askedBy: askerName(input.askedBySupplier),
     question: input.question,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MATCH_REVIEW } from '../config/business-rules.js';
 import type { QuotationErrorCode } from '../quotation/errors.js';
 import type { WorkspaceTx } from '../db/scoped.js';
+import { countActiveProducts } from '../db/stores/catalog-store.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import {
   buildReviewMessage,
@@ -27,6 +28,7 @@ const QUOTATION_ERROR_CODES: readonly QuotationErrorCode[] = [
   'too_many_cells',
   'zip_bomb',
   'no_item_table',
+  'download_timeout',
 ];
 
 /** The stored error code as the file-error reply knows it; an internal error reads as a corrupt file's advice. */
@@ -178,5 +180,6 @@ async function reviewModel(tx: WorkspaceTx, quotationId: string, page: number): 
     autoAccepted: items.length - needed.length,
     lines,
     page,
+    catalogEmpty: (await countActiveProducts(tx)) === 0,
   };
 }

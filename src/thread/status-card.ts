@@ -25,7 +25,8 @@ export async function enqueueReadingCard(tx: WorkspaceTx, quotationId: string) {
     dedupeKey: `q:${quotationId}:eyes`,
     method: 'reactions.add',
     channelId: thread.slackChannelId,
-    payload: { name: 'eyes', timestamp: thread.slackThreadTs },
+    // On the file's own message: a reply, when the file was shared inside a thread.
+    payload: { name: 'eyes', timestamp: thread.slackMessageTs ?? thread.slackThreadTs },
   });
   const card = buildStatusCard({
     fileName: thread.fileName,

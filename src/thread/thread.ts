@@ -24,6 +24,7 @@ export async function threadOf(tx: WorkspaceTx, quotationId: string) {
       id: true,
       slackChannelId: true,
       slackThreadTs: true,
+      slackMessageTs: true,
       uploadedBySlackUserId: true,
       fileName: true,
       currency: true,
@@ -80,12 +81,24 @@ export function upload(
   };
 }
 
+/**
+ * Who a negotiation's questions are addressed to — mentioned in each question, its reminders and the expiry notice,
+ * and the only person whose thread reply answers one: the buyer who started the negotiation and set its mandate.
+ */
+export function questionAddressee(negotiation: { startedBySlackUserId: string }): string {
+  return negotiation.startedBySlackUserId;
+}
+
 export async function negotiationThread(tx: WorkspaceTx, negotiationId: string) {
   const negotiation = await tx.negotiation.findUniqueOrThrow({
     where: { id: negotiationId },
-    select: { quotationId: true },
+    select: { quotationId: true, startedBySlackUserId: true },
   });
-  return { quotationId: negotiation.quotationId, thread: await threadOf(tx, negotiation.quotationId) };
+  return {
+    quotationId: negotiation.quotationId,
+    thread: await threadOf(tx, negotiation.quotationId),
+    buyerId: questionAddressee(negotiation),
+  };
 }
 
 export function supplierName(state: NegotiationState, code: string): string {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
 import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK } from '../../src/slack/ids.js';
 import type { WorkspaceDb } from '../../src/db/scoped.js';
 import { approvePurchaseOrder } from '../../src/services/purchase-order/approve-purchase-order.js';
 import { createContextFactory, type ServiceContext } from '../../src/services/service-context.js';
@@ -26,7 +26,10 @@ async function openPoModal(threadTs: string) {
   await driver.clickButton(PEOPLE.approver.id, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
     value: open.value,
   });
-  return running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), { what: 'the PO modal' });
+  return running.parley.sandbox.waitFor(
+    () => model.openViews(PEOPLE.approver.id).find((view) => view.view.callback_id === CALLBACK.poModal),
+    { what: 'the PO modal' },
+  );
 }
 /**
  * The workspace's database as a process that dies after its first transaction commits: every later transaction

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
 import { playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
-import { BLOCK, SLASH_COMMAND } from '../../src/slack/ids.js';
+import { BLOCK, CALLBACK, SLASH_COMMAND } from '../../src/slack/ids.js';
 import { resolveSettings } from '../../src/services/workspace/workspace-settings.js';
 
 const running = useSandboxedParley({
@@ -47,17 +47,19 @@ describe('/parley', () => {
   it('lets an approver change the settings and refuses a colleague', async () => {
     const { driver, model } = running.parley.sandbox;
     await driver.slashCommand(PEOPLE.colleague.id, CHANNEL.id, SLASH_COMMAND, 'settings');
+    // The modal opens at once (loading), and the refusal takes its place: nothing to submit.
     const refusal = await running.parley.sandbox.waitFor(
-      () => model.ephemerals(PEOPLE.colleague.id).find((e) => /Only the approvers/.test(e.text)),
+      () => model.openViews(PEOPLE.colleague.id).find((view) => /:lock: Only/.test(JSON.stringify(view.view))),
       { what: 'the refusal' },
     );
-    expect(refusal.channel).toBe(CHANNEL.id);
-    expect(model.openViews(PEOPLE.colleague.id)).toHaveLength(0);
+    expect(refusal.view.submit).toBeUndefined();
+    await driver.closeView(PEOPLE.colleague.id, refusal.id);
 
     await driver.slashCommand(PEOPLE.approver.id, CHANNEL.id, SLASH_COMMAND, 'settings');
-    const modal = await running.parley.sandbox.waitFor(() => model.openViews(PEOPLE.approver.id).at(-1), {
-      what: 'settings',
-    });
+    const modal = await running.parley.sandbox.waitFor(
+      () => model.openViews(PEOPLE.approver.id).find((view) => view.view.callback_id === CALLBACK.settingsModal),
+      { what: 'settings' },
+    );
     await driver.submitView(PEOPLE.approver.id, modal.id, { [BLOCK.settingsDualApproval]: '250000' });
     await running.parley.settle();
     const workspace = await running.db.prisma.workspace.findUniqueOrThrow({ where: { slackTeamId: TEAM_ID } });

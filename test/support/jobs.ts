@@ -14,6 +14,7 @@ import { applyBuyerInput, runNegotiation, startNegotiation } from '../../src/db/
 import { concludeNegotiation } from '../../src/services/negotiation/drive-negotiation.js';
 import { createContextFactory } from '../../src/services/service-context.js';
 import { enqueueNegotiationEvents } from '../../src/thread/negotiation-events.js';
+import { enqueueReadingCard } from '../../src/thread/status-card.js';
 
 export const BUYER = 'U0BUYER001';
 export const APPROVERS = ['U0APPROV01', 'U0APPROV02'] as const;
@@ -24,8 +25,22 @@ export const offlineAgents: EngineAgents = {
   supplier: () => createOfflineSupplierAgent(),
 };
 
+/** Where a fixture negotiation's quotation was shared, and by whom. */
+export interface NegotiationPlace {
+  channelId?: string;
+  threadTs?: string;
+  buyer?: string;
+  /** Enqueue the status card first, as a file's receipt does: in a thread Parley really posts to, the steps edit it. */
+  statusCard?: boolean;
+}
+
 export async function createJobsFixture(prisma: PrismaClient, slackTeamId: string) {
-  const { workspaceId } = await seedWorkspace(prisma, { slackTeamId, brandName: 'Valden Outdoor', catalog: [] });
+  const { workspaceId } = await seedWorkspace(prisma, {
+    slackTeamId,
+    brandName: 'Valden Outdoor',
+    catalog: [],
+    approvers: [...APPROVERS],
+  });
   const ws = scopeToWorkspace(prisma, workspaceId);
   const quoted = await ws.supplier.create({
     data: {
@@ -35,28 +50,31 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
   });
   const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
   const supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
-  const env = loadEnv({ APPROVER_SLACK_IDS: APPROVERS.join(','), PO_DUAL_APPROVAL_ABOVE_USD: '1' });
+  const env = loadEnv({ PO_DUAL_APPROVAL_ABOVE_USD: '1' });
   const contexts = createContextFactory({ prisma, env, llm: null });
   let files = 0;
 
-  async function newNegotiation(seed: number) {
+  /** `place`: a thread of its own in CHANNEL_ID by default; an end-to-end test names a real thread and buyer. */
+  async function newNegotiation(seed: number, place: NegotiationPlace = {}) {
     files += 1;
+    const buyer = place.buyer ?? BUYER;
     const quotation = await ws.quotation.create({
       data: {
         workspaceId,
         slackFileId: `F0JOB${files}`,
-        slackChannelId: CHANNEL_ID,
-        slackThreadTs: `1700000000.${String(files).padStart(6, '0')}`,
-        uploadedBySlackUserId: BUYER,
+        slackChannelId: place.channelId ?? CHANNEL_ID,
+        slackThreadTs: place.threadTs ?? `1700000000.${String(files).padStart(6, '0')}`,
+        uploadedBySlackUserId: buyer,
         fileName: `quote-${files}.xlsx`,
         status: 'negotiating',
       },
     });
+    if (place.statusCard) await ws.$transaction((tx) => enqueueReadingCard(tx, quotation.id));
     return startNegotiation(
       ws,
       {
         quotationId: quotation.id,
-        startedBySlackUserId: BUYER,
+        startedBySlackUserId: buyer,
         setup: exampleSetup(seed),
         supplierIds,
         questionBudget: 3,
@@ -74,9 +92,9 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
       enqueueNegotiationEvents(tx, { negotiationId, events, state });
 
   /** Runs a new negotiation until it waits for the buyer; tries the next seeds until one asks something. */
-  async function pausedNegotiation(seed: number) {
+  async function pausedNegotiation(seed: number, place: NegotiationPlace = {}) {
     for (let s = seed; s < seed + 20; s++) {
-      const { negotiationId } = await newNegotiation(s);
+      const { negotiationId } = await newNegotiation(s, place);
       const state = await runNegotiation(ws, negotiationId, offlineAgents, 'fixture', alsoWrite(negotiationId));
       if (state?.status === 'awaiting_answer' || state?.status === 'awaiting_early_termination') {
         return { negotiationId, state };

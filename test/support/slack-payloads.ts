@@ -10,6 +10,7 @@ import type {
   Context,
   EnvelopedEvent,
   MessageShortcut,
+  RespondFn,
   SlashCommand,
   ViewOutput,
   ViewSubmitAction,
@@ -24,6 +25,7 @@ import type {
 } from '@slack/types';
 import { WebClient } from '@slack/web-api';
 import { vi } from 'vitest';
+import type { CatalogImportReport, CatalogPreview } from '../../src/app-types.js';
 import type { Parley, Refusal, Screens, SlackDeps } from '../../src/slack/deps.js';
 import { ACTION, BLOCK, reviewPageCodec } from '../../src/slack/ids.js';
 
@@ -54,6 +56,32 @@ export const IDS = {
 
 export const DONE = { ok: true } as const;
 
+/** A catalog preview and import report as the services answer them (`/parley catalog`). */
+export const CATALOG_PREVIEW: CatalogPreview = {
+  importId: 'clcatalogimport00000000001',
+  fileName: 'catalog.csv',
+  sheet: null,
+  rowsRead: 3,
+  importable: 2,
+  merge: { added: 1, changed: 1, unchanged: 0, removed: 0, retired: 0 },
+  replace: { added: 1, changed: 1, unchanged: 0, removed: 5, retired: 1 },
+  sample: [{ sku: 'JK-1001-BLK-M', name: 'Ridge Jacket', color: 'Black', size: 'M', category: 'Jackets' }],
+  problems: [{ row: 4, sku: null, message: 'name is empty' }],
+  problemCount: 1,
+  catalogSize: 7,
+};
+export const CATALOG_REPORT: CatalogImportReport = {
+  importId: CATALOG_PREVIEW.importId,
+  fileName: 'catalog.csv',
+  mode: 'merge',
+  added: 1,
+  changed: 1,
+  removed: 0,
+  retired: 0,
+  catalogSize: 8,
+  repeated: false,
+};
+
 export function refused(message = 'Only <@U0OTHER001> and the approvers can do that.'): { ok: false } & Refusal {
   return { ok: false, error: 'not_allowed', message };
 }
@@ -66,9 +94,15 @@ export function fakeAck<Response = void>() {
   return vi.fn<AckFn<Response>>(async () => {});
 }
 
+/** A `respond` (the payload's response_url) that records what it was asked to post. */
+export function fakeRespond() {
+  return vi.fn<RespondFn>(async () => new Response());
+}
+
 export function fakeParley() {
   return {
-    fileShared: vi.fn<Parley['fileShared']>(async () => {}),
+    fileShared: vi.fn<Parley['fileShared']>(async () => DONE),
+    recentFiles: vi.fn<Parley['recentFiles']>(async () => ({ ok: true, value: [] })),
     reviewItem: vi.fn<Parley['reviewItem']>(async () => DONE),
     confirmAll: vi.fn<Parley['confirmAll']>(async () => DONE),
     chooseSupplier: vi.fn<Parley['chooseSupplier']>(async () => DONE),
@@ -77,10 +111,17 @@ export function fakeParley() {
     answerQuestion: vi.fn<Parley['answerQuestion']>(async () => DONE),
     chooseCurveballStrategy: vi.fn<Parley['chooseCurveballStrategy']>(async () => DONE),
     acceptPremium: vi.fn<Parley['acceptPremium']>(async () => DONE),
-    negotiateFilesOf: vi.fn<Parley['negotiateFilesOf']>(async () => {}),
     threadReply: vi.fn<Parley['threadReply']>(async () => null),
+    answerWhichQuestion: vi.fn<Parley['answerWhichQuestion']>(async () => DONE),
     approvePo: vi.fn<Parley['approvePo']>(async () => DONE),
     rejectPo: vi.fn<Parley['rejectPo']>(async () => DONE),
+    previewCatalog: vi.fn<Parley['previewCatalog']>(async () => ({ ok: true, value: CATALOG_PREVIEW })),
+    importCatalog: vi.fn<Parley['importCatalog']>(async () => ({
+      ok: true,
+      value: { fileName: 'catalog.csv', finished: Promise.resolve(CATALOG_REPORT) },
+    })),
+    cancelCatalogImport: vi.fn<Parley['cancelCatalogImport']>(async () => DONE),
+    homeOpened: vi.fn<Parley['homeOpened']>(async () => ({ becameApprover: false })),
   } satisfies Parley;
 }
 
@@ -95,6 +136,7 @@ export function fakeScreens() {
     saveSettings: vi.fn<Screens['saveSettings']>(async () => DONE),
     quotationChannel: vi.fn<Screens['quotationChannel']>(async () => CHANNEL),
     purchaseOrderChannel: vi.fn<Screens['purchaseOrderChannel']>(async () => CHANNEL),
+    catalogModal: vi.fn<Screens['catalogModal']>(async () => ({ ok: true, value: MODAL })),
   } satisfies Screens;
 }
 
@@ -118,11 +160,16 @@ export function spiedClient() {
   return {
     client,
     postEphemeral: vi.spyOn(client.chat, 'postEphemeral').mockResolvedValue({ ok: true }),
-    viewsOpen: vi.spyOn(client.views, 'open').mockResolvedValue({ ok: true }),
-    viewsPush: vi.spyOn(client.views, 'push').mockResolvedValue({ ok: true }),
+    postMessage: vi.spyOn(client.chat, 'postMessage').mockResolvedValue({ ok: true }),
+    viewsOpen: vi.spyOn(client.views, 'open').mockResolvedValue({ ok: true, view: OPENED_VIEW }),
+    viewsPush: vi.spyOn(client.views, 'push').mockResolvedValue({ ok: true, view: OPENED_VIEW }),
+    viewsUpdate: vi.spyOn(client.views, 'update').mockResolvedValue({ ok: true }),
     viewsPublish: vi.spyOn(client.views, 'publish').mockResolvedValue({ ok: true }),
   };
 }
+
+/** The view views.open/push answer with (the loading view a modal opens with, then updated by its id and hash). */
+export const OPENED_VIEW = { id: 'V0LOADING1', hash: '1767225700.loading' };
 
 /** Holds a spied service's next answer until released: what does the listener do while the service is working? */
 export function holdNext<T>(service: { mockReturnValueOnce(value: Promise<T>): unknown }): (answer: T) => void {
@@ -290,8 +337,40 @@ export function rejectModalValues(reason: string | null): StateValues {
   return { [BLOCK.rejectReason]: { [ACTION.rejectReason]: { type: 'plain_text_input', value: reason } } };
 }
 
-export function settingsModalValues(v: { approvers: string[]; amount: string | null; rounds?: string }): StateValues {
+/** The catalog modal's state with one uploaded file (a `file_input` sends the files Slack stored for it). */
+export function catalogModalValues(files: { id: string; name: string }[]): StateValues {
   return {
+    [BLOCK.catalogFile]: {
+      [ACTION.catalogFile]: {
+        type: 'file_input',
+        files: files.map((file) => ({
+          ...file,
+          created: 1767225600,
+          timestamp: 1767225600,
+          title: file.name,
+          filetype: file.name.split('.').pop() ?? '',
+          mimetype: 'text/csv',
+          permalink: `https://parley-test.slack.com/files/${USER}/${file.id}/${file.name}`,
+          url_private: `https://files.slack.com/files-pri/${TEAM}-${file.id}/${file.name}`,
+          url_private_download: `https://files.slack.com/files-pri/${TEAM}-${file.id}/download/${file.name}`,
+          user: USER,
+          user_team: TEAM,
+        })),
+      },
+    },
+  };
+}
+
+export function settingsModalValues(v: {
+  approvers: string[];
+  amount: string | null;
+  rounds?: string;
+  brandName?: string;
+}): StateValues {
+  return {
+    [BLOCK.settingsBrandName]: {
+      [ACTION.settingsBrandName]: { type: 'plain_text_input', value: v.brandName ?? 'Valden Outdoor' },
+    },
     [BLOCK.settingsApprovers]: {
       [ACTION.settingsApprovers]: { type: 'multi_users_select', selected_users: v.approvers },
     },
@@ -332,9 +411,18 @@ export function slashCommand(text: string, options: { threadTs?: string } = {}):
 /** The message shortcut on a message carrying `files` (in a thread when `threadTs`). */
 export function messageShortcut(
   callbackId: string,
-  options: { files?: unknown[]; threadTs?: string; team?: string | null } = {},
+  options: {
+    files?: unknown[];
+    threadTs?: string;
+    team?: string | null;
+    /** The message's author (default: the person running the shortcut). */
+    author?: string;
+    /** The team of whoever runs the shortcut, when it is not the workspace's (Slack Connect). */
+    userTeam?: string;
+  } = {},
 ): MessageShortcut {
   const team = options.team === undefined ? TEAM : options.team;
+  const userTeam = options.userTeam ?? team ?? undefined;
   return {
     type: 'message_action',
     callback_id: callbackId,
@@ -343,12 +431,12 @@ export function messageShortcut(
     response_url: 'https://hooks.slack.com/app/T0PARLEY01/1/abc',
     message: {
       type: 'message',
-      user: USER,
+      user: options.author ?? USER,
       ts: MESSAGE_TS,
       ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
       ...(options.files ? { files: options.files } : {}),
     },
-    user: { id: USER, name: 'buyer', team_id: team ?? undefined },
+    user: { id: USER, name: 'buyer', team_id: userTeam },
     channel: { id: CHANNEL, name: 'quotes' },
     team: team === null ? null : { id: team, domain: 'parley-test' },
     token: 'verification-token',

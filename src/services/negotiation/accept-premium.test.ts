@@ -50,9 +50,14 @@ describe('accepting a premium, and concluding without an award', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const { workspaceId } = await seedWorkspace(db.prisma, { slackTeamId: 'TPREM', brandName: 'Valden', catalog: [] });
+    const { workspaceId } = await seedWorkspace(db.prisma, {
+      slackTeamId: 'TPREM',
+      brandName: 'Valden',
+      catalog: [],
+      approvers: [APPROVER],
+    });
     ws = scopeToWorkspace(db.prisma, workspaceId);
-    const env = loadEnv({ APPROVER_SLACK_IDS: APPROVER, PO_DUAL_APPROVAL_ABOVE_USD: '1000000' });
+    const env = loadEnv({ PO_DUAL_APPROVAL_ABOVE_USD: '1000000' });
     const made = await createContextFactory({ prisma: db.prisma, env, llm: null }).forWorkspace(workspaceId);
     if (!made) throw new Error('workspace not seeded');
     ctx = made;

@@ -1,8 +1,9 @@
-// The buyer answers: a suggested-answer button, a reply in the thread (it answers the oldest open question), or the
-// early-termination choice. One saved engine step with the thread's edits; the caller then resumes the run. Answering
-// an answered question changes nothing.
+// The buyer answers: a suggested-answer button or the early-termination choice (a reply in the thread goes through
+// receive-thread-reply.ts, then here). One saved engine step with the thread's edits; the caller then resumes the
+// run. Answering an answered question changes nothing.
 import type { QuestionChoice } from '../../app-types.js';
 import type { NegotiationStatus } from '../../generated/prisma/client.js';
+import type { WorkspaceTx } from '../../db/scoped.js';
 import { applyBuyerInput, engineQuestionId } from '../../db/stores/negotiation-store.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
@@ -25,7 +26,7 @@ export async function answerQuestion(
   const { choice } = options;
   if (choice.kind === 'early_termination') {
     if (question.kind !== 'early_termination') return refused('invalid_input', 'This question asks something else.');
-    const result = await apply(ctx, negotiationId, {
+    const result = await applyBuyerStep(ctx, negotiationId, {
       kind: 'early_termination',
       finish: choice.finish,
       by: options.by,
@@ -38,34 +39,8 @@ export async function answerQuestion(
     return refused('invalid_input', 'That answer is not one of the suggestions.');
   }
   const input = { kind: 'answer' as const, questionId: engineQuestionId(question.id), answer: text, by: options.by };
-  const result = await apply(ctx, negotiationId, input);
+  const result = await applyBuyerStep(ctx, negotiationId, input);
   return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
-}
-
-/**
- * A message in a negotiation's thread from someone who may answer: it answers the oldest open question. Returns null
- * when the thread has no negotiation or no open question (the message is just conversation).
- */
-export async function answerFromThreadReply(
-  ctx: ServiceContext,
-  options: { channelId: string; threadTs: string; text: string; by: string },
-): Promise<(ServiceResult<{ resume: boolean }> & { negotiationId: string }) | null> {
-  const quotation = await ctx.db.quotation.findFirst({
-    where: { slackChannelId: options.channelId, slackThreadTs: options.threadTs },
-    select: { uploadedBySlackUserId: true, negotiation: { select: { id: true } } },
-  });
-  const negotiationId = quotation?.negotiation?.id;
-  if (!quotation || !negotiationId) return null;
-  if (!mayWorkOnQuotation(options.by, quotation.uploadedBySlackUserId, ctx.workspace.settings)) return null;
-  const oldest = await ctx.db.pendingQuestion.findFirst({
-    where: { negotiationId, status: 'open', kind: 'ask_info' },
-    orderBy: { askedAt: 'asc' },
-  });
-  const text = options.text.trim().slice(0, ANSWER_MAX);
-  if (!oldest || text === '') return null;
-  const questionId = engineQuestionId(oldest.id);
-  const result = await apply(ctx, negotiationId, { kind: 'answer', questionId, answer: text, by: options.by });
-  return { ...result, negotiationId };
 }
 
 /** The buyer picks a curveball strategy other than the recommended one (the thread's curveball message shows it). */
@@ -78,21 +53,28 @@ export async function chooseCurveball(
   if (gate.value.status === 'completed') {
     return refused('conflict', 'This negotiation is already decided: the award stands as it is.');
   }
-  return apply(ctx, options.negotiationId, {
+  return applyBuyerStep(ctx, options.negotiationId, {
     kind: 'curveball_strategy',
     strategyId: options.strategyId,
     by: options.by,
   });
 }
 
-async function apply(
+/**
+ * One buyer input as a saved engine step, with the thread's posts and edits for it; `alsoWrite` joins the step's
+ * transaction (a thread reply's record: it stands or falls with the answer). Not changed: the engine had nothing to
+ * apply (answered already).
+ */
+export async function applyBuyerStep(
   ctx: ServiceContext,
   negotiationId: string,
   input: Parameters<typeof applyBuyerInput>[2],
+  alsoWrite?: (tx: WorkspaceTx) => Promise<unknown>,
 ): Promise<ServiceResult<{ resume: boolean }>> {
-  const result = await applyBuyerInput(ctx.db, negotiationId, input, (tx, events, state) =>
-    enqueueNegotiationEvents(tx, { negotiationId, events, state }),
-  );
+  const result = await applyBuyerInput(ctx.db, negotiationId, input, async (tx, events, state) => {
+    await alsoWrite?.(tx);
+    await enqueueNegotiationEvents(tx, { negotiationId, events, state });
+  });
   if (result.events.length === 0) return done({ resume: false }, false);
   return done({ resume: result.state.status === 'running' || result.state.status === 'completed' });
 }
@@ -116,7 +98,7 @@ async function gateNegotiation(ctx: ServiceContext, negotiationId: string, by: s
  * A negotiation in these states takes no more answers or choices, and why, as the person is told. (A completed one
  * still takes a repeated answer, which changes nothing, as every repeated click does.)
  */
-const ENDED: Partial<Record<NegotiationStatus, string>> = {
+export const ENDED: Partial<Record<NegotiationStatus, string>> = {
   cancelled: 'was cancelled',
   expired: 'expired after waiting too long for an answer',
   failed: 'stopped on an error',

@@ -39,6 +39,14 @@ export async function beginNegotiation(
   if (quotation.status !== 'ready' || !quotation.supplierId) {
     return refused('not_ready', 'Finish the review first: every line needs a decision and the supplier a name.');
   }
+  // The modal asks for this tick; checked here too, as nothing internal reaches outsiders without the buyer's say.
+  if (quotation.slackChannelExternal && options.request.externalChannelConfirmed !== true) {
+    return refused(
+      'invalid_input',
+      'This channel has people from outside your organisation: confirm in the start modal that the negotiation may ' +
+        'be posted here, or share the quotation in an internal channel.',
+    );
+  }
 
   const { request } = options;
   const mandate = mandateOf(request, ctx.now());

@@ -127,7 +127,15 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
       where: { negotiation: { id: negotiationId }, status: 'negotiating' },
       data: { status: 'completed' },
     });
-    await enqueueDecision(tx, { negotiationId, numbers: decided.numbers, text, po: drafted.value.po, chart, aiCost });
+    await enqueueDecision(tx, {
+      negotiationId,
+      numbers: decided.numbers,
+      text,
+      po: drafted.value.po,
+      chart,
+      aiCost,
+      approvers: ctx.workspace.settings.approvers,
+    });
   });
 }
 

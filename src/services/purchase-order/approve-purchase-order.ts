@@ -19,6 +19,7 @@ import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../../decision/po-workbook.js';
 import { recordApproval, writeAudit } from '../../db/stores/purchase-orders.js';
 import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
+import { approversToRemind } from '../reminders/remind-po-approvers.js';
 import type { ServiceContext } from '../service-context.js';
 import { changePurchaseOrder } from './change-purchase-order.js';
 import { purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
@@ -104,8 +105,16 @@ function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Prom
 async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string, changed: boolean): Promise<void> {
   if (!changed && (await purchaseOrderOutcomeTold(ctx.db, po.id, 'approval', by))) return;
   const workbook = po.status === 'approved' ? await approvedWorkbook(ctx, po) : null;
-  const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
-  await ctx.db.$transaction((tx) => enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'approval', required, workbook }));
+  const { settings } = ctx.workspace;
+  const required = approvalsRequired(po, settings.dualApprovalAboveUsd);
+  // Whoever has approved already is not asked again for the second approval.
+  const waitingFor = approversToRemind(
+    settings.approvers,
+    po.approvals.map((a) => a.approverSlackUserId),
+  );
+  await ctx.db.$transaction((tx) =>
+    enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'approval', required, waitingFor, workbook }),
+  );
 }
 
 /** The approved PO as a workbook, from its stored rows: what the approvers were shown and approved. */

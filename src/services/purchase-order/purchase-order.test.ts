@@ -52,9 +52,14 @@ describe('purchase orders: draft, approve, reject, get', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const { workspaceId } = await seedWorkspace(db.prisma, { slackTeamId: 'TPO', brandName: 'Valden', catalog: [] });
+    const { workspaceId } = await seedWorkspace(db.prisma, {
+      slackTeamId: 'TPO',
+      brandName: 'Valden',
+      catalog: [],
+      approvers: APPROVERS,
+    });
     ws = scopeToWorkspace(db.prisma, workspaceId);
-    const env = loadEnv({ APPROVER_SLACK_IDS: APPROVERS.join(','), PO_DUAL_APPROVAL_ABOVE_USD: '50000' });
+    const env = loadEnv({ PO_DUAL_APPROVAL_ABOVE_USD: '50000' });
     const ctx = await createContextFactory({ prisma: db.prisma, env, llm: null }).forWorkspace(workspaceId);
     if (!ctx) throw new Error('workspace not seeded');
     base = ctx;

@@ -78,6 +78,6 @@ async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string
   if (!changed && (await purchaseOrderOutcomeTold(ctx.db, po.id, 'rejection', by))) return;
   const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
   await ctx.db.$transaction((tx) =>
-    enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'rejection', required, workbook: null }),
+    enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'rejection', required, waitingFor: [], workbook: null }),
   );
 }

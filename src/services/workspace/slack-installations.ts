@@ -1,46 +1,53 @@
-// Bolt's OAuth installation store (HTTP mode, many workspaces) in the database: installing Parley in a Slack team
-// creates its Workspace (seeded with the catalog by the caller) and keeps the bot token Bolt needs for that team.
+// Bolt's OAuth installation store (HTTP mode, many workspaces) in the database: installing Parley in a Slack team sets
+// up its Workspace — the installer its first approver — and keeps what Bolt needs back for that team. The tokens are
+// sealed at rest (token-crypto.ts): the bot token column and the whole Installation object, which holds the bot token
+// and the installer's user token. Rows written before sealing still read, and are sealed by their next write.
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { PrismaClient } from '../../db/client.js';
 import { toJsonColumn } from '../../db/json.js';
+import { setUpWorkspace } from './set-up-workspace.js';
+import { isSealed, type TokenCipher } from './token-crypto.js';
+import { z } from 'zod';
 
 export interface InstallationStoreOptions {
   prisma: PrismaClient;
-  brandName: string;
-  /** Called once for a newly installed team (the catalog seed). */
-  onNewWorkspace?: (workspaceId: string, slackTeamId: string) => Promise<void>;
+  cipher: TokenCipher;
 }
 
+/** How `raw` holds a sealed Installation. */
+const sealedRawSchema = z.object({ sealed: z.string() });
+
 export function createInstallationStore(options: InstallationStoreOptions): InstallationStore {
-  const { prisma } = options;
+  const { prisma, cipher } = options;
   return {
     async storeInstallation(installation) {
       const teamId = installation.team?.id ?? installation.enterprise?.id;
       const botToken = installation.bot?.token;
       const botUserId = installation.bot?.userId;
       if (!teamId || !botToken || !botUserId) throw new Error('Parley needs a bot token: install it with bot scopes');
-      const existing = await prisma.workspace.findUnique({ where: { slackTeamId: teamId } });
-      const workspace =
-        existing ??
-        (await prisma.workspace.create({
-          data: { slackTeamId: teamId, name: installation.team?.name ?? teamId, brandName: options.brandName },
-        }));
+      // A reinstall (new scopes, another admin) keeps the workspace and its approvers; only a first install names one.
+      const { workspaceId } = await setUpWorkspace(prisma, {
+        slackTeamId: teamId,
+        teamName: installation.team?.name ?? installation.enterprise?.name ?? teamId,
+        firstApprovers: [installation.user.id],
+        actorSlackUserId: installation.user.id,
+        source: 'oauth_install',
+      });
       const columns = {
         enterpriseId: installation.enterprise?.id ?? null,
         isEnterpriseInstall: installation.isEnterpriseInstall ?? false,
         botUserId,
         botId: installation.bot?.id ?? null,
-        botToken,
+        botToken: cipher.seal(botToken),
         installerUserId: installation.user.id,
         scopes: installation.bot?.scopes ?? [],
-        raw: toJsonColumn(installation),
+        raw: toJsonColumn({ sealed: cipher.seal(JSON.stringify(installation)) }),
       };
       await prisma.slackInstallation.upsert({
-        where: { workspaceId: workspace.id },
-        create: { workspaceId: workspace.id, ...columns },
+        where: { workspaceId },
+        create: { workspaceId, ...columns },
         update: columns,
       });
-      if (!existing) await options.onNewWorkspace?.(workspace.id, teamId);
     },
     async fetchInstallation(query: InstallationQuery<boolean>) {
       const teamId = query.teamId ?? query.enterpriseId;
@@ -48,7 +55,7 @@ export function createInstallationStore(options: InstallationStoreOptions): Inst
         ? await prisma.slackInstallation.findFirst({ where: { workspace: { slackTeamId: teamId } } })
         : null;
       if (!row) throw new Error(`No Parley installation for team ${teamId ?? '(none)'}`);
-      return row.raw as unknown as Installation<'v2', boolean>;
+      return openInstallation(cipher, row.raw);
     },
     async deleteInstallation(query: InstallationQuery<boolean>) {
       const teamId = query.teamId ?? query.enterpriseId;
@@ -57,8 +64,26 @@ export function createInstallationStore(options: InstallationStoreOptions): Inst
   };
 }
 
-/** The bot token to act in a workspace with: its installation's, else the single-workspace token from the env. */
-export async function botTokenFor(prisma: PrismaClient, workspaceId: string, fallback: string | undefined) {
+/** The Installation Bolt stored: sealed, or (a row from before sealing) the object itself. */
+function openInstallation(cipher: TokenCipher, raw: unknown): Installation<'v2', boolean> {
+  const sealed = sealedRawSchema.safeParse(raw);
+  const value: unknown = sealed.success ? JSON.parse(cipher.open(sealed.data.sealed)) : raw;
+  return value as Installation<'v2', boolean>;
+}
+
+/**
+ * The bot token to act in a workspace with: its installation's (unsealed), else the single-workspace token from the
+ * env. `cipher` is null without TOKEN_ENCRYPTION_KEY (single-workspace mode), where only a plain row could be read.
+ */
+export async function botTokenFor(
+  prisma: PrismaClient,
+  workspaceId: string,
+  fallback: string | undefined,
+  cipher: TokenCipher | null,
+): Promise<string | null> {
   const row = await prisma.slackInstallation.findUnique({ where: { workspaceId }, select: { botToken: true } });
-  return row?.botToken ?? fallback ?? null;
+  if (!row) return fallback ?? null;
+  if (!isSealed(row.botToken)) return row.botToken;
+  if (!cipher) throw new Error('A stored Slack token is sealed: set TOKEN_ENCRYPTION_KEY to the key that sealed it');
+  return cipher.open(row.botToken);
 }

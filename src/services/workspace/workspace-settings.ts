@@ -1,5 +1,7 @@
 // A workspace's settings: who approves, above which amount two approvers are needed, and the defaults of the start
-// modal. Stored as JSON on the Workspace row (edited with `/parley settings`); the environment gives the first values.
+// modal. Stored as JSON on the Workspace row (edited with `/parley settings`). Approvers are the workspace's own — the
+// installer, the first Slack admin to open the App Home, or APPROVER_SLACK_IDS for the bot token's workspace, written
+// once when it has none; the environment gives only the two-approver amount's default.
 import { z } from 'zod';
 import { NEGOTIATION_MODES, QUESTION_BUDGET_DEFAULT, ROUNDS } from '../../config/business-rules.js';
 import type { Env } from '../../config/env.js';
@@ -26,15 +28,11 @@ export interface WorkspaceSettings {
   discloseCompetitors: boolean;
 }
 
-/** The stored settings over the environment's defaults. A corrupt JSON column falls back to the defaults. */
-export function resolveSettings(
-  stored: unknown,
-  env: Pick<Env, 'APPROVER_SLACK_IDS' | 'PO_DUAL_APPROVAL_ABOVE_USD'>,
-): WorkspaceSettings {
-  const parsed = workspaceSettingsSchema.safeParse(stored ?? {});
-  const settings = parsed.success ? parsed.data : {};
+/** The stored settings over the defaults. A corrupt JSON column falls back to the defaults: no approvers. */
+export function resolveSettings(stored: unknown, env: Pick<Env, 'PO_DUAL_APPROVAL_ABOVE_USD'>): WorkspaceSettings {
+  const settings = storedSettings(stored);
   return {
-    approvers: settings.approvers ?? env.APPROVER_SLACK_IDS,
+    approvers: settings.approvers ?? [],
     dualApprovalAboveUsd: settings.dualApprovalAboveUsd ?? env.PO_DUAL_APPROVAL_ABOVE_USD,
     defaultMode: settings.defaultMode ?? 'balanced',
     defaultRounds: settings.defaultRounds ?? ROUNDS.default,
@@ -52,10 +50,31 @@ export function mayApprove(userId: string, settings: WorkspaceSettings): boolean
   return settings.approvers.includes(userId);
 }
 
+/** The settings column as stored (what a change is applied over); a corrupt column reads as nothing stored. */
+export function storedSettings(stored: unknown): StoredWorkspaceSettings {
+  const parsed = workspaceSettingsSchema.safeParse(stored ?? {});
+  return parsed.success ? parsed.data : {};
+}
+
 /**
- * Admins of Parley's settings: the approvers. When none is configured yet anyone may set the first ones — a fresh
- * install must be configurable from Slack.
+ * Who may change Parley's settings: the approvers, and the Slack workspace's admins and owners (who could remove the
+ * app anyway). Nobody else — not even while no approver is set: the first one comes from the install, the first admin
+ * to open the App Home, or APPROVER_SLACK_IDS.
  */
-export function mayChangeSettings(userId: string, settings: WorkspaceSettings): boolean {
-  return settings.approvers.length === 0 || settings.approvers.includes(userId);
+export async function mayChangeSettings(
+  workspace: { id: string; settings: WorkspaceSettings },
+  userId: string,
+  directory: SlackDirectory,
+): Promise<boolean> {
+  // Slack is asked only about people who are not approvers: no users.info call for the usual case.
+  return workspace.settings.approvers.includes(userId) || directory.isWorkspaceAdmin(workspace.id, userId);
+}
+
+/** Nobody is a Slack admin: the safe side wherever Slack cannot be asked (tests, jobs, the CLI). */
+export const NO_SLACK_ADMINS: SlackDirectory = { isWorkspaceAdmin: async () => false };
+
+/** Who a person is in the Slack workspace, as far as Parley's permissions go (users.info, behind server.ts). */
+export interface SlackDirectory {
+  /** An admin, owner or primary owner of the Slack workspace (users.info `is_admin`/`is_owner`/`is_primary_owner`). */
+  isWorkspaceAdmin(workspaceId: string, userId: string): Promise<boolean>;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION, BLOCK, CALLBACK } from '../ids.js';
+import { ACTION, BLOCK, CALLBACK, settingsVersionCodec } from '../ids.js';
 import {
   APPROVERS_MAX,
+  BRAND_NAME_MAX,
   CHANNEL_STATUS_MAX,
   buildChannelStatus,
   buildHelp,
@@ -61,6 +62,8 @@ describe('buildChannelStatus', () => {
 });
 
 const settings = {
+  brandName: 'Valden Outdoor',
+  version: 7,
   approvers: ['U0APPROV1', 'U0APPROV2'],
   dualApprovalAboveUsd: 50000,
   defaultMode: 'cost' as const,
@@ -69,6 +72,7 @@ const settings = {
 };
 
 function values(v: {
+  brand?: string | null;
   users?: string[] | null;
   amount?: string | null;
   mode?: string | null;
@@ -77,6 +81,9 @@ function values(v: {
   disclose?: boolean;
 }) {
   return {
+    [BLOCK.settingsBrandName]: {
+      [ACTION.settingsBrandName]: { type: 'plain_text_input', value: v.brand === undefined ? 'Valden' : v.brand },
+    },
     [BLOCK.settingsApprovers]: {
       [ACTION.settingsApprovers]: { type: 'multi_users_select', selected_users: v.users ?? [] },
     },
@@ -111,6 +118,9 @@ describe('buildSettingsModal', () => {
       initial_users: ['U0APPROV1', 'U0APPROV2'],
     });
     expect(found.find((e) => e.actionId === ACTION.settingsDualApproval)?.raw.initial_value).toBe('50000');
+    expect(found.find((e) => e.actionId === ACTION.settingsBrandName)?.raw.initial_value).toBe('Valden Outdoor');
+    // The version shown travels with the modal: a save over a newer one is refused, not lost.
+    expect(settingsVersionCodec.decode(view.private_metadata)).toEqual({ sv: 7 });
     expect(
       (found.find((e) => e.actionId === ACTION.settingsDefaultMode)?.raw.initial_option as { value: string }).value,
     ).toBe('cost');
@@ -125,6 +135,13 @@ describe('buildSettingsModal', () => {
     expect(disclose?.initial_options).toBeUndefined();
     const on = elements(buildSettingsModal({ ...settings, discloseCompetitors: true }));
     expect(on.find((e) => e.actionId === ACTION.settingsDiscloseCompetitors)?.raw.initial_options).toHaveLength(1);
+  });
+
+  it('shows a hostile brand name as plain input, within the input’s length', () => {
+    const view = buildSettingsModal({ ...settings, brandName: `${HOSTILE}${'x'.repeat(200)}` });
+    expectNoViolations(view, 'modal');
+    const brand = elements(view).find((e) => e.actionId === ACTION.settingsBrandName)?.raw;
+    expect(String(brand?.initial_value).length).toBeLessThanOrEqual(BRAND_NAME_MAX);
   });
 
   it('drops non-ids from the initial approvers and leaves the list empty when there are none', () => {
@@ -144,6 +161,7 @@ describe('parseSettingsModal', () => {
     expect(
       parseSettingsModal(
         values({
+          brand: '  Fjell Gear  ',
           users: ['U0APPROV1', 'U0APPROV2', 'U0APPROV1'],
           amount: '75000',
           mode: 'speed',
@@ -154,6 +172,7 @@ describe('parseSettingsModal', () => {
     ).toEqual({
       ok: true,
       value: {
+        brandName: 'Fjell Gear',
         approvers: ['U0APPROV1', 'U0APPROV2'],
         dualApprovalAboveUsd: 75000,
         defaultMode: 'speed',
@@ -172,12 +191,15 @@ describe('parseSettingsModal', () => {
     expect(unticked.ok && unticked.value.discloseCompetitors).toBe(false);
   });
 
-  it('wants approvers, a positive amount, a preset mode and numbers in range', () => {
-    const result = parseSettingsModal(values({ users: [], amount: '-1', mode: 'custom', rounds: '7', budget: '11' }));
+  it('wants a brand name, approvers, a positive amount, a preset mode and numbers in range', () => {
+    const result = parseSettingsModal(
+      values({ brand: '   ', users: [], amount: '-1', mode: 'custom', rounds: '7', budget: '11' }),
+    );
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(Object.keys(result.errors).sort()).toEqual(
       [
+        BLOCK.settingsBrandName,
         BLOCK.settingsApprovers,
         BLOCK.settingsDualApproval,
         BLOCK.settingsDefaultMode,

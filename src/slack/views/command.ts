@@ -2,7 +2,7 @@
 // (approvers, the two-approver amount, the start modal's defaults) with its parser.
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { type PresetMode, QUESTION_BUDGET_DEFAULT, ROUNDS } from '../../config/business-rules.js';
-import { ACTION, BLOCK, CALLBACK, SLASH_COMMAND } from '../ids.js';
+import { ACTION, BLOCK, CALLBACK, SLASH_COMMAND, settingsVersionCodec } from '../ids.js';
 import { type SlackMessage, button, context, header, money, plural, safeUrl, section } from './blocks.js';
 import { inline, isSlackUserId, label } from './escape.js';
 import { ModalState, type ParseResult, parseAmount, parseWhole } from './modal-state.js';
@@ -13,9 +13,15 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
   { usage: `${SLASH_COMMAND} status`, does: "This channel's negotiations and where each one stands." },
   {
     usage: `${SLASH_COMMAND} negotiate`,
-    does: "Negotiate a quotation shared in this channel. Or use *Negotiate this quote* from the message's ⋯ menu.",
+    does:
+      'Negotiate a quotation shared in this channel: add its link, or pick one of the recent ones. Or use ' +
+      "*Negotiate this quote* from the message's ⋯ menu.",
   },
   { usage: `${SLASH_COMMAND} settings`, does: 'Approvers, the two-approver amount and negotiation defaults (admins).' },
+  {
+    usage: `${SLASH_COMMAND} catalog`,
+    does: 'Import your products from a CSV or XLSX: see what changes, then merge or replace (admins).',
+  },
 ];
 
 export function buildHelp(): SlackMessage {
@@ -60,18 +66,27 @@ export function buildChannelStatus(model: { negotiations: ChannelNegotiation[] }
 
 // ───────────────────────────── Settings ─────────────────────────────
 
-export interface SettingsModel {
+/** What `parseSettingsModal` returns: the brand's name and the shape the workspace settings are stored in. */
+export interface SettingsValues {
+  /** The brand Parley buys for (the Slack team's name until someone changes it). */
+  brandName: string;
   approvers: string[];
   dualApprovalAboveUsd: number;
   defaultMode: PresetMode;
   defaultRounds: number;
   defaultQuestionBudget: number;
-  /** Alex may name competitors, their prices and problems to other suppliers; off when absent. */
-  discloseCompetitors?: boolean;
+  /** Alex may name competitors, their prices and problems to other suppliers. */
+  discloseCompetitors: boolean;
 }
 
-/** What `parseSettingsModal` returns: the shape the workspace settings are stored in. */
-export type SettingsValues = SettingsModel;
+export interface SettingsModel extends Omit<SettingsValues, 'discloseCompetitors'> {
+  /** Off when absent. */
+  discloseCompetitors?: boolean;
+  /** The settings version shown, carried in private_metadata: a save over a newer version is refused. */
+  version: number;
+}
+
+export const BRAND_NAME_MAX = 80;
 
 /** The one option of the disclosure checkbox. */
 const DISCLOSE_VALUE = 'disclose';
@@ -106,15 +121,31 @@ export function buildSettingsModal(model: SettingsModel): ModalView {
   return {
     type: 'modal',
     callback_id: CALLBACK.settingsModal,
+    private_metadata: settingsVersionCodec.encode({ sv: model.version }),
     title: label('Parley settings', 24),
     submit: label('Save', 24),
     close: label('Cancel', 24),
     blocks: [
       {
         type: 'input',
+        block_id: BLOCK.settingsBrandName,
+        label: label('Brand', 2000),
+        hint: label('The brand Parley buys for: the name its negotiator gives suppliers.', 2000),
+        element: {
+          type: 'plain_text_input',
+          action_id: ACTION.settingsBrandName,
+          max_length: BRAND_NAME_MAX,
+          ...(model.brandName.trim() ? { initial_value: model.brandName.slice(0, BRAND_NAME_MAX) } : {}),
+        },
+      },
+      {
+        type: 'input',
         block_id: BLOCK.settingsApprovers,
         label: label('Approvers', 2000),
-        hint: label('They approve purchase orders and can change these settings.', 2000),
+        hint: label(
+          'They approve purchase orders and can change these settings, as can this Slack workspace’s admins.',
+          2000,
+        ),
         element: {
           type: 'multi_users_select',
           action_id: ACTION.settingsApprovers,
@@ -199,6 +230,10 @@ export function parseSettingsModal(stateValues: unknown): ParseResult<SettingsVa
   const state = new ModalState(stateValues);
   const errors: Record<string, string> = {};
 
+  const brandName = (state.text(BLOCK.settingsBrandName, ACTION.settingsBrandName) ?? '').trim();
+  if (brandName === '') errors[BLOCK.settingsBrandName] = 'Enter the brand’s name.';
+  else if (brandName.length > BRAND_NAME_MAX) errors[BLOCK.settingsBrandName] = `At most ${BRAND_NAME_MAX} characters.`;
+
   const users = state.users(BLOCK.settingsApprovers, ACTION.settingsApprovers) ?? [];
   const approvers = [...new Set(users)];
   if (approvers.length === 0) errors[BLOCK.settingsApprovers] = 'Choose at least one approver.';
@@ -244,6 +279,7 @@ export function parseSettingsModal(stateValues: unknown): ParseResult<SettingsVa
   return {
     ok: true,
     value: {
+      brandName,
       approvers,
       dualApprovalAboveUsd: amount.value,
       defaultMode: mode,

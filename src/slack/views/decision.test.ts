@@ -89,7 +89,7 @@ const model: DecisionModel = {
     awarded: { amount: 5200, share: 0.1 },
   },
   excluded: [{ supplierName: 'Old Supplier', reason: 'walked away' }],
-  purchaseOrder: { id: PO, number: 'PO-2026-0001' },
+  purchaseOrder: { id: PO, number: 'PO-2026-0001', approverIds: ['U0APPROV1', 'U0APPROV2'] },
 };
 
 describe('buildDecision', () => {
@@ -117,8 +117,25 @@ describe('buildDecision', () => {
     expect(b[0]?.style).toBe('primary');
     expect(poIdCodec.decode(b[0]?.value)).toEqual({ po: PO });
     expect(m.text).toBe(
-      'Recommendation: split between Alpine Premium, RapidGear Co, $46,800.00 (saves $5,200.00 vs quoted).',
+      'Recommendation: split between Alpine Premium, RapidGear Co, $46,800.00 (saves $5,200.00 vs quoted). ' +
+        ':bell: <@U0APPROV1> and <@U0APPROV2>: PO-2026-0001 is waiting for your approval.',
     );
+  });
+
+  it('@-mentions the approvers the draft PO waits for, in the blocks and the notification text', () => {
+    const m = buildDecision(model);
+    expect(visibleText(m)).toContain(
+      ':bell: <@U0APPROV1> and <@U0APPROV2>: *PO-2026-0001* is waiting for your approval.',
+    );
+    expect(m.text).toContain('<@U0APPROV1> and <@U0APPROV2>');
+  });
+
+  it('says who can set approvers when none are, and mentions nobody', () => {
+    const m = buildDecision({ ...model, purchaseOrder: { id: PO, number: 'PO-2026-0001', approverIds: [] } });
+    expectNoViolations(m, 'message');
+    expect(visibleText(m)).toContain('No approvers are set for this workspace yet');
+    expect(visibleText(m)).toContain('a workspace admin can add them with `/parley settings`');
+    expect(JSON.stringify(m)).not.toContain('<@');
   });
 
   it('shows what the AI calls cost, and none when the offline agents negotiated', () => {

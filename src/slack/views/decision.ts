@@ -20,6 +20,7 @@ import {
 } from './blocks.js';
 import { clip, escapeTruncate, inline, preformatted } from './escape.js';
 import { type AcceptedPremium, acceptedPremiumNote, type PremiumOffer, premiumBlocks } from './premium.js';
+import { approversWanted } from './po-outcome.js';
 
 export interface DecisionScoreRow {
   supplierName: string;
@@ -77,14 +78,19 @@ export interface DecisionModel {
     awarded: { amount: number; share: number; landedAgainst?: number | null };
   };
   excluded?: { supplierName: string; reason: string }[];
-  /** The draft PO the button opens; null while it is being drafted. */
-  purchaseOrder: { id: string; number: string } | null;
+  /** The draft PO the button opens, and the approvers it waits for (mentioned); null while it is being drafted. */
+  purchaseOrder: { id: string; number: string; approverIds: readonly string[] } | null;
   /** The AI cost of reaching this recommendation; absent when it was not looked up. */
   aiCost?: DecisionAiCost | null;
   /** An award above the quote the buyer may accept (its button); absent or null when there is none. */
   premium?: PremiumOffer | null;
   /** The premium the buyer accepted, when this award costs more than the quote. */
   acceptedPremium?: AcceptedPremium | null;
+}
+
+/** A new draft has no approvals yet: every configured approver is asked. */
+function wantedFor(po: NonNullable<DecisionModel['purchaseOrder']>) {
+  return { poNumber: po.number, waitingFor: po.approverIds, which: 'first' as const };
 }
 
 /** An assumed figure in the tables: a mark, explained under them. */
@@ -213,14 +219,17 @@ export function buildDecision(model: DecisionModel): SlackMessage {
         }),
       ]),
       context([`Draft ${inline(model.purchaseOrder.number, 40)} · nothing is ordered until an approver approves it.`]),
+      section(approversWanted(wantedFor(model.purchaseOrder))),
     );
   } else {
     blocks.push(context(['The purchase order is being drafted…']));
   }
 
   const award = rec.isSplit ? `split between ${names.join(', ')}` : `buy from ${names[0] ?? '—'}`;
+  // The approvers' mentions go in the fallback text too: it is what their notification shows.
+  const wanted = model.purchaseOrder ? ` ${approversWanted(wantedFor(model.purchaseOrder)).replace(/\*/g, '')}` : '';
   return {
-    text: `Recommendation: ${award}, ${money(rec.awardedTotal, cur)} (saves ${money(s.awarded.amount, cur)} vs quoted).`,
+    text: `Recommendation: ${award}, ${money(rec.awardedTotal, cur)} (saves ${money(s.awarded.amount, cur)} vs quoted).${wanted}`,
     blocks,
   };
 }

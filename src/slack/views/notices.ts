@@ -50,6 +50,7 @@ const WHAT_TO_SHARE: Readonly<Record<QuotationErrorCode, string>> = {
   too_many_cells: 'Share a smaller .xlsx: only the quotation sheet.',
   zip_bomb: 'Share the quotation saved again as a normal .xlsx from Excel.',
   no_item_table: 'Parley looks for a table with item (SKU or description), quantity and unit price columns.',
+  download_timeout: 'Share the same file again in a few minutes; nothing needs to change in it.',
 };
 
 export interface FileErrorModel {

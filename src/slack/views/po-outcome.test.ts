@@ -4,12 +4,44 @@ import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../
 
 describe('buildPoOutcome', () => {
   it('first of two approvals waits for a second approver', () => {
-    const m = buildPoOutcome({ kind: 'approval', poNumber: 'PO-2026-0001', approvers: ['U0APPROV1'], required: 2 });
+    const m = buildPoOutcome({
+      kind: 'approval',
+      poNumber: 'PO-2026-0001',
+      approvers: ['U0APPROV1'],
+      required: 2,
+      waitingFor: [],
+    });
     expectNoViolations(m, 'message');
     expect(visibleText(m)).toContain(
       '*PO-2026-0001* approved by <@U0APPROV1> (1 of 2) — waiting for a second approver',
     );
     expect(m.text).toContain('PO-2026-0001 approved by <@U0APPROV1> (1 of 2)');
+  });
+
+  it('mentions the approvers who have not approved yet, in the notification text too', () => {
+    const m = buildPoOutcome({
+      kind: 'approval',
+      poNumber: 'PO-2026-0001',
+      approvers: ['U0APPROV1'],
+      required: 2,
+      waitingFor: ['U0APPROV2', 'U0APPROV3'],
+    });
+    expectNoViolations(m, 'message');
+    expect(visibleText(m)).toContain('<@U0APPROV2> and <@U0APPROV3>: *PO-2026-0001* is waiting for your approval.');
+    expect(m.text).toContain('<@U0APPROV2> and <@U0APPROV3>: PO-2026-0001 is waiting for your approval.');
+    expect(m.text).not.toContain('U0APPROV1>:');
+  });
+
+  it('says who can add an approver when nobody is left to give the second approval', () => {
+    const m = buildPoOutcome({
+      kind: 'approval',
+      poNumber: 'PO-2026-0001',
+      approvers: ['U0APPROV1'],
+      required: 2,
+      waitingFor: [],
+    });
+    expect(visibleText(m)).toContain('No other approver is set');
+    expect(visibleText(m)).toContain('`/parley settings`');
   });
 
   it('names every approver once complete', () => {
@@ -18,10 +50,17 @@ describe('buildPoOutcome', () => {
       poNumber: 'PO-2026-0001',
       approvers: ['U0APPROV1', 'U0APPROV2'],
       required: 2,
+      waitingFor: [],
     });
     expectNoViolations(two, 'message');
     expect(two.text).toBe(':white_check_mark: PO-2026-0001 approved by <@U0APPROV1> and <@U0APPROV2>');
-    const one = buildPoOutcome({ kind: 'approval', poNumber: 'PO-2026-0002', approvers: ['U0APPROV1'], required: 1 });
+    const one = buildPoOutcome({
+      kind: 'approval',
+      poNumber: 'PO-2026-0002',
+      approvers: ['U0APPROV1'],
+      required: 1,
+      waitingFor: [],
+    });
     expect(visibleText(one)).toContain('*PO-2026-0002* approved by <@U0APPROV1>');
     expect(visibleText(one)).not.toContain('waiting');
   });
@@ -44,7 +83,13 @@ describe('buildPoOutcome', () => {
     const m = buildPoOutcome({ kind: 'rejected', poNumber: HOSTILE, by: '<!channel>', reason: HOSTILE.repeat(300) });
     expectNoViolations(m, 'message');
     expectNoInjection(m);
-    const a = buildPoOutcome({ kind: 'approval', poNumber: HOSTILE, approvers: ['<!here>'], required: 2 });
+    const a = buildPoOutcome({
+      kind: 'approval',
+      poNumber: HOSTILE,
+      approvers: ['<!here>'],
+      required: 2,
+      waitingFor: ['<!channel>'],
+    });
     expectNoViolations(a, 'message');
     expectNoInjection(a);
   });

@@ -1,4 +1,5 @@
-// What the thread says when a PO is approved (by one approver of two, or fully) or rejected.
+// What the thread says when a PO is approved (by one approver of two, or fully) or rejected, and the line that
+// @-mentions the approvers a PO waits for (here for the second approval, and under the decision for the first).
 import { type SlackMessage, context, listPeople, section, who } from './blocks.js';
 import { escapeTruncate, inline } from './escape.js';
 
@@ -9,8 +10,35 @@ export type PoOutcomeModel =
       /** Everyone who has approved so far, in order. */
       approvers: string[];
       required: 1 | 2;
+      /** The configured approvers who have not approved yet: mentioned while an approval is still missing. */
+      waitingFor: readonly string[];
     }
   | { kind: 'rejected'; poNumber: string; by: string; reason: string };
+
+/** At most this many approvers are mentioned in one line (a workspace may list many). */
+const MENTIONED_MAX = 10;
+
+/**
+ * The approvers a PO waits for, @-mentioned so Slack notifies them; when there are none to ask (none configured, or
+ * the only one has approved already), who can set them. `which`: the first approval, or a further one.
+ */
+export function approversWanted(model: {
+  poNumber: string;
+  waitingFor: readonly string[];
+  which: 'first' | 'further';
+}): string {
+  const po = `*${inline(model.poNumber, 40)}*`;
+  const people = model.waitingFor.slice(0, MENTIONED_MAX);
+  if (people.length > 0) {
+    const more = model.waitingFor.length - people.length;
+    return `:bell: ${listPeople(people)}${more > 0 ? ` (and ${more} more)` : ''}: ${po} is waiting for your approval.`;
+  }
+  return model.which === 'first'
+    ? `:warning: No approvers are set for this workspace yet, so nobody can approve ${po}: a workspace admin can ` +
+        'add them with `/parley settings`.'
+    : `:warning: No other approver is set, so nobody can give ${po} its second approval: a workspace admin can add ` +
+        'one with `/parley settings`.';
+}
 
 export function buildPoOutcome(model: PoOutcomeModel): SlackMessage {
   const po = inline(model.poNumber, 40);
@@ -28,7 +56,9 @@ export function buildPoOutcome(model: PoOutcomeModel): SlackMessage {
     const line =
       `:ballot_box_with_check: *${po}* approved by ${who(last)} (${count} of ${model.required}) — ` +
       `waiting for a ${count === 1 ? 'second' : 'further'} approver`;
-    return { text: line.replace(/\*/g, ''), blocks: [section(line)] };
+    const wanted = approversWanted({ poNumber: model.poNumber, waitingFor: model.waitingFor, which: 'further' });
+    // The mentions go in the fallback text too: it is what the notification shows.
+    return { text: `${line}. ${wanted}`.replace(/\*/g, ''), blocks: [section(line), section(wanted)] };
   }
   const line = `:white_check_mark: *${po}* approved by ${listPeople(model.approvers)}`;
   return {

@@ -124,7 +124,7 @@ describe('the recommendation with a premium', () => {
       identified: { amount: 2_551, share: 0.0204, bestOfferName: 'Ningbo Everbright' },
       awarded: { amount: 1_000, share: 0.0077, landedAgainst: 130_579.6 },
     },
-    purchaseOrder: { id: 'clpurchaseorder0000000001', number: 'PO-2026-0001' },
+    purchaseOrder: { id: 'clpurchaseorder0000000001', number: 'PO-2026-0001', approverIds: [] },
   };
 
   it('shows the within-quote award’s PO button and, beside it, the premium’s', () => {

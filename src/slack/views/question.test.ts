@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION, actionIdPattern, answerCodec, questionRefCodec } from '../ids.js';
+import { ACTION, actionIdPattern, answerCodec, questionRefCodec, whichQuestionCodec } from '../ids.js';
 import {
   buildAnsweredQuestion,
   buildEarlyTermination,
   buildEarlyTerminationAnswered,
   buildQuestion,
+  buildWhichQuestion,
+  buildWhichQuestionSettled,
+  WHICH_QUESTION_MAX,
 } from './question.js';
 import { HOSTILE, buttons, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
@@ -131,5 +134,88 @@ describe('buildEarlyTermination', () => {
     const keep = buildEarlyTerminationAnswered({ decision: 'continue', by: null, roundsSkipped: 2 });
     expect(visibleText(keep)).toContain('Negotiating on');
     expect(visibleText(keep)).toContain('Decided by the default');
+  });
+});
+
+describe('buildWhichQuestion', () => {
+  const R = 'clthreadreply0000000000001';
+  const model = {
+    replyId: R,
+    authorId: 'U0BUYER01',
+    reply: 'Yes, split the order',
+    questions: [
+      {
+        questionId: `${Q}_q1`,
+        askedBy: 'Alex (about Alpine Premium)',
+        question: 'Are you open to splitting the order?',
+      },
+      { questionId: `${Q}_q2`, askedBy: 'Alex (about RapidGear)', question: 'Is 30 days acceptable?' },
+    ],
+  };
+
+  it('quotes the reply, lists the open questions, and offers one button per question and none', () => {
+    const m = buildWhichQuestion(model);
+    expectNoViolations(m, 'message');
+    const text = visibleText(m);
+    expect(text).toContain('<@U0BUYER01>, 2 questions are waiting for your answer. Which one does your reply answer?');
+    expect(text).toContain('>Yes, split the order');
+    expect(text).toContain('*1.* *Alex (about Alpine Premium)* asks: Are you open to splitting the order?');
+    const b = buttons(m);
+    expect(b.map((x) => x.text)).toEqual([
+      '1. Are you open to splitting the order?',
+      '2. Is 30 days acceptable?',
+      'None of these',
+    ]);
+    expect(b.map((x) => whichQuestionCodec.decode(x.value))).toEqual([
+      { r: R, q: `${Q}_q1` },
+      { r: R, q: `${Q}_q2` },
+      { r: R, q: null },
+    ]);
+    expect(b.slice(0, 2).every((x) => actionIdPattern(ACTION.whichQuestion).test(x.actionId ?? ''))).toBe(true);
+    expect(b[2]?.actionId).toBe(ACTION.whichQuestionNone);
+    expect(new Set(b.map((x) => x.actionId)).size).toBe(3);
+    expect(m.text).toContain('<@U0BUYER01>');
+  });
+
+  it('escapes and cuts a hostile reply and hostile questions, within Block Kit’s limits', () => {
+    const long = HOSTILE.repeat(300);
+    const questions = Array.from({ length: 30 }, (_, i) => ({
+      questionId: `${Q}_q${i}`,
+      askedBy: long,
+      question: long,
+    }));
+    const m = buildWhichQuestion({ ...model, reply: long, questions });
+    expectNoViolations(m, 'message');
+    expectNoInjection(m);
+    expect(buttons(m)).toHaveLength(WHICH_QUESTION_MAX + 1);
+    expect(buttons(m).every((x) => (x.text ?? '').length <= 75)).toBe(true);
+  });
+
+  it('refuses an author id that is not a Slack user id', () => {
+    expect(() => buildWhichQuestion({ ...model, authorId: '<!channel>' })).toThrow(TypeError);
+  });
+});
+
+describe('buildWhichQuestionSettled', () => {
+  it('says which question the reply answered, or that it answered none, without buttons', () => {
+    const chosen = buildWhichQuestionSettled({
+      authorId: 'U0BUYER01',
+      reply: 'Yes, split the order',
+      chosen: { askedBy: 'Alex (about Alpine Premium)', question: 'Are you open to splitting the order?' },
+    });
+    expectNoViolations(chosen, 'message');
+    expect(buttons(chosen)).toHaveLength(0);
+    expect(visibleText(chosen)).toContain(
+      "Taken as the answer to *Alex (about Alpine Premium)*'s question: Are you open to splitting the order?",
+    );
+    const none = buildWhichQuestionSettled({ authorId: 'U0BUYER01', reply: 'thanks', chosen: null });
+    expect(visibleText(none)).toContain('Not taken as an answer to any question.');
+    const hostile = buildWhichQuestionSettled({
+      authorId: 'U0BUYER01',
+      reply: HOSTILE.repeat(100),
+      chosen: { askedBy: HOSTILE, question: HOSTILE.repeat(100) },
+    });
+    expectNoViolations(hostile, 'message');
+    expectNoInjection(hostile);
   });
 });

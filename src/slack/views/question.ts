@@ -1,8 +1,9 @@
 // Questions for the buyer in the thread: an agent's ASK_INFO (answer by button or by replying in the thread) and the
 // early-termination offer (offers have converged: finish now and save the remaining rounds?). Each has an answered
-// variant that replaces it (chat.update), so a question can only be answered once on screen too.
+// variant that replaces it (chat.update), so a question can only be answered once on screen too. And, when a thread
+// reply could answer several open questions, the post asking which one it answers (settled the same way).
 import type { KnownBlock } from '@slack/types';
-import { ACTION, BLOCK, answerCodec, indexedActionId, questionRefCodec } from '../ids.js';
+import { ACTION, BLOCK, answerCodec, indexedActionId, questionRefCodec, whichQuestionCodec } from '../ids.js';
 import { type SlackMessage, actions, button, context, percent, plural, section, who } from './blocks.js';
 import { escapeTruncate, inline, mention, oneLine } from './escape.js';
 import { formatMoney } from '../../commerce/money.js';
@@ -138,4 +139,74 @@ export function buildEarlyTerminationAnswered(model: EarlyTerminationAnsweredMod
       ? `:checkered_flag: Finishing now — ${plural(model.roundsSkipped, 'round')} skipped.`
       : ':repeat: Negotiating on through the remaining rounds.';
   return { text: `${what} Decided by ${by}.`, blocks: [section(what), context([`Decided by ${by}`])] };
+}
+
+/** Questions a which-question post offers at most (the oldest first); the others keep their own buttons. */
+export const WHICH_QUESTION_MAX = 10;
+
+export interface WhichQuestionModel {
+  /** The thread reply's row id, carried by every button. */
+  replyId: string;
+  /** Who wrote the reply: the person the questions are addressed to, the only one whose click counts. */
+  authorId: string;
+  /** What they typed (untrusted). */
+  reply: string;
+  /** The questions open to them, oldest first. */
+  questions: { questionId: string; askedBy: string; question: string }[];
+}
+
+export interface WhichQuestionSettledModel {
+  authorId: string;
+  reply: string;
+  /** The question the reply was taken as the answer to; null when its author said it answers none. */
+  chosen: { askedBy: string; question: string } | null;
+}
+
+/** The reply as a quote: escaped, cut, each line behind `>`. */
+function quoted(reply: string, max: number): string {
+  return `>${escapeTruncate(reply.trim(), max).replace(/\n/g, '\n>')}`;
+}
+
+/** Several questions are open to the reply's author: one button per question (its text cut to a label) and none. */
+export function buildWhichQuestion(model: WhichQuestionModel): SlackMessage {
+  const shown = model.questions.slice(0, WHICH_QUESTION_MAX);
+  const listed = shown.map((q, i) => `*${i + 1}.* *${inline(q.askedBy, 80)}* asks: ${inline(q.question, 200)}`);
+  const blocks: KnownBlock[] = [
+    section(
+      `:thinking_face: ${mention(model.authorId)}, ${model.questions.length} questions are waiting for your answer. ` +
+        `Which one does your reply answer?\n${quoted(model.reply, 600)}`,
+    ),
+    section(listed.join('\n')),
+    actions(BLOCK.whichQuestion, [
+      ...shown.map((q, i) =>
+        button({
+          text: `${i + 1}. ${oneLine(q.question)}`,
+          actionId: indexedActionId(ACTION.whichQuestion, i),
+          value: whichQuestionCodec.encode({ r: model.replyId, q: q.questionId }),
+        }),
+      ),
+      button({
+        text: 'None of these',
+        actionId: ACTION.whichQuestionNone,
+        value: whichQuestionCodec.encode({ r: model.replyId, q: null }),
+      }),
+    ]),
+  ];
+  return {
+    text: `${mention(model.authorId)}, which question does your reply answer? ${inline(model.reply, 200)}`,
+    blocks,
+  };
+}
+
+/** The which-question post once its author chose: what the reply became, without buttons. */
+export function buildWhichQuestionSettled(model: WhichQuestionSettledModel): SlackMessage {
+  const reply = quoted(model.reply, 600);
+  const what = model.chosen
+    ? `:white_check_mark: Taken as the answer to *${inline(model.chosen.askedBy, 80)}*'s question: ` +
+      inline(model.chosen.question, 300)
+    : ':speech_balloon: Not taken as an answer to any question.';
+  return {
+    text: `${who(model.authorId)}'s reply: ${model.chosen ? 'taken as an answer' : 'not taken as an answer'}.`,
+    blocks: [section(`${who(model.authorId)} replied:\n${reply}`), section(what)],
+  };
 }

@@ -103,6 +103,14 @@ describe('buildReviewMessage', () => {
     expect(message.text).toContain('every line is decided');
   });
 
+  it('tells a fresh workspace that nothing matched because it has no catalog yet, and how to import one', () => {
+    expect(visibleText(buildReviewMessage(model([line(1)])))).not.toContain('/parley catalog');
+    const fresh = buildReviewMessage(model([line(1)], { catalogEmpty: true, autoAccepted: 0 }));
+    expectNoViolations(fresh, 'message');
+    expect(visibleText(fresh)).toContain('no product catalog yet');
+    expect(visibleText(fresh)).toContain('/parley catalog');
+  });
+
   it('renders one line needing review with its select, Confirm and Not in catalog', () => {
     const l = line(1);
     const message = buildReviewMessage(model([l]));

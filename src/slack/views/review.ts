@@ -90,11 +90,19 @@ export interface ReviewModel {
   lines: ReviewLine[];
   /** 1-based; clamped to the pages there are. */
   page: number;
+  /** The workspace has no product catalog yet (a fresh install): nothing could match, and the buyer is told why. */
+  catalogEmpty?: boolean;
 }
 
+/** Why nothing matched on a fresh install, and the way out. */
+export const NO_CATALOG_HINT =
+  ':information_source: This workspace has no product catalog yet, so no line could be matched. ' +
+  'An approver or workspace admin can import the brand’s catalog (CSV or XLSX) with `/parley catalog`; ' +
+  'lines can still be marked “Not in catalog” here meanwhile.';
+
 /**
- * Lines per page. Each undecided line takes 2 blocks; the rest of the message at most 12 — 15 lines keep a page at
- * 42 of Slack's 50 blocks.
+ * Lines per page. Each undecided line takes 2 blocks; the rest of the message at most 13 — 15 lines keep a page at
+ * 43 of Slack’s 50 blocks.
  */
 export const REVIEW_PAGE_SIZE = 15;
 
@@ -261,6 +269,7 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
       `:white_check_mark: ${plural(model.autoAccepted, 'line')} matched on their own` +
         ` · :mag: ${plural(lines.length, 'line')} needed a look · ${quantity(pending.length)} still open`,
     ]),
+    ...(model.catalogEmpty ? [context([NO_CATALOG_HINT])] : []),
     ...supplierBlocks(model),
   ];
 

@@ -276,3 +276,34 @@ describe('parseStartModal', () => {
     expect(parseStartModal(null).ok).toBe(false);
   });
 });
+
+describe('the start modal in a channel shared with another organisation', () => {
+  const confirm = (ticked: boolean) => ({
+    [BLOCK.startExternalConfirm]: {
+      [ACTION.startExternalConfirm]: {
+        type: 'checkboxes',
+        selected_options: ticked ? [{ text: { type: 'plain_text', text: 'x' }, value: 'post_here' }] : [],
+      },
+    },
+  });
+
+  it('asks for a required tick there, and only there', () => {
+    const shared = buildStartModal({ ...model, externalChannel: true });
+    const input = shared.blocks.find((b) => b.block_id === BLOCK.startExternalConfirm);
+    expect(input).toMatchObject({ type: 'input', element: { type: 'checkboxes' } });
+    expect(input && 'optional' in input ? input.optional : undefined).toBeUndefined();
+    expect(visibleText(shared)).toMatch(/outside your organisation/);
+    expectNoViolations(shared, 'modal');
+    expect(buildStartModal(model).blocks.some((b) => b.block_id === BLOCK.startExternalConfirm)).toBe(false);
+  });
+
+  it('reads the tick back, and leaves it out for a modal that did not ask', () => {
+    const base = values({ mode: 'balanced', rounds: '3', budget: '2' });
+    const ticked = parseStartModal({ ...base, ...confirm(true) }, NOW);
+    const unticked = parseStartModal({ ...base, ...confirm(false) }, NOW);
+    expect(ticked).toMatchObject({ ok: true, value: { externalChannelConfirmed: true } });
+    expect(unticked).toMatchObject({ ok: true, value: { externalChannelConfirmed: false } });
+    const internal = parseStartModal(base, NOW);
+    expect(internal.ok && 'externalChannelConfirmed' in internal.value).toBe(false);
+  });
+});

@@ -46,6 +46,35 @@ export interface StartModalModel {
   currency: string;
   /** The simulated suppliers, all invited by default. */
   simulatedSuppliers: readonly InvitableSupplier[];
+  /**
+   * The quotation's channel has people from another organisation (Slack Connect): the modal asks the buyer, as a
+   * required tick, before the thread shows other suppliers, scores and the mandate there.
+   */
+  externalChannel?: boolean;
+}
+
+/** The one option of the shared-channel confirmation. */
+const EXTERNAL_CONFIRM_VALUE = 'post_here';
+const externalConfirmOption: PlainTextOption = {
+  text: label('Post the negotiation in this channel anyway'),
+  value: EXTERNAL_CONFIRM_VALUE,
+};
+
+/** A required tick for a channel shared with another organisation: Slack will not submit the modal without it. */
+function externalConfirmInput(): InputBlock[] {
+  return [
+    {
+      type: 'input',
+      block_id: BLOCK.startExternalConfirm,
+      label: label('This channel has people from outside your organisation', 2000),
+      hint: label(
+        'The thread will show the other suppliers, their offers, the scores and your target and walk-away totals to ' +
+          'everyone in the channel. To keep them internal, share the quotation in an internal channel instead.',
+        2000,
+      ),
+      element: { type: 'checkboxes', action_id: ACTION.startExternalConfirm, options: [externalConfirmOption] },
+    },
+  ];
 }
 
 /** What the modal asks: how to negotiate, as `beginNegotiation` takes it. */
@@ -209,6 +238,7 @@ export function buildStartModal(model: StartModalModel): ModalView {
       },
     },
     ...inviteInput(model.simulatedSuppliers),
+    ...(model.externalChannel === true ? externalConfirmInput() : []),
     {
       type: 'input',
       block_id: BLOCK.startNotes,
@@ -306,6 +336,14 @@ export function parseStartModal(stateValues: unknown, now: Date = new Date()): P
       sourcing,
       invitedSuppliers,
       notes,
+      // Only a modal that asked (a shared channel's) carries the answer.
+      ...(state.has(BLOCK.startExternalConfirm, ACTION.startExternalConfirm)
+        ? {
+            externalChannelConfirmed: state
+              .checked(BLOCK.startExternalConfirm, ACTION.startExternalConfirm)
+              .includes(EXTERNAL_CONFIRM_VALUE),
+          }
+        : {}),
     },
   };
 }

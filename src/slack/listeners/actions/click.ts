@@ -4,7 +4,16 @@
 import type { AllMiddlewareArgs, BlockAction, BlockElementAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { ACTION, reviewPageCodec } from '../../ids.js';
 import type { Outcome } from '../../deps.js';
-import { tellUser } from '../respond.js';
+import { log } from '../../../log.js';
+import { ACK_DEADLINE_MS, settleWithin } from '../deadline.js';
+import { tellFailure, tellUser } from '../respond.js';
+import { interactionTeamId, interactionUserTeamId, isOutsider } from '../../team.js';
+
+/** What someone from another organisation hears when they click Parley's buttons in a shared channel. */
+export const OUTSIDER_CLICK = {
+  error: 'not_allowed',
+  message: 'Only people of the workspace that added Parley can act on its negotiations.',
+} as const;
 
 /** What a click listener reads of Bolt's arguments. */
 export type ClickArgs = Pick<SlackActionMiddlewareArgs<BlockAction<BlockElementAction>>, 'ack' | 'body' | 'action'> &
@@ -14,14 +23,18 @@ export type ClickArgs = Pick<SlackActionMiddlewareArgs<BlockAction<BlockElementA
 export interface ClickedAt {
   teamId: string;
   userId: string;
+  /** Someone of another organisation (a Slack Connect channel's external member): they never act in Parley. */
+  outsider: boolean;
   channelId: string | null;
   threadTs: string | null;
 }
 
 export function clickedAt(body: BlockAction): ClickedAt {
+  const teamId = interactionTeamId(body) ?? '';
   return {
-    teamId: body.team?.id ?? body.user.team_id ?? '',
+    teamId,
     userId: body.user.id,
+    outsider: isOutsider(interactionUserTeamId(body), teamId),
     channelId: body.channel?.id ?? null,
     threadTs: body.message?.thread_ts ?? null,
   };
@@ -50,18 +63,40 @@ export function shownReviewPage(body: BlockAction): number {
 /**
  * A click listener from what it does: `run` decodes the value and calls the service, answering null when there is
  * nothing to do (a value that does not decode: stale or forged) or nothing to tell.
+ *
+ * The state change is committed before the ack: a click Slack saw acknowledged is never lost to a crash, and one
+ * that was not is sent again by the person (every service is idempotent). Slow work runs after the ack. But Slack
+ * shows the person an error when the ack takes over 3 s, so a call still running at `deadlineMs` (a slow database)
+ * is acknowledged then and finishes on its own; the person then hears of a refusal or a failure privately.
  */
-export function onClick(run: (args: ClickArgs, at: ClickedAt) => Promise<Outcome | null>) {
+export function onClick(
+  run: (args: ClickArgs, at: ClickedAt) => Promise<Outcome | null>,
+  deadlineMs = ACK_DEADLINE_MS,
+) {
   return async (args: ClickArgs): Promise<void> => {
     const at = clickedAt(args.body);
-    // The state change is committed before the ack: a click Slack saw acknowledged is never lost to a crash, and one
-    // that was not is sent again by the person (every service is idempotent). Slow work runs after the ack.
-    let result: Outcome | null;
-    try {
-      result = await run(args, at);
-    } finally {
+    if (at.outsider) {
       await args.ack();
+      return tellUser(args.client, at, OUTSIDER_CLICK);
     }
+    const running = run(args, at);
+    const settled = await settleWithin(running, deadlineMs);
+    await args.ack();
+    if (settled.status === 'pending') {
+      running
+        .then(
+          (result) => (result && !result.ok ? tellUser(args.client, at, result) : undefined),
+          (error: unknown) => tellFailure(args.client, at, 'a click failed after its acknowledgement', error),
+        )
+        .catch((error: unknown) => log.error('could not tell a person how their click ended', { error }));
+      return;
+    }
+    if (settled.status === 'rejected') {
+      // Logged here with the reference the person is given; thrown on for Bolt's error handler all the same.
+      await tellFailure(args.client, at, 'a click failed', settled.reason);
+      throw settled.reason;
+    }
+    const result = settled.value;
     if (result && !result.ok) await tellUser(args.client, at, result);
   };
 }

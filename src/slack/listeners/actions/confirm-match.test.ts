@@ -101,13 +101,14 @@ describe('confirmMatch', () => {
     expect(ack).toHaveBeenCalledTimes(1);
   });
 
-  // Today's behaviour, documented: the ack is in a `finally`, so a failed service still acknowledges the click (the
-  // person sees no error from Slack) and the error goes on to Bolt's error handler, which logs it.
-  it('still acknowledges when the service throws, and passes the error on', async () => {
+  // A failed service still acknowledges the click (Slack shows nothing), so the person is told privately that it
+  // failed, with the reference it was logged under; the error goes on to Bolt's error handler too.
+  it('still acknowledges when the service throws, tells the person, and passes the error on', async () => {
     const { run, parley, slack, ack } = click();
     parley.reviewItem.mockRejectedValueOnce(new Error('database unavailable'));
     await expect(run()).rejects.toThrow('database unavailable');
     expect(ack).toHaveBeenCalledTimes(1);
-    expect(slack.postEphemeral).not.toHaveBeenCalled();
+    expect(slack.postEphemeral).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(slack.postEphemeral.mock.calls[0])).toMatch(/try again/i);
   });
 });

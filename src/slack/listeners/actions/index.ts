@@ -5,12 +5,17 @@ import type { SlackDeps } from '../../deps.js';
 import { acceptPremium } from './accept-premium.js';
 import { ackOnly } from './ack-only.js';
 import { answerQuestion } from './answer-question.js';
+import { answerWhichQuestion } from './answer-which-question.js';
+import { catalogCancel } from './catalog-cancel.js';
+import { catalogImport } from './catalog-import.js';
+import { catalogOpen } from './catalog-open.js';
 import { chooseCurveball } from './choose-curveball.js';
 import { chooseSupplier } from './choose-supplier.js';
 import type { ClickArgs } from './click.js';
 import { confirmAll } from './confirm-all.js';
 import { confirmMatch } from './confirm-match.js';
 import { earlyTermination } from './early-termination.js';
+import { negotiateFile } from './negotiate-file.js';
 import { openPoModal } from './open-po-modal.js';
 import { openRejectModal } from './open-reject-modal.js';
 import { openStartModal } from './open-start-modal.js';
@@ -32,13 +37,22 @@ export function register(app: App, deps: SlackDeps): void {
   on(ACTION.reviewSupplierUseExisting, chooseSupplier(deps));
   on(ACTION.reviewSupplierCreate, chooseSupplier(deps));
   on(ACTION.reviewStartNegotiation, openStartModal(deps));
+  // `/parley negotiate`'s list of the channel's recent spreadsheets
+  on(ACTION.negotiateFile, negotiateFile(deps));
   // Questions and curveballs
   on(actionIdPattern(ACTION.questionAnswer), answerQuestion(deps));
   on(ACTION.earlyTerminationFinish, earlyTermination(deps));
   on(ACTION.earlyTerminationContinue, earlyTermination(deps));
+  on(actionIdPattern(ACTION.whichQuestion), answerWhichQuestion(deps));
+  on(ACTION.whichQuestionNone, answerWhichQuestion(deps));
   on(actionIdPattern(ACTION.curveballChoose), chooseCurveball(deps));
   // Decision and PO
   on(ACTION.decisionOpenPo, openPoModal(deps));
   on(ACTION.decisionAcceptPremium, acceptPremium(deps));
   on(ACTION.poReject, openRejectModal(deps));
+  // The brand's catalog: the App Home's Import catalog, the preview's buttons
+  on(ACTION.catalogOpen, catalogOpen(deps));
+  on(ACTION.catalogMerge, catalogImport(deps));
+  on(ACTION.catalogReplace, catalogImport(deps));
+  on(ACTION.catalogCancel, catalogCancel(deps));
 }

@@ -1,15 +1,14 @@
-// Reject… in the PO modal: pushes the reject modal (asking for the reason) on top of it, for approvers only.
+// Reject… in the PO modal: pushes the reject modal (asking for the reason) on top of it; for approvers only, so anyone
+// else sees why in its place.
 import { poRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
-import { onClick, valueOf } from './click.js';
+import { onModalClick } from '../modal.js';
+import { valueOf } from './click.js';
 
 export function openRejectModal({ screens }: SlackDeps) {
-  return onClick(async ({ body, action, client }, at) => {
+  return onModalClick(({ action }, at) => {
     const value = poRefCodec.decode(valueOf(action));
     if (!value) return null;
-    const modal = await screens.rejectModal(at.teamId, value, at.userId);
-    if (!modal.ok) return modal;
-    await client.views.push({ trigger_id: body.trigger_id, view: modal.value });
-    return null;
+    return { how: 'push', read: () => screens.rejectModal(at.teamId, value, at.userId) };
   });
 }

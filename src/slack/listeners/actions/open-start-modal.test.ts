@@ -1,15 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ACTION, quotationRefCodec } from '../../ids.js';
+import { buildLoadingModal } from '../../views/index.js';
 import { openStartModal } from './open-start-modal.js';
 import {
   buttonClick,
-  CHANNEL,
   type ClickOptions,
   fakeAck,
   fakeDeps,
   holdNext,
   IDS,
   MODAL,
+  OPENED_VIEW,
   refused,
   spiedClient,
   TEAM,
@@ -28,34 +29,43 @@ function click(options: ClickOptions = { value }) {
 }
 
 describe('openStartModal', () => {
-  it('opens the start modal of the quotation the button names, with the click’s trigger', async () => {
+  it('opens a loading view with the click’s trigger, then the start modal of the quotation the button names', async () => {
     const { run, screens, slack, ack } = click();
     await run();
     expect(screens.startModal).toHaveBeenCalledWith(TEAM, IDS.quotation, USER);
-    expect(slack.viewsOpen).toHaveBeenCalledWith({ trigger_id: TRIGGER_ID, view: MODAL });
+    expect(slack.viewsOpen).toHaveBeenCalledWith({ trigger_id: TRIGGER_ID, view: buildLoadingModal('Parley') });
+    expect(slack.viewsUpdate).toHaveBeenCalledWith({ view_id: OPENED_VIEW.id, hash: OPENED_VIEW.hash, view: MODAL });
     expect(ack).toHaveBeenCalledTimes(1);
   });
 
-  it('acknowledges once, after the modal was read and opened', async () => {
+  it('acknowledges and opens the loading view before the quotation is read', async () => {
     const { run, screens, slack, ack } = click();
     const release = holdNext(screens.startModal);
     const running = run();
     await vi.waitFor(() => expect(screens.startModal).toHaveBeenCalled());
-    expect(ack).not.toHaveBeenCalled();
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(slack.viewsOpen).toHaveBeenCalledTimes(1);
+    expect(slack.viewsUpdate).not.toHaveBeenCalled();
     release({ ok: true, value: MODAL });
     await running;
-    expect(slack.viewsOpen.mock.invocationCallOrder[0]).toBeLessThan(ack.mock.invocationCallOrder[0] ?? 0);
-    expect(ack).toHaveBeenCalledTimes(1);
+    expect(slack.viewsUpdate).toHaveBeenCalledTimes(1);
   });
 
-  it('tells the person privately why they cannot start it, and opens nothing', async () => {
+  it('says in the modal why the person cannot start it', async () => {
     const { run, screens, slack } = click();
-    screens.startModal.mockResolvedValueOnce(refused('Finish the review first.'));
+    screens.startModal.mockResolvedValueOnce({ ok: false, error: 'not_ready', message: 'Finish the review first.' });
     await run();
-    expect(slack.viewsOpen).not.toHaveBeenCalled();
-    expect(slack.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({ channel: CHANNEL, user: USER, text: 'Finish the review first.' }),
-    );
+    const shown = JSON.stringify(slack.viewsUpdate.mock.calls[0]?.[0]);
+    expect(shown).toContain(':warning: Finish the review first.');
+    expect(shown).not.toContain('"submit"');
+    expect(slack.postEphemeral).not.toHaveBeenCalled();
+  });
+
+  it('shows a permission refusal with a lock', async () => {
+    const { run, screens, slack } = click();
+    screens.startModal.mockResolvedValueOnce(refused());
+    await run();
+    expect(JSON.stringify(slack.viewsUpdate.mock.calls[0]?.[0])).toContain(':lock: Only <@U0OTHER001>');
   });
 
   it('ignores a forged or stale value', async () => {
@@ -66,12 +76,11 @@ describe('openStartModal', () => {
     expect(ack).toHaveBeenCalledTimes(1);
   });
 
-  // Today's behaviour: acknowledged in a `finally`; the error goes on to Bolt's error handler.
-  it('still acknowledges when reading the modal throws, and passes the error on', async () => {
+  it('says so in the modal when reading it throws, and passes the error on', async () => {
     const { run, screens, slack, ack } = click();
     screens.startModal.mockRejectedValueOnce(new Error('database unavailable'));
     await expect(run()).rejects.toThrow('database unavailable');
     expect(ack).toHaveBeenCalledTimes(1);
-    expect(slack.viewsOpen).not.toHaveBeenCalled();
+    expect(JSON.stringify(slack.viewsUpdate.mock.calls[0]?.[0])).toContain('could not load this');
   });
 });

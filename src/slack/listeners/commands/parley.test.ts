@@ -1,18 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RespondArguments } from '@slack/bolt';
-import { NEGOTIATE_OUTSIDE_THREAD, parleyCommand } from './parley.js';
-import { buildHelp } from '../../views/index.js';
+import { parleyCommand } from './parley.js';
+import { buildHelp, buildLoadingModal, buildNegotiateChoices } from '../../views/index.js';
 import {
   CHANNEL,
+  DONE,
   fakeAck,
   fakeDeps,
+  fakeRespond,
   holdNext,
   MODAL,
+  OPENED_VIEW,
   refused,
   slashCommand,
   spiedClient,
   TEAM,
-  THREAD_TS,
   TRIGGER_ID,
   USER,
 } from '../../../../test/support/slack-payloads.js';
@@ -21,8 +23,9 @@ function run(text: string, options: { threadTs?: string } = {}) {
   const { deps, parley, screens } = fakeDeps();
   const slack = spiedClient();
   const ack = fakeAck<string | RespondArguments>();
-  const args = { command: slashCommand(text, options), ack, client: slack.client };
-  return { run: () => parleyCommand(deps)(args), parley, screens, slack, ack };
+  const respond = fakeRespond();
+  const args = { command: slashCommand(text, options), ack, respond, client: slack.client };
+  return { run: () => parleyCommand(deps)(args), parley, screens, slack, ack, respond };
 }
 
 describe('/parley', () => {
@@ -48,55 +51,85 @@ describe('/parley', () => {
     });
   });
 
-  it('opens the settings modal for an approver, after acknowledging', async () => {
+  it('opens the settings modal for an approver: acknowledged, a loading view at once, then the settings', async () => {
     const command = run('Settings');
-    await command.run();
+    const release = holdNext(command.screens.settingsModal);
+    const running = command.run();
+    await vi.waitFor(() => expect(command.screens.settingsModal).toHaveBeenCalledWith(TEAM, USER));
     expect(command.ack).toHaveBeenCalledTimes(1);
     expect(command.ack).toHaveBeenCalledWith();
-    expect(command.screens.settingsModal).toHaveBeenCalledWith(TEAM, USER);
-    expect(command.slack.viewsOpen).toHaveBeenCalledWith({ trigger_id: TRIGGER_ID, view: MODAL });
-  });
-
-  it('tells someone who may not change the settings privately, and opens nothing', async () => {
-    const command = run('settings');
-    command.screens.settingsModal.mockResolvedValueOnce(refused('Only the approvers can change Parley’s settings.'));
-    await command.run();
-    expect(command.slack.viewsOpen).not.toHaveBeenCalled();
-    expect(command.slack.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({
-        channel: CHANNEL,
-        user: USER,
-        text: 'Only the approvers can change Parley’s settings.',
-      }),
-    );
-  });
-
-  it('reads the files of the thread it is run in (acknowledged first: reading the files takes a while)', async () => {
-    const command = run('negotiate', { threadTs: THREAD_TS });
-    const release = holdNext(command.parley.negotiateFilesOf);
-    const running = command.run();
-    await vi.waitFor(() => expect(command.parley.negotiateFilesOf).toHaveBeenCalled());
-    expect(command.ack).toHaveBeenCalledTimes(1);
-    release(undefined);
+    expect(command.slack.viewsOpen).toHaveBeenCalledWith({ trigger_id: TRIGGER_ID, view: buildLoadingModal('Parley') });
+    release({ ok: true, value: MODAL });
     await running;
-    expect(command.parley.negotiateFilesOf).toHaveBeenCalledWith(TEAM, {
-      channelId: CHANNEL,
-      messageTs: THREAD_TS,
-      userId: USER,
+    expect(command.slack.viewsUpdate).toHaveBeenCalledWith({
+      view_id: OPENED_VIEW.id,
+      hash: OPENED_VIEW.hash,
+      view: MODAL,
     });
   });
 
-  it('explains where to run negotiate when it is run outside a thread', async () => {
-    const command = run('negotiate');
+  it('tells someone who may not change the settings why, in the modal that opened', async () => {
+    const command = run('settings');
+    command.screens.settingsModal.mockResolvedValueOnce(refused('Only the approvers can change Parley’s settings.'));
     await command.run();
-    expect(command.parley.negotiateFilesOf).not.toHaveBeenCalled();
-    expect(command.ack).toHaveBeenCalledWith({ response_type: 'ephemeral', text: NEGOTIATE_OUTSIDE_THREAD });
+    expect(JSON.stringify(command.slack.viewsUpdate.mock.calls[0]?.[0])).toContain(
+      ':lock: Only the approvers can change Parley’s settings.',
+    );
+    expect(command.slack.postEphemeral).not.toHaveBeenCalled();
+  });
+
+  it('reads the file its link names, asked for by the person who ran it (acknowledged first)', async () => {
+    const command = run('negotiate https://parley-test.slack.com/files/U0BUYER001/F0QUOTE001/quote.xlsx');
+    const release = holdNext(command.parley.fileShared);
+    const running = command.run();
+    await vi.waitFor(() => expect(command.parley.fileShared).toHaveBeenCalled());
+    expect(command.ack).toHaveBeenCalledTimes(1);
+    release(DONE);
+    await running;
+    expect(command.parley.fileShared).toHaveBeenCalledWith({
+      teamId: TEAM,
+      fileId: 'F0QUOTE001',
+      channelId: CHANNEL,
+      userId: null,
+      userTeamId: null,
+      threadTs: null,
+      messageTs: null,
+      requestedBy: { userId: USER, teamId: null },
+    });
+    expect(command.respond).not.toHaveBeenCalled();
+  });
+
+  it('tells the person why a file was not read, through the response_url', async () => {
+    const command = run('negotiate F0QUOTE001');
+    command.parley.fileShared.mockResolvedValueOnce(refused('Parley has read that file already.'));
+    await command.run();
+    expect(command.parley.fileShared).toHaveBeenCalledWith(expect.objectContaining({ fileId: 'F0QUOTE001' }));
+    expect(command.respond).toHaveBeenCalledWith(
+      expect.objectContaining({ response_type: 'ephemeral', text: 'Parley has read that file already.' }),
+    );
+  });
+
+  it('offers the channel’s recent spreadsheets when no link is given', async () => {
+    const command = run('negotiate');
+    const files = [{ fileId: 'F0QUOTE001', name: 'quote.xlsx', sharedBy: USER, readInThread: null }];
+    command.parley.recentFiles.mockResolvedValueOnce({ ok: true, value: files });
+    await command.run();
+    expect(command.parley.recentFiles).toHaveBeenCalledWith(TEAM, CHANNEL);
+    expect(command.respond).toHaveBeenCalledWith({ response_type: 'ephemeral', ...buildNegotiateChoices(files) });
+    expect(command.parley.fileShared).not.toHaveBeenCalled();
+  });
+
+  it('says what it takes when the argument is not a file’s link', async () => {
+    const command = run('negotiate the blue one');
+    await command.run();
+    expect(command.parley.fileShared).not.toHaveBeenCalled();
+    expect(command.respond).toHaveBeenCalledWith(expect.objectContaining({ text: expect.stringMatching(/link/) }));
   });
 
   it('passes a failure after the acknowledgement on to Bolt', async () => {
-    const command = run('negotiate', { threadTs: THREAD_TS });
-    command.parley.negotiateFilesOf.mockRejectedValueOnce(new Error('conversations.replies failed'));
-    await expect(command.run()).rejects.toThrow('conversations.replies failed');
+    const command = run('negotiate F0QUOTE001');
+    command.parley.fileShared.mockRejectedValueOnce(new Error('files.info failed'));
+    await expect(command.run()).rejects.toThrow('files.info failed');
     expect(command.ack).toHaveBeenCalledTimes(1);
   });
 });

@@ -11,11 +11,11 @@ import {
 } from '../../../../test/support/slack-payloads.js';
 
 function open(tab: 'home' | 'messages' = 'home', teamId: string = TEAM) {
-  const { deps, screens } = fakeDeps();
+  const { deps, parley, screens } = fakeDeps();
   const slack = spiedClient();
   const event = appHomeOpenedEvent(tab);
   const args = { event, body: envelope(event, teamId), client: slack.client };
-  return { run: () => appHomeOpened(deps)(args), screens, slack };
+  return { run: () => appHomeOpened(deps)(args), parley, screens, slack };
 }
 
 describe('appHomeOpened', () => {
@@ -26,10 +26,27 @@ describe('appHomeOpened', () => {
     expect(slack.viewsPublish).toHaveBeenCalledWith({ user_id: USER, view: HOME });
   });
 
+  it('lets Parley make a Slack admin the first approver before the Home is built, so it shows them as one', async () => {
+    const { run, parley, screens } = open();
+    const order: string[] = [];
+    parley.homeOpened.mockImplementationOnce(async () => {
+      order.push('homeOpened');
+      return { becameApprover: true };
+    });
+    screens.home.mockImplementationOnce(async () => {
+      order.push('home');
+      return HOME;
+    });
+    await run();
+    expect(parley.homeOpened).toHaveBeenCalledWith(TEAM, USER);
+    expect(order).toEqual(['homeOpened', 'home']);
+  });
+
   it('publishes nothing for the Messages tab, a team without Parley, or an event without a team', async () => {
     const messagesTab = open('messages');
     await messagesTab.run();
     expect(messagesTab.screens.home).not.toHaveBeenCalled();
+    expect(messagesTab.parley.homeOpened).not.toHaveBeenCalled();
 
     const notInstalled = open();
     notInstalled.screens.home.mockResolvedValueOnce(null);

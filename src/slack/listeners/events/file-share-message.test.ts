@@ -5,6 +5,7 @@ import {
   envelope,
   fakeDeps,
   fileShareMessageEvent,
+  MESSAGE_TS,
   messageEvent,
   TEAM,
   THREAD_TS,
@@ -29,16 +30,37 @@ describe('fileShareMessage', () => {
         fileId,
         channelId: CHANNEL,
         userId: USER,
+        userTeamId: null,
         threadTs: THREAD_TS,
-        explicit: false,
+        messageTs: THREAD_TS,
+        requestedBy: null,
       });
     }
   });
 
-  it('ignores a bot’s upload, an event without a team, and messages that share no file', async () => {
+  it('keeps the thread of a file shared inside a thread, and the reply as the file’s own message', async () => {
+    const reply = { ...fileShareMessageEvent(['F0QUOTE001']), ts: MESSAGE_TS, thread_ts: THREAD_TS };
+    const { run, parley } = receive(reply);
+    await run();
+    expect(parley.fileShared).toHaveBeenCalledWith(
+      expect.objectContaining({ threadTs: THREAD_TS, messageTs: MESSAGE_TS }),
+    );
+  });
+
+  it('passes on the author’s team from a Slack Connect channel, in the workspace the event was delivered to', async () => {
+    const { deps, parley } = fakeDeps();
+    const event = { ...fileShareMessageEvent(['F0QUOTE001']), user_team: 'T0SUPPLIER' };
+    const body = { ...envelope(event, 'T0SUPPLIER'), context_team_id: TEAM };
+    await fileShareMessage(deps)({ event, body });
+    expect(parley.fileShared).toHaveBeenCalledWith(expect.objectContaining({ teamId: TEAM, userTeamId: 'T0SUPPLIER' }));
+  });
+
+  it('ignores a bot’s upload, an event without a team, a DM and messages that share no file', async () => {
     const fromBot = { ...fileShareMessageEvent(['F0QUOTE001']), bot_id: 'B0OTHER001' };
+    const inDm = { ...fileShareMessageEvent(['F0QUOTE001']), channel: 'D0PARLEY01', channel_type: 'im' as const };
     for (const { run, parley } of [
       receive(fromBot),
+      receive(inDm),
       receive(fileShareMessageEvent(['F0QUOTE001']), ''),
       receive(messageEvent('hello', { threadTs: THREAD_TS })),
     ]) {

@@ -4,6 +4,7 @@ import {
   BOT_USER,
   CHANNEL,
   CONTEXT,
+  DONE,
   envelope,
   fakeDeps,
   fileSharedEvent,
@@ -27,9 +28,20 @@ describe('fileShared', () => {
       fileId: 'F0QUOTE001',
       channelId: CHANNEL,
       userId: USER,
+      userTeamId: null,
       threadTs: null,
-      explicit: false,
+      messageTs: null,
+      requestedBy: null,
     });
+  });
+
+  it('works in the workspace the event was delivered to, not the top-level team of a Slack Connect channel', async () => {
+    const { deps, parley } = fakeDeps();
+    const event = fileSharedEvent('F0QUOTE001');
+    const authorization = { enterprise_id: null, team_id: TEAM, user_id: BOT_USER, is_bot: true };
+    const body = { ...envelope(event, 'T0HOSTORG1'), context_team_id: TEAM, authorizations: [authorization] };
+    await fileShared(deps)({ event, body, context: CONTEXT });
+    expect(parley.fileShared).toHaveBeenCalledWith(expect.objectContaining({ teamId: TEAM }));
   });
 
   it('is done (and Slack answered) only once the claim resolved', async () => {
@@ -39,7 +51,7 @@ describe('fileShared', () => {
     const running = run().then(() => (finished = true));
     await vi.waitFor(() => expect(parley.fileShared).toHaveBeenCalled());
     expect(finished).toBe(false);
-    release(undefined);
+    release(DONE);
     await running;
     expect(finished).toBe(true);
   });

@@ -7,12 +7,15 @@ import {
   envelope,
   fakeDeps,
   fileShareMessageEvent,
+  MESSAGE_TS,
   messageEvent,
   refused,
   TEAM,
   THREAD_TS,
   USER,
 } from '../../../../test/support/slack-payloads.js';
+
+const CLIENT_MSG_ID = '4b2f0e4c-0c55-4d3a-9b8e-2f6a1c9d7e10';
 
 function receive(event: ThreadReplyArgs['event'], teamId: string = TEAM) {
   const { deps, parley } = fakeDeps();
@@ -21,24 +24,45 @@ function receive(event: ThreadReplyArgs['event'], teamId: string = TEAM) {
 }
 
 describe('threadReply', () => {
-  it('offers a reply in a thread as the answer to the thread’s open question', async () => {
-    const { run, parley } = receive(messageEvent('Net 60, please', { threadTs: THREAD_TS }));
+  it('offers a reply in a thread as the answer to the thread’s open question, keyed by its own ts', async () => {
+    const event = { ...messageEvent('Net 60, please', { threadTs: THREAD_TS }), client_msg_id: CLIENT_MSG_ID };
+    const { run, parley } = receive(event);
     await run();
     expect(parley.threadReply).toHaveBeenCalledWith(TEAM, {
       channelId: CHANNEL,
       threadTs: THREAD_TS,
+      messageTs: MESSAGE_TS,
+      clientMsgId: CLIENT_MSG_ID,
       text: 'Net 60, please',
       by: USER,
     });
   });
 
-  it('ignores a thread’s first message, a message outside threads, a bot, an edit or a file share', async () => {
+  it('passes a reply without client_msg_id on with none', async () => {
+    const { run, parley } = receive(messageEvent('Net 60', { threadTs: THREAD_TS }));
+    await run();
+    expect(parley.threadReply).toHaveBeenCalledWith(TEAM, expect.objectContaining({ clientMsgId: null }));
+  });
+
+  it('ignores a thread’s first message, a message outside threads, a bot, an edit, a deletion or a file share', async () => {
     const edit = { ...messageEvent('x'), subtype: 'message_changed' as const, hidden: true as const };
+    const deletion = {
+      type: 'message' as const,
+      subtype: 'message_deleted' as const,
+      hidden: true as const,
+      channel: CHANNEL,
+      channel_type: 'channel' as const,
+      ts: '1767225700.000300',
+      event_ts: '1767225700.000300',
+      deleted_ts: MESSAGE_TS,
+      previous_message: messageEvent('Net 60', { threadTs: THREAD_TS }),
+    };
     const cases: ThreadReplyArgs['event'][] = [
       messageEvent('first', { threadTs: THREAD_TS, ts: THREAD_TS }),
       messageEvent('not in a thread'),
       { ...messageEvent('from a bot', { threadTs: THREAD_TS }), bot_id: 'B0OTHER001' },
       { ...edit, message: messageEvent('x'), previous_message: messageEvent('y') },
+      deletion,
       fileShareMessageEvent(['F0QUOTE001']),
     ];
     for (const event of cases) {

@@ -1,5 +1,7 @@
-// A person's reply in a thread (not the thread's first message, not an edit, a join or a bot's message): it answers
-// the oldest open question of the thread's negotiation, if there is one.
+// A person's reply in a thread (not the thread's first message, not an edit, a deletion, a join, a file share or a
+// bot's message). Parley records it once per message — a re-delivered event, with or without `x-slack-retry-num`,
+// changes nothing — and takes it as the answer when exactly one question is open to its author; with several open it
+// asks which one. Replies from anyone else are conversation: logged, nobody is told.
 import type { SlackEventMiddlewareArgs } from '@slack/bolt';
 import { z } from 'zod';
 import { log } from '../../../log.js';
@@ -11,6 +13,7 @@ const threadReplySchema = z.object({
   text: z.string().default(''),
   ts: z.string(),
   thread_ts: z.string(),
+  client_msg_id: z.string().optional(),
 });
 
 export type ThreadReplyArgs = Pick<SlackEventMiddlewareArgs<'message'>, 'event' | 'body'>;
@@ -19,12 +22,14 @@ export function threadReply({ parley }: SlackDeps) {
   return async ({ event, body }: ThreadReplyArgs): Promise<void> => {
     const teamId = body.team_id;
     if (!teamId || ('bot_id' in event && event.bot_id)) return;
-    if ('subtype' in event && event.subtype !== undefined) return; // file shares, edits, joins: not answers
+    if ('subtype' in event && event.subtype !== undefined) return; // file shares, edits, deletions, joins: not answers
     const reply = threadReplySchema.safeParse(event);
     if (!reply.success || reply.data.thread_ts === reply.data.ts) return;
     const result = await parley.threadReply(teamId, {
       channelId: reply.data.channel,
       threadTs: reply.data.thread_ts,
+      messageTs: reply.data.ts,
+      clientMsgId: reply.data.client_msg_id ?? null,
       text: reply.data.text,
       by: reply.data.user,
     });

@@ -6,6 +6,7 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import { CALLBACK } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { approvePo } from './approve-po.js';
+import { catalogUpload } from './catalog-upload.js';
 import { rejectPo } from './reject-po.js';
 import { saveSettings } from './save-settings.js';
 import { startNegotiation } from './start-negotiation.js';
@@ -15,4 +16,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.poModal, approvePo(deps));
   app.view<ViewSubmitAction>(CALLBACK.rejectModal, rejectPo(deps));
   app.view<ViewSubmitAction>(CALLBACK.settingsModal, saveSettings(deps));
+  app.view<ViewSubmitAction>(CALLBACK.catalogModal, catalogUpload(deps));
 }

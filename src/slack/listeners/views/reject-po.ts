@@ -3,8 +3,7 @@
 import { poRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { parseRejectModal } from '../../views/index.js';
-import { tellUser } from '../respond.js';
-import { type SubmitArgs, submittedBy } from './submission.js';
+import { closeWhenCommitted, type SubmitArgs, submittedBy } from './submission.js';
 
 export function rejectPo({ parley, screens }: SlackDeps) {
   return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
@@ -13,12 +12,16 @@ export function rejectPo({ parley, screens }: SlackDeps) {
     const form = parseRejectModal(view.state.values);
     if (!form.ok) return void (await ack({ response_action: 'errors', errors: form.errors }));
     const { teamId, userId } = submittedBy(body);
-    const result = await parley
-      .rejectPo(teamId, { purchaseOrderId: ref.po, by: userId, reason: form.value.reason, expectedVersion: ref.v })
-      .finally(() => ack({ response_action: 'clear' }));
-    if (!result.ok) {
-      const channelId = await screens.purchaseOrderChannel(teamId, ref.po);
-      await tellUser(client, { channelId, userId }, result);
-    }
+    await closeWhenCommitted(
+      { ack, client },
+      parley.rejectPo(teamId, {
+        purchaseOrderId: ref.po,
+        by: userId,
+        reason: form.value.reason,
+        expectedVersion: ref.v,
+      }),
+      { userId, channel: () => screens.purchaseOrderChannel(teamId, ref.po) },
+      { response_action: 'clear' },
+    );
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ViewResponseAction } from '@slack/bolt';
-import { BLOCK, CALLBACK } from '../../ids.js';
-import { saveSettings } from './save-settings.js';
+import { BLOCK, CALLBACK, settingsVersionCodec } from '../../ids.js';
+import { SETTINGS_FORM_OUTDATED, saveSettings } from './save-settings.js';
 import {
   DONE,
   fakeAck,
@@ -16,30 +16,38 @@ import {
   viewSubmission,
 } from '../../../../test/support/slack-payloads.js';
 
-const valid = settingsModalValues({ approvers: ['U0APPROVE1'], amount: '25000' });
+const valid = settingsModalValues({ approvers: ['U0APPROVE1'], amount: '25000', brandName: 'Fjell Gear' });
+const SHOWN_VERSION = settingsVersionCodec.encode({ sv: 4 });
 
-function submit(values: StateValues = valid) {
+function submit(values: StateValues = valid, privateMetadata: string = SHOWN_VERSION) {
   const { deps, screens } = fakeDeps();
   const slack = spiedClient();
   const ack = fakeAck<ViewResponseAction>();
-  const args = { ...viewSubmission(CALLBACK.settingsModal, { values }), ack, client: slack.client };
+  const args = { ...viewSubmission(CALLBACK.settingsModal, { values, privateMetadata }), ack, client: slack.client };
   return { run: () => saveSettings(deps)(args), screens, slack, ack };
 }
 
 describe('saveSettings', () => {
-  it('saves what the modal asked', async () => {
+  it('saves what the modal asked, over the version it showed', async () => {
     const { run, screens, ack } = submit();
     await run();
-    expect(screens.saveSettings).toHaveBeenCalledWith(TEAM, USER, {
-      approvers: ['U0APPROVE1'],
-      dualApprovalAboveUsd: 25000,
-      defaultMode: 'balanced',
-      defaultRounds: 3,
-      defaultQuestionBudget: 2,
-      // The disclosure box is not ticked in this submission: Alex keeps competitors anonymous.
-      discloseCompetitors: false,
-    });
+    expect(screens.saveSettings).toHaveBeenCalledWith(
+      TEAM,
+      USER,
+      {
+        brandName: 'Fjell Gear',
+        approvers: ['U0APPROVE1'],
+        dualApprovalAboveUsd: 25000,
+        defaultMode: 'balanced',
+        defaultRounds: 3,
+        defaultQuestionBudget: 2,
+        // The disclosure box is not ticked in this submission: Alex keeps competitors anonymous.
+        discloseCompetitors: false,
+      },
+      4,
+    );
     expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack).toHaveBeenCalledWith(undefined);
   });
 
   it('closes the modal once, only after the settings are saved', async () => {
@@ -63,15 +71,28 @@ describe('saveSettings', () => {
     });
   });
 
-  it('logs a refusal (a modal has no channel to show it in) and posts nothing', async () => {
+  it('keeps the modal open with the reason when the save is refused (a newer save, or no longer allowed)', async () => {
     const { run, screens, slack, ack } = submit();
-    screens.saveSettings.mockResolvedValueOnce(refused('Only the approvers can change Parley’s settings.'));
+    const stale = 'Someone changed Parley’s settings while you had them open, so yours were not saved.';
+    screens.saveSettings.mockResolvedValueOnce(refused(stale));
     await run();
     expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack).toHaveBeenCalledWith({ response_action: 'errors', errors: { [BLOCK.settingsBrandName]: stale } });
     expect(slack.postEphemeral).not.toHaveBeenCalled();
   });
 
-  // Today's behaviour: the modal closes in a `finally`; the error goes on to Bolt's error handler.
+  it('refuses a modal without the version it showed (opened before versions, or tampered with)', async () => {
+    for (const metadata of ['', '{"sv":-1}', 'not json']) {
+      const { run, screens, ack } = submit(valid, metadata);
+      await run();
+      expect(screens.saveSettings).not.toHaveBeenCalled();
+      expect(ack).toHaveBeenCalledWith({
+        response_action: 'errors',
+        errors: { [BLOCK.settingsBrandName]: SETTINGS_FORM_OUTDATED },
+      });
+    }
+  });
+
   it('still closes the modal when saving throws, and passes the error on', async () => {
     const { run, screens, ack } = submit();
     screens.saveSettings.mockRejectedValueOnce(new Error('database unavailable'));

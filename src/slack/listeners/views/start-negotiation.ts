@@ -4,8 +4,7 @@
 import { quotationRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { parseStartModal } from '../../views/index.js';
-import { tellUser } from '../respond.js';
-import { type SubmitArgs, submittedBy } from './submission.js';
+import { closeWhenCommitted, type SubmitArgs, submittedBy } from './submission.js';
 
 export function startNegotiation({ parley, screens }: SlackDeps) {
   return async ({ ack, body, view, client }: SubmitArgs): Promise<void> => {
@@ -14,12 +13,10 @@ export function startNegotiation({ parley, screens }: SlackDeps) {
     if (!ref) return void (await ack());
     if (!form.ok) return void (await ack({ response_action: 'errors', errors: form.errors }));
     const { teamId, userId } = submittedBy(body);
-    const result = await parley
-      .beginNegotiation(teamId, { quotationId: ref.qt, by: userId, request: form.value })
-      .finally(() => ack());
-    if (!result.ok) {
-      const channelId = await screens.quotationChannel(teamId, ref.qt);
-      await tellUser(client, { channelId, userId }, result);
-    }
+    await closeWhenCommitted(
+      { ack, client },
+      parley.beginNegotiation(teamId, { quotationId: ref.qt, by: userId, request: form.value }),
+      { userId, channel: () => screens.quotationChannel(teamId, ref.qt) },
+    );
   };
 }

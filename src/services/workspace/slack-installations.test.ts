@@ -1,0 +1,117 @@
+// OAuth installs: each installed team gets its workspace, its installer as the first approver (no environment list
+// applies), and its tokens sealed at rest — a row from before sealing still reads and is sealed by the next write.
+import { randomBytes } from 'node:crypto';
+import type { Installation } from '@slack/bolt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEnv } from '../../config/env.js';
+import { toJsonColumn } from '../../db/json.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { createContextFactory } from '../service-context.js';
+import { botTokenFor, createInstallationStore } from './slack-installations.js';
+import { createTokenCipher, TokenDecryptionError } from './token-crypto.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.destroy();
+});
+
+const cipher = createTokenCipher(randomBytes(32).toString('base64'));
+
+function installation(teamId: string, installer: string, suffix = 'one'): Installation<'v2', false> {
+  return {
+    team: { id: teamId, name: `Team ${teamId}` },
+    enterprise: undefined,
+    isEnterpriseInstall: false,
+    user: { id: installer, token: `xoxp-user-secret-${suffix}`, scopes: undefined },
+    bot: {
+      id: 'B0PARLEY01',
+      userId: 'U0PARLEYBT',
+      token: `xoxb-bot-secret-${suffix}`,
+      scopes: ['chat:write', 'users:read'],
+    },
+    tokenType: 'bot',
+    appId: 'A0PARLEY01',
+    authVersion: 'v2',
+  };
+}
+
+const query = (teamId: string) => ({ teamId, enterpriseId: undefined, isEnterpriseInstall: false as const });
+
+const approversOf = async (teamId: string) => {
+  // The environment names an approver: OAuth workspaces must not get it.
+  const env = loadEnv({ APPROVER_SLACK_IDS: 'U0ENVAPPR1' });
+  const ctx = await createContextFactory({ prisma: db.prisma, env, llm: null }).forTeam(teamId);
+  return ctx?.workspace.settings.approvers;
+};
+
+describe('the installation store', () => {
+  it('sets up the installed team’s workspace with its installer as the only approver', async () => {
+    const store = createInstallationStore({ prisma: db.prisma, cipher });
+    await store.storeInstallation(installation('T0OAUTH001', 'U0INSTALL1'));
+    await store.storeInstallation(installation('T0OAUTH002', 'U0INSTALL2'));
+    expect(await approversOf('T0OAUTH001')).toEqual(['U0INSTALL1']);
+    expect(await approversOf('T0OAUTH002')).toEqual(['U0INSTALL2']);
+    const workspace = await db.prisma.workspace.findUniqueOrThrow({
+      where: { slackTeamId: 'T0OAUTH001' },
+      include: { _count: { select: { products: true, suppliers: true } } },
+    });
+    expect(workspace).toMatchObject({ brandName: 'Team T0OAUTH001', _count: { products: 0, suppliers: 2 } });
+
+    // A reinstall by someone else (new scopes) keeps the approvers the workspace has.
+    await store.storeInstallation(installation('T0OAUTH001', 'U0OTHER001', 'two'));
+    expect(await approversOf('T0OAUTH001')).toEqual(['U0INSTALL1']);
+  });
+
+  it('keeps no token readable in the row, and gives Bolt back the installation it stored', async () => {
+    const store = createInstallationStore({ prisma: db.prisma, cipher });
+    await store.storeInstallation(installation('T0OAUTH003', 'U0INSTALL3'));
+    const row = await db.prisma.slackInstallation.findFirstOrThrow({
+      where: { workspace: { slackTeamId: 'T0OAUTH003' } },
+    });
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain('xoxb-');
+    expect(stored).not.toContain('xoxp-');
+    expect(stored).not.toContain('secret');
+
+    const fetched = await store.fetchInstallation(query('T0OAUTH003'));
+    expect(fetched.bot?.token).toBe('xoxb-bot-secret-one');
+    expect(fetched.user.token).toBe('xoxp-user-secret-one');
+    expect(await botTokenFor(db.prisma, row.workspaceId, undefined, cipher)).toBe('xoxb-bot-secret-one');
+  });
+
+  it('reads a row written before sealing, and seals it on the next write', async () => {
+    const store = createInstallationStore({ prisma: db.prisma, cipher });
+    await store.storeInstallation(installation('T0OAUTH004', 'U0INSTALL4'));
+    const { workspaceId } = await db.prisma.slackInstallation.findFirstOrThrow({
+      where: { workspace: { slackTeamId: 'T0OAUTH004' } },
+    });
+    const legacy = installation('T0OAUTH004', 'U0INSTALL4', 'legacy');
+    await db.prisma.slackInstallation.update({
+      where: { workspaceId },
+      data: { botToken: 'xoxb-bot-secret-legacy', raw: toJsonColumn(legacy) },
+    });
+    expect(await botTokenFor(db.prisma, workspaceId, undefined, cipher)).toBe('xoxb-bot-secret-legacy');
+    expect(await botTokenFor(db.prisma, workspaceId, undefined, null)).toBe('xoxb-bot-secret-legacy');
+    const fetched = await store.fetchInstallation(query('T0OAUTH004'));
+    expect(fetched.bot?.token).toBe('xoxb-bot-secret-legacy');
+
+    await store.storeInstallation(fetched);
+    const row = await db.prisma.slackInstallation.findUniqueOrThrow({ where: { workspaceId } });
+    expect(JSON.stringify(row)).not.toContain('secret');
+    expect(await botTokenFor(db.prisma, workspaceId, undefined, cipher)).toBe('xoxb-bot-secret-legacy');
+  });
+
+  it('fails clearly under another key, rather than handing Slack a garbled token', async () => {
+    const { workspaceId } = await db.prisma.slackInstallation.findFirstOrThrow({
+      where: { workspace: { slackTeamId: 'T0OAUTH003' } },
+    });
+    const other = createTokenCipher(randomBytes(32).toString('base64'));
+    await expect(botTokenFor(db.prisma, workspaceId, undefined, other)).rejects.toThrow(TokenDecryptionError);
+    await expect(botTokenFor(db.prisma, workspaceId, undefined, null)).rejects.toThrow(/TOKEN_ENCRYPTION_KEY/);
+    const store = createInstallationStore({ prisma: db.prisma, cipher: other });
+    await expect(store.fetchInstallation(query('T0OAUTH003'))).rejects.toThrow(/TOKEN_ENCRYPTION_KEY/);
+  });
+});
