@@ -8,6 +8,7 @@ import { approvalsRequired, type PurchaseOrderView, whyCannotApprove } from '../
 import {
   HOME_HISTORY_MAX,
   buildAppHome,
+  type HomeRole,
   buildChannelStatus,
   buildPoModal,
   buildRejectModal,
@@ -196,7 +197,8 @@ async function homeModel(ctx: ServiceContext, userId: string) {
     include: { quotation: { select: { fileName: true, slackChannelId: true, slackThreadTs: true } } },
   });
   const questions = await ctx.db.pendingQuestion.findMany({
-    where: { status: 'open', negotiation: { quotation: { uploadedBySlackUserId: userId } } },
+    // The questions are put to the buyer who started the negotiation (src/thread/thread.ts questionAddressee).
+    where: { status: 'open', negotiation: { startedBySlackUserId: userId } },
     orderBy: { askedAt: 'asc' },
     take: 30,
     include: {
@@ -223,8 +225,11 @@ async function homeModel(ctx: ServiceContext, userId: string) {
       { currency: po.currency, effectiveLandedCost: Number(po.effectiveLandedCost) },
       ctx.workspace.settings.dualApprovalAboveUsd,
     );
+  const { approvers } = ctx.workspace.settings;
+  const role: HomeRole = isApprover ? 'approver' : approvers.length === 0 ? 'no_approver_yet' : 'member';
   return {
     userId,
+    role,
     negotiations: negotiations.map((n) => ({
       title: n.quotation.fileName,
       stage:

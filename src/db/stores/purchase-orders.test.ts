@@ -2,6 +2,7 @@
 // (amounts in cents, unit prices to four decimals, lines in order), conditional status changes that write nothing
 // when the PO moved on, the year's numbers, and nothing of another workspace. The rules that decide what to write
 // are tested in src/decision/purchase-order-rules.test.ts, the use cases in src/services/purchase-order/.
+import { writeAudit } from '../audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
@@ -25,7 +26,6 @@ import {
   recordApproval,
   recordRejection,
   saveDecision,
-  writeAudit,
 } from './purchase-orders.js';
 
 const split = numbersOf(decide(curveballInput()));

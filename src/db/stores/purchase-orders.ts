@@ -332,22 +332,3 @@ export async function recordRejection(
   });
   return count > 0;
 }
-
-/** An AuditLog row; `actor` null for the system. */
-export async function writeAudit(
-  tx: WorkspaceTx,
-  actor: string | null,
-  entry: { action: string; entityType: string; entityId: string; data: Record<string, unknown> },
-): Promise<void> {
-  await tx.auditLog.create({
-    data: {
-      workspaceId: tx.$workspaceId,
-      actorSlackUserId: actor,
-      actorKind: actor === null ? 'system' : 'user',
-      action: entry.action,
-      entityType: entry.entityType,
-      entityId: entry.entityId,
-      data: toJsonColumn(entry.data),
-    },
-  });
-}

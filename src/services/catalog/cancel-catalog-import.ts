@@ -1,5 +1,6 @@
 // Cancel on a catalog preview: the preview can no longer be imported. Nothing in the catalog changed, so nothing is
 // undone; the cancellation is audited like the import would have been.
+import { writeAudit } from '../../db/audit.js';
 import type { CancelCatalogImportInput } from '../../app-types.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
@@ -24,16 +25,7 @@ export async function cancelCatalogImport(
         'This catalog is already being imported (or was); it can no longer be cancelled.',
       );
     }
-    await tx.auditLog.create({
-      data: {
-        workspaceId: ctx.workspace.id,
-        actorSlackUserId: input.by,
-        actorKind: 'user',
-        action: 'catalog.cancel',
-        entityType: 'CatalogImport',
-        entityId: input.importId,
-      },
-    });
+    await writeAudit(tx, input.by, { action: 'catalog.cancel', entityType: 'CatalogImport', entityId: input.importId });
     return done(undefined);
   });
 }

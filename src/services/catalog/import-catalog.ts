@@ -3,6 +3,7 @@
 // transaction with the import's status and its audit entry: a crash leaves the catalog as it was, and the import
 // claimable again once its claim is older than IMPORT_CLAIM_MS (the person clicks again). Idempotent: an import
 // already applied answers with what it did.
+import { writeAudit } from '../../db/audit.js';
 import { z } from 'zod';
 import type { CatalogImportMode, CatalogImportReport, ImportCatalogInput } from '../../app-types.js';
 import { toJsonColumn } from '../../db/json.js';
@@ -95,16 +96,11 @@ export async function applyCatalogImport(
         where: { id: options.importId },
         data: { status: 'applied', appliedAt: now, result: toJsonColumn(result) },
       });
-      await tx.auditLog.create({
-        data: {
-          workspaceId: ctx.workspace.id,
-          actorSlackUserId: row.decidedBySlackUserId,
-          actorKind: 'user',
-          action: `catalog.${mode}`,
-          entityType: 'CatalogImport',
-          entityId: options.importId,
-          data: toJsonColumn({ fileName: row.fileName, ...result }),
-        },
+      await writeAudit(tx, row.decidedBySlackUserId, {
+        action: `catalog.${mode}`,
+        entityType: 'CatalogImport',
+        entityId: options.importId,
+        data: { fileName: row.fileName, ...result },
       });
       return { importId: options.importId, fileName: row.fileName, mode, ...result, repeated: false };
     },

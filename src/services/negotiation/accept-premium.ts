@@ -7,9 +7,9 @@
 // Idempotent: a second click of the same offer records nothing; it only resumes a conclusion not yet posted (the
 // quotation is `negotiating` again from the consent until the new recommendation is out, so the recovery sweep also
 // finishes it after a crash). Refused once a PO of the negotiation is approved: approval is final.
+import { writeAudit } from '../../db/audit.js';
 import { decide, decisionInputFromState, offeredPremium } from '../../decision/decide.js';
 import { loadCheckpoint, saveStep, StaleStepError } from '../../db/stores/negotiation-store.js';
-import { writeAudit } from '../../db/stores/purchase-orders.js';
 import { recordConsent } from '../../negotiation/mandate.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';

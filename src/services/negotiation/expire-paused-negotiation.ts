@@ -4,6 +4,7 @@
 // status change is conditional on the row still being paused at the checkpoint the caller saw, so an answer that
 // lands at the same moment wins, and a second instance finds nothing to do; once expired, no engine step is saved
 // (negotiation-store.ts).
+import { writeAudit } from '../../db/audit.js';
 import { engineQuestionId } from '../../db/stores/negotiation-store.js';
 import { DAY_MS } from '../../time.js';
 import { enqueueNegotiationExpired } from '../../thread/expiry.js';
@@ -66,15 +67,11 @@ export async function expirePausedNegotiation(
         question: question.question,
       })),
     });
-    await tx.auditLog.create({
-      data: {
-        workspaceId: ctx.workspace.id,
-        actorKind: 'system',
-        action: 'negotiation.expired',
-        entityType: 'Negotiation',
-        entityId: negotiation.id,
-        data: { waitedDays, questionsClosed: open.length },
-      },
+    await writeAudit(tx, null, {
+      action: 'negotiation.expired',
+      entityType: 'Negotiation',
+      entityId: negotiation.id,
+      data: { waitedDays, questionsClosed: open.length },
     });
     return { kind: 'expired', questionsClosed: open.length } as const;
   });

@@ -6,6 +6,7 @@
 // Repeats: a double click or a Slack retry finds the approval recorded and changes nothing, and the outbox keys make
 // it post nothing twice. A repeat whose first attempt committed the approval but died before telling the thread (a
 // crash between the two transactions, before Slack was acknowledged, so Slack or the person submits again) tells it.
+import { writeAudit } from '../../db/audit.js';
 import {
   approvalAfterLostRace,
   approvalsRequired,
@@ -17,7 +18,7 @@ import {
 } from '../../decision/purchase-order-rules.js';
 import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../../decision/po-workbook.js';
-import { recordApproval, writeAudit } from '../../db/stores/purchase-orders.js';
+import { recordApproval } from '../../db/stores/purchase-orders.js';
 import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
 import { approversToRemind } from '../reminders/remind-po-approvers.js';
 import type { ServiceContext } from '../service-context.js';

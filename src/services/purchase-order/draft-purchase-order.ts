@@ -6,6 +6,7 @@
 // the second finds the first. PO numbers (PO-YYYY-NNNN, unique per workspace) are the highest this year + 1, read
 // under a per-workspace advisory lock; a transaction that still loses a race for a number (or a write conflict) is
 // tried again from the top.
+import { writeAudit } from '../../db/audit.js';
 import type { DecisionNumbers } from '../../decision/decide.js';
 import type { DecisionText } from '../../decision/write-decision.js';
 import {
@@ -29,7 +30,6 @@ import {
   markSuperseded,
   PO_TRANSACTION_OPTIONS,
   saveDecision,
-  writeAudit,
 } from '../../db/stores/purchase-orders.js';
 import type { WorkspaceTx } from '../../db/scoped.js';
 import { formatMoney } from '../../commerce/money.js';

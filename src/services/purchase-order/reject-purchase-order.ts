@@ -1,6 +1,7 @@
 // An approver rejects the draft PO with a reason (seed 002 §11), at the version their modal showed; then the thread is
 // told: the status card and the reason. Rejecting a rejected PO again changes nothing, and a repeat whose first attempt
 // committed the rejection but died before telling the thread tells it (see approve-purchase-order.ts).
+import { writeAudit } from '../../db/audit.js';
 import {
   approvalsRequired,
   approverRefusal,
@@ -10,7 +11,7 @@ import {
   rejectionStep,
   statusesLeadingTo,
 } from '../../decision/purchase-order-rules.js';
-import { recordRejection, writeAudit } from '../../db/stores/purchase-orders.js';
+import { recordRejection } from '../../db/stores/purchase-orders.js';
 import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { changePurchaseOrder } from './change-purchase-order.js';

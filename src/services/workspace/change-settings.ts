@@ -1,6 +1,7 @@
 // `/parley settings` saved: only by an approver or a Slack workspace admin, only over the version the person saw (the
 // modal carries it), and audited with what was there before and what is there after. Every other writer of the
 // settings (the first approvers) goes through `writeSettings` too, so each change bumps the version and is audited.
+import { writeAudit } from '../../db/audit.js';
 import type { WorkspaceDb } from '../../db/scoped.js';
 import { toJsonColumn } from '../../db/json.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
@@ -94,21 +95,11 @@ export async function writeSettings(db: WorkspaceDb, write: SettingsWrite): Prom
       },
     });
     if (count === 0) return false;
-    await tx.auditLog.create({
-      data: {
-        workspaceId: write.workspaceId,
-        actorSlackUserId: write.actorSlackUserId,
-        actorKind: write.actorSlackUserId ? 'user' : 'system',
-        action: 'settings.changed',
-        entityType: 'Workspace',
-        entityId: write.workspaceId,
-        data: toJsonColumn({
-          source: write.source,
-          version: write.basedOnVersion + 1,
-          before: write.before,
-          after: write.after,
-        }),
-      },
+    await writeAudit(tx, write.actorSlackUserId, {
+      action: 'settings.changed',
+      entityType: 'Workspace',
+      entityId: write.workspaceId,
+      data: { source: write.source, version: write.basedOnVersion + 1, before: write.before, after: write.after },
     });
     return true;
   });

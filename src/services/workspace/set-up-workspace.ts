@@ -2,6 +2,7 @@
 // starts with a single workspace's bot token (the token's team; APPROVER_SLACK_IDS are its first approvers). Nothing is
 // seeded but the two simulated competitors: the brand is the Slack team's name until an approver renames it in
 // `/parley settings`, and the catalog is the brand's own, imported with `/parley catalog`.
+import { writeAudit } from '../../db/audit.js';
 import type { PrismaClient } from '../../db/client.js';
 import { toJsonColumn } from '../../db/json.js';
 import { addSimulatedSuppliers } from '../../db/seed.js';
@@ -61,16 +62,12 @@ async function createWorkspace(prisma: PrismaClient, options: SetUpWorkspaceOpti
         },
       });
       await addSimulatedSuppliers(tx, workspace.id);
-      await tx.auditLog.create({
-        data: {
-          workspaceId: workspace.id,
-          actorSlackUserId: options.actorSlackUserId,
-          actorKind: options.actorSlackUserId ? 'user' : 'system',
-          action: 'workspace.created',
-          entityType: 'Workspace',
-          entityId: workspace.id,
-          data: toJsonColumn({ source: options.source, teamName: options.teamName, approvers }),
-        },
+      await writeAudit(tx, options.actorSlackUserId, {
+        workspaceId: workspace.id,
+        action: 'workspace.created',
+        entityType: 'Workspace',
+        entityId: workspace.id,
+        data: { source: options.source, teamName: options.teamName, approvers },
       });
       return workspace.id;
     });

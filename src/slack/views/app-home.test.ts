@@ -98,6 +98,19 @@ describe('buildAppHome', () => {
     expect(threadButtons(view)).toHaveLength(0);
   });
 
+  it('tells an approver they approve, and everyone on a fresh install how the first approver is made', () => {
+    const home = (role?: 'approver' | 'no_approver_yet' | 'member') =>
+      visibleText(
+        buildAppHome({ userId: 'U0BUYER01', role, negotiations: [], questions: [], purchaseOrders: [], ...NO_HISTORY }),
+      );
+    expect(home('approver')).toContain('You approve purchase orders here');
+    expect(home('no_approver_yet')).toContain('the first workspace admin to open this Home becomes the approver');
+    for (const text of [home('member'), home()]) {
+      expect(text).not.toContain('You approve');
+      expect(text).not.toContain('Nobody approves');
+    }
+  });
+
   it('caps long lists within 100 blocks, skips bad links, and escapes everything', () => {
     const many = 200;
     const view = buildAppHome({

@@ -67,8 +67,26 @@ export interface HomePastPurchaseOrder {
   permalink: string | null;
 }
 
+/** Where this person stands on approving: an approver, nobody approves yet (a fresh install), or neither. */
+export type HomeRole = 'approver' | 'no_approver_yet' | 'member';
+
+const ROLE_LINE: Record<HomeRole, string | null> = {
+  approver: ':white_check_mark: You approve purchase orders here; `/parley settings` changes who approves.',
+  no_approver_yet:
+    ':warning: Nobody approves purchase orders yet: the first workspace admin to open this Home becomes the ' +
+    'approver (or an admin adds approvers with `/parley settings`).',
+  member: null,
+};
+
+function roleLine(role: HomeRole = 'member'): string[] {
+  const line = ROLE_LINE[role];
+  return line === null ? [] : [line];
+}
+
 export interface AppHomeModel {
   userId: string;
+  /** Defaults to `member` (no line). */
+  role?: HomeRole;
   negotiations: HomeNegotiation[];
   questions: HomeQuestion[];
   purchaseOrders: HomePurchaseOrder[];
@@ -161,7 +179,7 @@ export function buildAppHome(model: AppHomeModel): HomeView {
       `:wave: Hi ${who(model.userId)}. *Parley* reads supplier quotations shared in channels, negotiates, and ` +
         'drafts purchase orders for approval.',
     ),
-    context(['Share an .xlsx quotation in a channel Parley is in, or type `/parley help`.']),
+    context(['Share an .xlsx quotation in a channel Parley is in, or type `/parley help`.', ...roleLine(model.role)]),
     // The brand's own catalog, which quotations are matched against (`/parley catalog` does the same).
     actions(BLOCK.catalogHome, [button({ text: 'Import catalog', actionId: ACTION.catalogOpen })]),
     ...list(

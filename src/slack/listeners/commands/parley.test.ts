@@ -19,13 +19,13 @@ import {
   USER,
 } from '../../../../test/support/slack-payloads.js';
 
-function run(text: string, options: { threadTs?: string } = {}) {
+function run(text: string, options: { threadTs?: string; deadlineMs?: number } = {}) {
   const { deps, parley, screens } = fakeDeps();
   const slack = spiedClient();
   const ack = fakeAck<string | RespondArguments>();
   const respond = fakeRespond();
   const args = { command: slashCommand(text, options), ack, respond, client: slack.client };
-  return { run: () => parleyCommand(deps)(args), parley, screens, slack, ack, respond };
+  return { run: () => parleyCommand(deps, options.deadlineMs)(args), parley, screens, slack, ack, respond };
 }
 
 describe('/parley', () => {
@@ -49,6 +49,18 @@ describe('/parley', () => {
       text: 'Nothing in this channel yet.',
       blocks: [],
     });
+  });
+
+  it('acknowledges a status read slower than the deadline at once, then answers it by response_url', async () => {
+    const command = run('status', { deadlineMs: 20 });
+    const status = { text: 'One negotiation here.', blocks: [] };
+    const release = holdNext(command.screens.channelStatus);
+    await command.run();
+    expect(command.ack).toHaveBeenCalledTimes(1);
+    expect(command.ack).toHaveBeenCalledWith();
+    expect(command.respond).not.toHaveBeenCalled();
+    release(status);
+    await vi.waitFor(() => expect(command.respond).toHaveBeenCalledWith({ response_type: 'ephemeral', ...status }));
   });
 
   it('opens the settings modal for an approver: acknowledged, a loading view at once, then the settings', async () => {

@@ -38,6 +38,25 @@ describe('threadReply', () => {
     });
   });
 
+  it('takes a reply also sent to the channel (thread_broadcast) as an answer too', async () => {
+    const broadcast = { ...messageEvent('Net 60', { threadTs: THREAD_TS }), subtype: 'thread_broadcast' as const };
+    const { run, parley } = receive(broadcast as unknown as ThreadReplyArgs['event']);
+    await run();
+    expect(parley.threadReply).toHaveBeenCalledWith(TEAM, expect.objectContaining({ text: 'Net 60' }));
+  });
+
+  it('answers in the workspace the event is delivered for, not the Slack Connect host’s top-level team', async () => {
+    const event = messageEvent('Net 60', { threadTs: THREAD_TS });
+    const { deps, parley } = fakeDeps();
+    const body = {
+      ...envelope(event, 'T0HOSTORG1'),
+      context_team_id: TEAM,
+      authorizations: [{ enterprise_id: null, team_id: TEAM, user_id: 'U0PARLEYBOT', is_bot: true }],
+    };
+    await threadReply(deps)({ event, body });
+    expect(parley.threadReply).toHaveBeenCalledWith(TEAM, expect.objectContaining({ text: 'Net 60' }));
+  });
+
   it('passes a reply without client_msg_id on with none', async () => {
     const { run, parley } = receive(messageEvent('Net 60', { threadTs: THREAD_TS }));
     await run();

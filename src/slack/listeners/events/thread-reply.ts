@@ -1,11 +1,12 @@
-// A person's reply in a thread (not the thread's first message, not an edit, a deletion, a join, a file share or a
-// bot's message). Parley records it once per message — a re-delivered event, with or without `x-slack-retry-num`,
+// A person's reply in a thread, also when sent to the channel too (not the thread's first message, not an edit, a
+// deletion, a join, a file share or a bot's message). Parley records it once per message — a re-delivered event, with or without `x-slack-retry-num`,
 // changes nothing — and takes it as the answer when exactly one question is open to its author; with several open it
 // asks which one. Replies from anyone else are conversation: logged, nobody is told.
 import type { SlackEventMiddlewareArgs } from '@slack/bolt';
 import { z } from 'zod';
 import { log } from '../../../log.js';
 import type { SlackDeps } from '../../deps.js';
+import { eventTeamId } from '../../team.js';
 
 const threadReplySchema = z.object({
   channel: z.string(),
@@ -20,9 +21,10 @@ export type ThreadReplyArgs = Pick<SlackEventMiddlewareArgs<'message'>, 'event' 
 
 export function threadReply({ parley }: SlackDeps) {
   return async ({ event, body }: ThreadReplyArgs): Promise<void> => {
-    const teamId = body.team_id;
+    const teamId = eventTeamId(body);
     if (!teamId || ('bot_id' in event && event.bot_id)) return;
-    if ('subtype' in event && event.subtype !== undefined) return; // file shares, edits, deletions, joins: not answers
+    // File shares, edits, deletions, joins are not answers; a reply also sent to the channel (`thread_broadcast`) is.
+    if ('subtype' in event && event.subtype !== undefined && event.subtype !== 'thread_broadcast') return;
     const reply = threadReplySchema.safeParse(event);
     if (!reply.success || reply.data.thread_ts === reply.data.ts) return;
     const result = await parley.threadReply(teamId, {

@@ -19,12 +19,12 @@ import {
 const valid = settingsModalValues({ approvers: ['U0APPROVE1'], amount: '25000', brandName: 'Fjell Gear' });
 const SHOWN_VERSION = settingsVersionCodec.encode({ sv: 4 });
 
-function submit(values: StateValues = valid, privateMetadata: string = SHOWN_VERSION) {
+function submit(values: StateValues = valid, privateMetadata: string = SHOWN_VERSION, deadlineMs?: number) {
   const { deps, screens } = fakeDeps();
   const slack = spiedClient();
   const ack = fakeAck<ViewResponseAction>();
   const args = { ...viewSubmission(CALLBACK.settingsModal, { values, privateMetadata }), ack, client: slack.client };
-  return { run: () => saveSettings(deps)(args), screens, slack, ack };
+  return { run: () => saveSettings(deps, deadlineMs)(args), screens, slack, ack };
 }
 
 describe('saveSettings', () => {
@@ -59,6 +59,15 @@ describe('saveSettings', () => {
     release(DONE);
     await running;
     expect(ack).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes the modal at the deadline when the database is slow, letting the save finish', async () => {
+    const { run, screens, ack } = submit(valid, SHOWN_VERSION, 20);
+    const release = holdNext(screens.saveSettings);
+    await run();
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack).toHaveBeenCalledWith();
+    release(DONE);
   });
 
   it('answers bad input with field errors, and saves nothing', async () => {
