@@ -22,7 +22,13 @@ if (missing) {
 }
 
 const db = await openAppDatabase(env);
-const server = await startParley({ env, db });
+const server = await startParley({ env, db }).catch(async (error: unknown) => {
+  // What to fix, in one sentence (a refused token, a port in use); the whole error goes to the log.
+  log.error('parley could not start', { error });
+  console.error(`Parley could not start. ${error instanceof Error ? error.message : String(error)}`);
+  await db.close();
+  process.exit(1);
+});
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {

@@ -13,9 +13,24 @@ export interface TokenTeam {
   name: string;
 }
 
-/** The Slack team `client`'s token belongs to; throws with Slack's error for a token Slack refuses. */
+const platformErrorSchema = z.object({ data: z.object({ error: z.string() }) });
+
+/**
+ * The Slack team `client`'s token belongs to. A token Slack refuses (revoked, mistyped: `invalid_auth`) stops the
+ * start with a sentence naming the variable, not a stack trace.
+ */
 export async function tokenTeam(client: WebClient): Promise<TokenTeam> {
-  const answer = authTestSchema.parse(await client.auth.test());
+  let answer: z.infer<typeof authTestSchema>;
+  try {
+    answer = authTestSchema.parse(await client.auth.test());
+  } catch (error) {
+    const code = platformErrorSchema.safeParse(error).data?.data.error;
+    throw new Error(
+      `Slack did not accept SLACK_BOT_TOKEN${code ? ` (${code})` : ''}: copy the Bot User OAuth Token (xoxb-…) ` +
+        'from your app’s OAuth & Permissions page, and reinstall the app if it was revoked.',
+      { cause: error },
+    );
+  }
   return { id: answer.team_id, name: answer.team?.trim() || answer.team_id };
 }
 
