@@ -1,6 +1,13 @@
 // Parley's local Slack stand-in: a Web API server, a workspace model, file hosting, fault injection and a driver that
 // sends signed events and interactions into the real Bolt receiver. See server.ts for where to start.
-export { startSlackSandbox, type SlackSandbox, type SlackSandboxOptions } from './server.js';
+export {
+  startSlackSandbox,
+  type NewSandboxTeam,
+  type SandboxTeam,
+  type SlackSandbox,
+  type SlackSandboxOptions,
+} from './server.js';
+export { signedInAs, SIGNED_IN_COOKIE, type SandboxInstallation } from './oauth.js';
 export {
   SlackDriver,
   sign,

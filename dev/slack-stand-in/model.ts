@@ -207,6 +207,11 @@ export interface ModelOptions {
   users: (Omit<SandboxUser, 'teamId'> & { teamId?: string })[];
   channels: NewChannel[];
   clock: () => number;
+  /**
+   * Added to the id counter: each workspace of one sandbox gets its own range, so ids the stand-in looks up across
+   * workspaces (response_url paths, upload URLs) never collide.
+   */
+  idOffset?: number;
 }
 
 /** Orders Slack timestamps numerically ("10.5" after "9.9"), which string comparison gets wrong. */
@@ -257,7 +262,7 @@ export class SlackModel {
     this.botName = options.botName;
     this.appId = options.appId;
     this.clock = options.clock;
-    this.counter = Math.floor(options.clock() / 100) % 1e9;
+    this.counter = (Math.floor(options.clock() / 100) % 1e9) + (options.idOffset ?? 0);
     this.users.set(options.botUserId, {
       id: options.botUserId,
       name: options.botName,

@@ -1,6 +1,7 @@
 // Parley running against the local Slack stand-in, with a team, a channel and the people of the story: the buyer who
 // shares quotations, two approvers and a colleague who may do nothing. Used by the demo and the end-to-end tests —
 // the real Bolt HTTP receiver, the real WebClient, the real database; only Slack itself is stood in for.
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { type Env, loadEnv } from '../../src/config/env.js';
 import type { Database } from '../../src/db/client.js';
@@ -29,13 +30,29 @@ export interface SandboxedParleyOptions {
   negotiationSeed?: number;
   /** A workspace other than the story's Valden Outdoor (`npm run demo -- --fresh`: a brand-new team id). */
   team?: { id: string; name: string };
+  /**
+   * Parley distributed with OAuth (many workspaces): client id and secret, state secret and TOKEN_ENCRYPTION_KEY
+   * instead of a bot token, and a stand-in where no workspace has the app until someone installs it through
+   * `/slack/install`.
+   */
+  oauth?: boolean;
 }
+
+/** The app's OAuth credentials, as Slack shows them under Basic Information. */
+export const OAUTH_APP = { clientId: '1234567890.0987654321', clientSecret: 'sandbox-client-secret' } as const;
 
 export type SandboxedParley = Awaited<ReturnType<typeof startSandboxedParley>>;
 
 /** The stand-in with the story's team and people, in #sourcing and in `extraChannels` more channels (#sourcing-2…). */
 export function startStoryStandIn(
-  options: { callLogPath?: string; seed?: number; extraChannels?: number; team?: { id: string; name: string } } = {},
+  options: {
+    callLogPath?: string;
+    seed?: number;
+    extraChannels?: number;
+    team?: { id: string; name: string };
+    /** The app's redirect URL: the stand-in serves the OAuth install, and no workspace has a token before it. */
+    oauthRedirectUrl?: string;
+  } = {},
 ) {
   const members = Object.values(PEOPLE).map((p) => p.id);
   const extra = Array.from({ length: options.extraChannels ?? 0 }, (_, i) => ({
@@ -51,6 +68,7 @@ export function startStoryStandIn(
     callLogPath: options.callLogPath,
     echoBotEvents: true,
     seed: options.seed ?? 1,
+    oauth: options.oauthRedirectUrl === undefined ? undefined : { ...OAUTH_APP, redirectUrl: options.oauthRedirectUrl },
   });
 }
 
@@ -65,14 +83,26 @@ export function standInEnv(sandbox: SlackSandbox, port: number): Record<string, 
   };
 }
 
+/** The environment of Parley distributed with OAuth: no bot token; the app's credentials and a fresh sealing key. */
+export function oauthEnv(): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: '',
+    SLACK_CLIENT_ID: OAUTH_APP.clientId,
+    SLACK_CLIENT_SECRET: OAUTH_APP.clientSecret,
+    SLACK_STATE_SECRET: randomBytes(16).toString('hex'),
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  };
+}
+
 export async function startSandboxedParley(options: SandboxedParleyOptions) {
+  const port = await freePort();
   const sandbox: SlackSandbox = await startStoryStandIn({
     callLogPath: options.callLogPath,
     seed: options.seed,
     team: options.team,
+    oauthRedirectUrl: options.oauth ? `http://127.0.0.1:${port}/slack/oauth_redirect` : undefined,
   });
-  const port = await freePort();
-  const env: Env = loadEnv({ ...standInEnv(sandbox, port), ...options.env });
+  const env: Env = loadEnv({ ...standInEnv(sandbox, port), ...(options.oauth ? oauthEnv() : {}), ...options.env });
   const server = await startParley({
     env,
     db: options.db,

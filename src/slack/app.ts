@@ -103,7 +103,9 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
       stateSecret: connection.stateSecret,
       scopes: [...BOT_SCOPES],
       installationStore: connection.installationStore,
-      installerOptions: { directInstall: true },
+      // The installer's own WebClient (oauth.v2.access, auth.test) does not inherit the App's clientOptions: without
+      // them it would always call slack.com, never SLACK_API_URL.
+      installerOptions: { directInstall: true, clientOptions },
       customRoutes,
       processBeforeResponse: true,
     });
