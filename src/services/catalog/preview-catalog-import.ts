@@ -3,8 +3,7 @@
 // person's click on Merge or Replace does that (import-catalog.ts).
 import type { CatalogPreview, PreviewCatalogInput } from '../../app-types.js';
 import { CatalogFileError, countChanges, readCatalogFile } from '../../catalog/catalog-file.js';
-import { toJsonColumn } from '../../db/json.js';
-import { catalogRowsColumn, countActiveProducts, existingProducts } from '../../db/stores/catalog-store.js';
+import { countActiveProducts, existingProducts, storeCatalogPreview } from '../../db/stores/catalog-store.js';
 import { QuotationError } from '../../quotation/errors.js';
 import { megabytes } from '../../quotation/xlsx-errors.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
@@ -72,17 +71,13 @@ export async function previewCatalogImport(
     problemCount: file.problemCount,
     catalogSize,
   };
-  const row = await ctx.db.catalogImport.create({
-    data: {
-      workspaceId: ctx.workspace.id,
-      requestedBySlackUserId: options.by,
-      slackFileId: options.fileId,
-      fileName: info.name,
-      rows: catalogRowsColumn(file.rows),
-      skippedSkus: file.skippedSkus,
-      preview: toJsonColumn(preview),
-    },
-    select: { id: true },
+  const importId = await storeCatalogPreview(ctx.db, {
+    requestedBySlackUserId: options.by,
+    slackFileId: options.fileId,
+    fileName: info.name,
+    rows: file.rows,
+    skippedSkus: file.skippedSkus,
+    preview,
   });
-  return done({ importId: row.id, ...preview });
+  return done({ importId, ...preview });
 }
