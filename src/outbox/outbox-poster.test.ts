@@ -44,7 +44,10 @@ const outboxKey = (key: string) => ({ event_type: OUTBOX_EVENT_TYPE, event_paylo
 
 /** The stand-in answers only for people and channels it knows, with the bot a member: each test uses its own channel. */
 const PEOPLE = ['U1', 'U2', 'U9'];
-const CHANNELS = 'C1 CA CB CC CD CE CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ'.split(' ');
+const CHANNELS =
+  'C1 CA CB CC CD CE CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ CH1 CH2 CH3 CH4 CH5 CH6'.split(
+    ' ',
+  );
 
 describe('outbox poster', () => {
   let db: TestDatabase;
@@ -352,6 +355,123 @@ describe('outbox poster', () => {
     expect(callsTo('chat.postMessage')).toHaveLength(0);
     expect(callsTo('conversations.replies')[0]?.args.ts).toBe(parent.ts);
     expect(await row('thread:reply')).toMatchObject({ status: 'sent', resultTs: reply.ts, threadTs: parent.ts });
+  });
+
+  /**
+   * A long thread: `before` replies by people, then the reply an earlier attempt of `key` posted, then `after` more.
+   * Its parent is recorded as the lane's previous post, sent before the reply's row was ever claimed.
+   */
+  async function longThread(channel: string, key: string, before: number, after: number) {
+    const parent = earlierPost(channel, { text: 'parent' });
+    const chatter = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        earlierPost(channel, { text: `chatter ${i}`, threadTs: parent.ts, user: 'U1', botId: undefined });
+      }
+    };
+    chatter(before);
+    const reply = earlierPost(channel, { text: 'reply', threadTs: parent.ts, metadata: outboxKey(key) });
+    chatter(after);
+    await enqueueSlackCalls(ws, [post(`${key}:parent`, channel), post(key, channel, { threadOf: `${key}:parent` })]);
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: `${key}:parent` },
+      data: { status: 'sent', resultTs: parent.ts, sentAt: new Date(Date.now() - 5_000) },
+    });
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: key },
+      data: { status: 'sending', attempts: 1, lockedBy: 'dead#9', lockedUntil: new Date(Date.now() - 1) },
+    });
+    return { parent, reply };
+  }
+
+  it('the resend check asks only after the previous post, in pages as large as Slack allows, and stops at the match', async () => {
+    // Page one (999 messages) holds only people's replies, page two the match, and a third page follows it.
+    const { parent, reply } = await longThread('CH1', 'long:reply', 1_200, 1_500);
+    await poster().drain(10_000);
+
+    const lookups = callsTo('conversations.replies');
+    expect(lookups).toHaveLength(2);
+    expect(lookups[0]?.args).toMatchObject({ ts: parent.ts, oldest: parent.ts, limit: '999' });
+    expect(lookups[1]?.args.cursor).toBeTruthy();
+    expect(callsTo('chat.postMessage')).toHaveLength(0);
+    expect(await row('long:reply')).toMatchObject({ status: 'sent', resultTs: reply.ts, attempts: 2 });
+  });
+
+  it('a 429 midway through the resend check resumes from its cursor after Retry-After; other channels go on', async () => {
+    const { reply } = await longThread('CH2', 'paged:reply', 1_200, 10);
+    slack.faults.set(
+      'conversations.replies',
+      { status: 429, retryAfterSeconds: 1 },
+      { times: 1, when: (args) => typeof args.cursor === 'string' && args.cursor !== '' },
+    );
+    await enqueueSlackCall(ws, post('elsewhere', 'CH3'));
+    await poster().drain(10_000);
+
+    const lookups = callsTo('conversations.replies');
+    expect(lookups.map((call) => call.fault)).toEqual([undefined, '429 retry-after 1s', undefined]);
+    expect(lookups[1]?.args.cursor).toBeTruthy();
+    expect(lookups[2]?.args.cursor).toBe(lookups[1]?.args.cursor);
+    expect((lookups[2]?.atMs ?? 0) - (lookups[1]?.atMs ?? 0)).toBeGreaterThanOrEqual(990);
+    // The other channel did not wait for this one's rate limit.
+    expect(callsTo('chat.postMessage').map((call) => call.args.text)).toEqual(['elsewhere']);
+    expect(callsTo('chat.postMessage')[0]?.atMs).toBeLessThan(lookups[2]?.atMs ?? 0);
+    expect(await row('paged:reply')).toMatchObject({ status: 'sent', resultTs: reply.ts, attempts: 2 });
+  });
+
+  it('a 5xx midway through the resend check resumes from its cursor too', async () => {
+    const { reply } = await longThread('CH4', 'flaky:reply', 1_200, 10);
+    slack.faults.set(
+      'conversations.replies',
+      { status: 503 },
+      { times: 1, when: (args) => typeof args.cursor === 'string' && args.cursor !== '' },
+    );
+    await poster().drain(10_000);
+
+    const lookups = callsTo('conversations.replies');
+    expect(lookups.map((call) => call.fault)).toEqual([undefined, '503', undefined]);
+    expect(lookups[2]?.args.cursor).toBe(lookups[1]?.args.cursor);
+    expect(callsTo('chat.postMessage')).toHaveLength(0);
+    expect(await row('flaky:reply')).toMatchObject({ status: 'sent', resultTs: reply.ts, attempts: 3 });
+  });
+
+  it('starts the resend check over when another attempt may have posted since it was interrupted', async () => {
+    await longThread('CH5', 'taken:reply', 1_200, 10);
+    slack.faults.set(
+      'conversations.replies',
+      { status: 429, retryAfterSeconds: 1 },
+      { times: 1, when: (args) => typeof args.cursor === 'string' && args.cursor !== '' },
+    );
+    const first = poster();
+    await first.drainOnce();
+    expect(callsTo('conversations.replies')).toHaveLength(2);
+    // Meanwhile another instance claimed the row and died after sending: the pages already read prove nothing now.
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'taken:reply' },
+      data: {
+        status: 'sending',
+        attempts: { increment: 1 },
+        lockedBy: 'dead#10',
+        lockedUntil: new Date(Date.now() - 1),
+      },
+    });
+    await first.drain(10_000);
+
+    const lookups = callsTo('conversations.replies');
+    expect(lookups[2]?.args.cursor).toBeUndefined();
+    expect(callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('a post rate-limited right after a resend check found nothing is not looked up again', async () => {
+    await enqueueSlackCall(ws, post('crash:3', 'CH6'));
+    await ws.slackOutbox.updateMany({
+      where: { dedupeKey: 'crash:3' },
+      data: { status: 'sending', attempts: 1, lockedBy: 'dead#11', lockedUntil: new Date(Date.now() - 1_000) },
+    });
+    slack.faults.set('chat.postMessage', { status: 429, retryAfterSeconds: 1 }, { times: 1 });
+    await poster().drain(10_000);
+
+    expect(callsTo('conversations.history')).toHaveLength(1);
+    expect(callsTo('chat.postMessage').map((call) => call.fault)).toEqual(['429 retry-after 1s', undefined]);
+    expect(texts('CH6')).toEqual(['crash:3']);
   });
 
   it('after a crash before the message reached Slack, posts it once', async () => {

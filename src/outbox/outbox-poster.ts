@@ -8,7 +8,7 @@
 //   message per interval per channel.
 // - Every chat.postMessage carries metadata naming its dedupeKey. A row whose earlier attempt may have reached Slack
 //   (a crash, a timeout, a 5xx) is first looked up in the channel or thread, and a message found there is recorded
-//   instead of posted again.
+//   instead of posted again (find-earlier-delivery.ts: a narrow window, stopping at the match, resuming after a 429).
 // - The WebClient should be built with `retryConfig: { retries: 0 }` and `rejectRateLimitedCalls: true`: the poster
 //   owns retries, so a 429 pauses the lane in the database (visible to every instance), not inside one process.
 import { setTimeout as delay } from 'node:timers/promises';
@@ -20,6 +20,7 @@ import type { SlackOutbox } from '../generated/prisma/client.js';
 import { log as defaultLog } from '../log.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { classifySlackError } from './classify-slack-error.js';
+import { createResendCheck } from './find-earlier-delivery.js';
 import {
   OUTBOX_EVENT_TYPE,
   OUTBOX_METHODS,
@@ -109,10 +110,6 @@ class SendTimeoutError extends Error {
   override name = 'SendTimeoutError';
 }
 
-/** How far before a row's creation the crash lookup reads history: covers clock skew between us and Slack. */
-const LOOKUP_LOOKBACK_MS = 10 * 60_000;
-const LOOKUP_PAGE_SIZE = 200;
-const LOOKUP_MAX_PAGES = 5;
 /** Recording a sent row through a database blip: 4 tries over about 3.5 s (well inside any lock). */
 const RECORD_ATTEMPTS = 4;
 const RECORD_RETRY_BASE_MS = 500;
@@ -162,6 +159,11 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
   let kicked = false;
   let wake: (() => void) | null = null;
   const inFlight = new Set<Promise<unknown>>();
+  const resendCheck = createResendCheck({
+    prisma,
+    log,
+    call: (client, method, args) => withTimeout(client.apiCall(method, args), sendTimeoutMs),
+  });
 
   function track<T>(promise: Promise<T>): Promise<T> {
     inFlight.add(promise);
@@ -312,6 +314,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     if (!row) return false;
     try {
       const outcome = await attempt(row);
+      resendCheck.settle(row, outcome.kind);
       await recordThroughBlips(row, outcome);
     } catch (error) {
       // Only the database can get here (attempt() turns every Slack failure into an outcome). The row stays locked
@@ -339,7 +342,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       const client = await options.clientFor(row.workspaceId);
       // attempts counts this one: more than one means an earlier attempt may have reached Slack.
       if (row.attempts > 1) {
-        const found = await findEarlierDelivery(client, row, method.data, stored.args, threadTs);
+        const found = await resendCheck.find(client, row, method.data, stored.args, threadTs);
         if (found) {
           log.info('Slack outbox row was already delivered; recording it', { rowId: row.id, ts: found });
           return { kind: 'sent', resultTs: found, threadTs, recovered: true, response: null };
@@ -364,16 +367,6 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       const timedOut = failure.timedOut || error instanceof SendTimeoutError;
       return { kind: 'retry', error: failure.message, ...(timedOut ? { minDelayMs: sendTimeoutMs } : {}) };
     }
-  }
-
-  function findEarlierDelivery(
-    client: WebClient,
-    row: SlackOutbox,
-    method: OutboxMethod,
-    args: Record<string, unknown>,
-    threadTs: string | null,
-  ): Promise<string | null> {
-    return findEarlierDeliveryWith(prisma, client, row, method, args, threadTs, log, sendTimeoutMs);
   }
 
   type ResolvedReferences =
@@ -701,98 +694,6 @@ function resultTsOf(method: OutboxMethod, channel: string | null, response: WebA
     case 'views.publish':
       return null;
   }
-}
-
-const historySchema = z.object({
-  messages: z
-    .array(
-      z
-        .object({
-          ts: z.string(),
-          metadata: z
-            .object({ event_type: z.string().optional(), event_payload: z.record(z.string(), z.unknown()).optional() })
-            .optional(),
-          files: z
-            .array(z.object({ id: z.string(), name: z.string().optional(), title: z.string().optional() }))
-            .optional(),
-        })
-        .loose(),
-    )
-    .default([]),
-  has_more: z.boolean().optional(),
-  response_metadata: z.object({ next_cursor: z.string().optional() }).loose().optional(),
-});
-
-type HistoryMessage = z.infer<typeof historySchema>['messages'][number];
-
-/**
- * Looks for what an earlier attempt of this row may have posted: a chat.postMessage by its metadata key, an upload
- * by its file name and title (skipping files other rows already recorded). Null when nothing is found, or when the
- * lookup itself is refused (a missing scope): then posting again is the lesser evil. Throws on a retryable failure.
- */
-async function findEarlierDeliveryWith(
-  prisma: PrismaClient,
-  client: WebClient,
-  row: SlackOutbox,
-  method: OutboxMethod,
-  args: Record<string, unknown>,
-  threadTs: string | null,
-  log: OutboxLog,
-  sendTimeoutMs: number,
-): Promise<string | null> {
-  if ((method !== 'chat.postMessage' && method !== 'files.uploadV2') || !row.channelId) return null;
-  const base = {
-    channel: row.channelId,
-    oldest: ((row.createdAt.getTime() - LOOKUP_LOOKBACK_MS) / 1000).toFixed(6),
-    include_all_metadata: true,
-    limit: LOOKUP_PAGE_SIZE,
-  };
-  const lookupMethod = threadTs ? 'conversations.replies' : 'conversations.history';
-  const upload = method === 'files.uploadV2' ? uploadPayloadSchema.safeParse(args).data : undefined;
-  const matches = (message: HistoryMessage): boolean =>
-    method === 'chat.postMessage'
-      ? message.metadata?.event_type === OUTBOX_EVENT_TYPE && message.metadata.event_payload?.key === row.dedupeKey
-      : (message.files ?? []).some(
-          (file) => file.name === upload?.filename && (file.title ?? file.name) === (upload?.title ?? upload?.filename),
-        );
-  const candidates: HistoryMessage[] = [];
-  let cursor: string | undefined;
-  try {
-    for (let page = 0; page < LOOKUP_MAX_PAGES; page++) {
-      const response = await withTimeout(
-        client.apiCall(lookupMethod, { ...base, ...(threadTs ? { ts: threadTs } : {}), ...(cursor ? { cursor } : {}) }),
-        sendTimeoutMs,
-      );
-      const history = historySchema.parse(response);
-      candidates.push(...history.messages.filter(matches));
-      cursor = history.response_metadata?.next_cursor || undefined;
-      if (!history.has_more || !cursor) break;
-    }
-  } catch (error) {
-    const failure = classifySlackError(error);
-    if (failure.kind !== 'permanent') throw error;
-    log.warn('Slack outbox could not look for an earlier delivery; sending again', {
-      rowId: row.id,
-      dedupeKey: row.dedupeKey,
-      error: failure.message,
-    });
-    return null;
-  }
-  if (method === 'chat.postMessage') return candidates[0]?.ts ?? null;
-  // An upload has no key of its own: skip messages and files other rows of the workspace already recorded.
-  const seen = candidates.flatMap((message) => [message.ts, ...(message.files ?? []).map((file) => file.id)]);
-  if (seen.length === 0) return null;
-  const taken = await prisma.slackOutbox.findMany({
-    where: { workspaceId: row.workspaceId, resultTs: { in: seen }, id: { not: row.id } },
-    select: { resultTs: true },
-  });
-  const takenTs = new Set(taken.map((other) => other.resultTs));
-  const free = candidates.filter(
-    (message) => !takenTs.has(message.ts) && !(message.files ?? []).some((file) => takenTs.has(file.id)),
-  );
-  // Oldest first: the earliest unclaimed match is the most likely to be ours.
-  free.sort((a, b) => Number(a.ts) - Number(b.ts));
-  return free[0]?.ts ?? null;
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
