@@ -21,13 +21,18 @@ if (missing) {
   process.exit(1);
 }
 
-const db = await openAppDatabase(env);
-const server = await startParley({ env, db }).catch(async (error: unknown) => {
-  // What to fix, in one sentence (a refused token, a port in use); the whole error goes to the log.
+// What to fix, in one sentence (a folder another process holds, a refused token, a port in use); the whole error goes
+// to the log.
+function cannotStart(error: unknown): never {
   log.error('parley could not start', { error });
   console.error(`Parley could not start. ${error instanceof Error ? error.message : String(error)}`);
-  await db.close();
   process.exit(1);
+}
+
+const db = await openAppDatabase(env).catch(cannotStart);
+const server = await startParley({ env, db }).catch(async (error: unknown) => {
+  await db.close();
+  return cannotStart(error);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PGliteAdapterFactory } from './pglite-adapter.js';
+import { lockPgliteFolder } from './pglite-lock.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
@@ -41,8 +42,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir);
-  await pglite.waitReady;
+  // PGlite cannot see another process on the same files, and two writers corrupt them: the folder is this process's
+  // until close (or exit), and a second opener is refused with a sentence naming the holder.
+  const lock = dataDir ? await lockPgliteFolder(dataDir) : null;
+  let pglite: PGlite;
+  try {
+    pglite = new PGlite(dataDir);
+    await pglite.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const prisma = new PrismaClient({ adapter: new PGliteAdapterFactory(pglite) });
   // PGlite is one connection; a script runs on it directly, serialised by PGlite's own queue.
   const connection: ScriptConnection = {
@@ -59,8 +69,12 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     location: dataDir ?? 'memory',
     withScriptConnection: (work) => work(connection),
     async close() {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
