@@ -186,6 +186,17 @@ export function createParley(options: ParleyOptions): Parley {
     return result;
   }
 
+  /**
+   * A strategy picked while the run goes on: the choice is saved as a step of its own, and the run is queued again so
+   * it continues from that checkpoint now — whether the step running meanwhile lost its save (and is computed again)
+   * or no run was going (one that stopped, or one on a process that died).
+   */
+  async function curveball(ctx: ServiceContext, input: Inputs.ChooseCurveballInput) {
+    const result = await chooseCurveball(ctx, input);
+    if (result.ok && result.value.resume) drive(ctx, input.negotiationId);
+    return result;
+  }
+
   async function whichQuestion(ctx: ServiceContext, input: Inputs.AnswerWhichQuestionInput) {
     const result = await answerWhichQuestion(ctx, input);
     if (result.ok && result.value.resume) drive(ctx, result.value.negotiationId);
@@ -237,7 +248,7 @@ export function createParley(options: ParleyOptions): Parley {
     showReviewPage: (teamId, input) => inTeam(teamId, (ctx) => showReviewPage(ctx, input)),
     beginNegotiation: (teamId, input) => inTeam(teamId, (ctx) => begin(ctx, input)),
     answerQuestion: (teamId, input) => inTeam(teamId, (ctx) => answer(ctx, input)),
-    chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => chooseCurveball(ctx, input)),
+    chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => curveball(ctx, input)),
     acceptPremium: (teamId, input) => inTeam(teamId, (ctx) => premium(ctx, input)),
     threadReply: (teamId, input) => track(answerReply(teamId, input)),
     answerWhichQuestion: (teamId, input) => inTeam(teamId, (ctx) => whichQuestion(ctx, input)),

@@ -51,7 +51,7 @@ describe('negotiations on the database', () => {
     await db.destroy();
   });
 
-  async function newNegotiation(seed: number) {
+  async function newNegotiation(seed: number, questionBudget = 3) {
     const quotation = await ws.quotation.create({
       data: {
         workspaceId: ws.$workspaceId,
@@ -66,7 +66,7 @@ describe('negotiations on the database', () => {
       startedBySlackUserId: 'U1',
       setup: setup(seed),
       supplierIds,
-      questionBudget: 3,
+      questionBudget,
     });
   }
 
@@ -137,6 +137,35 @@ describe('negotiations on the database', () => {
     },
   );
 
+  it('applies a buyer’s click again when a step of the running engine is saved while the click is applied', async () => {
+    // No questions: the run is still going when the curveball's strategies are offered.
+    const { negotiationId } = await newNegotiation(2, 0);
+    let { state, version } = await loadCheckpoint(ws, negotiationId);
+    while (!state.curveball && state.status === 'running') {
+      const result = await advance(state, agents);
+      version = await saveStep(ws, negotiationId, version, result);
+      state = result.state;
+    }
+    expect(state.status).toBe('running');
+    if (!state.curveball) throw new Error('no curveball before the run stopped');
+    const strategyId = state.curveball.strategies.find((s) => s.id !== state.curveball?.chosen)?.id ?? '';
+    // The engine's next step lands between the click's read of the checkpoint and its save.
+    let engineStep = 0;
+    const racing = interleaveAfterFirstRead(ws, async () => {
+      const { state: current, version: from } = await loadCheckpoint(ws, negotiationId);
+      const step = await advance(current, agents);
+      engineStep = (await saveStep(ws, negotiationId, from, step)) - 1;
+    });
+
+    const result = await applyBuyerInput(racing, negotiationId, { kind: 'curveball_strategy', strategyId, by: 'U1' });
+    expect(result.events).toEqual([{ type: 'curveball', curveball: expect.objectContaining({ chosen: strategyId }) }]);
+    const saved = await loadCheckpoint(ws, negotiationId);
+    expect(saved.version).toBe(engineStep + 2);
+    expect(saved.state.curveball).toMatchObject({ chosen: strategyId, chosenBy: 'U1' });
+    // The engine's step stands: the click was applied on top of it, not over it.
+    expect(saved.state.stepCount).toBe(state.stepCount + 1);
+  });
+
   it('stores a step computed twice only once', async () => {
     const { negotiationId } = await newNegotiation(5);
     const { state, version } = await loadCheckpoint(ws, negotiationId);
@@ -146,3 +175,27 @@ describe('negotiations on the database', () => {
     expect(await ws.message.count({ where: { negotiationId } })).toBe(1);
   });
 });
+
+/**
+ * The scoped client, except that `then` runs right after the first negotiation read (a checkpoint's load) returns —
+ * another writer's save landing in that gap, deterministically.
+ */
+function interleaveAfterFirstRead(db: WorkspaceDb, then: () => Promise<void>): WorkspaceDb {
+  let done = false;
+  const bound = (target: object, prop: string | symbol) => {
+    const value: unknown = Reflect.get(target, prop);
+    return typeof value === 'function' ? value.bind(target) : value;
+  };
+  const negotiation = new Proxy(db.negotiation, {
+    get(target, prop) {
+      if (prop !== 'findUniqueOrThrow' || done) return bound(target, prop);
+      return async (args: Parameters<WorkspaceDb['negotiation']['findUniqueOrThrow']>[0]) => {
+        const row = await target.findUniqueOrThrow(args);
+        done = true;
+        await then();
+        return row;
+      };
+    },
+  });
+  return new Proxy(db, { get: (target, prop) => (prop === 'negotiation' ? negotiation : bound(target, prop)) });
+}

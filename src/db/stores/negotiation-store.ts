@@ -86,6 +86,18 @@ export async function acquireLease(db: WorkspaceDb, negotiationId: string, owner
   return count === 1;
 }
 
+/**
+ * Extends the lease only while this process still holds it: false when another process has taken it (ours expired
+ * while a step ran), and then this process must stop — two runs would pay for the same agent turns.
+ */
+export async function renewLease(db: WorkspaceDb, negotiationId: string, owner: string, now = new Date()) {
+  const { count } = await db.negotiation.updateMany({
+    where: { id: negotiationId, leaseOwner: owner },
+    data: { leaseExpiresAt: new Date(now.getTime() + LEASE_MS) },
+  });
+  return count === 1;
+}
+
 export async function releaseLease(db: WorkspaceDb, negotiationId: string, owner: string) {
   await db.negotiation.updateMany({
     where: { id: negotiationId, leaseOwner: owner },
@@ -278,8 +290,27 @@ async function writeEvents(
 }
 
 /**
+ * How often a step (or a buyer's input) computed from a checkpoint that another writer moved on is computed again from
+ * the new one. Only the buyer's clicks move a checkpoint under a running lease holder, so a few suffice; past them the
+ * writer gives up and the error is logged.
+ */
+const STALE_RETRIES = 5;
+
+/**
+ * The checkpoint after a save lost to another writer, when it is worth computing the step again: the version moved
+ * (a buyer's click saved in between). Null when it did not — the save was refused because the negotiation ended
+ * (expired, cancelled), which no retry changes.
+ */
+async function movedCheckpoint(db: WorkspaceDb, negotiationId: string, fromVersion: number) {
+  const fresh = await loadCheckpoint(db, negotiationId);
+  return fresh.version === fromVersion ? null : fresh;
+}
+
+/**
  * Runs a negotiation until it waits for the buyer or completes, one saved step at a time, holding the lease. Returns
- * the last saved state. Safe to call on any instance at any time: without the lease it does nothing.
+ * the last saved state. Safe to call on any instance at any time: without the lease it does nothing. A step that loses
+ * its save to a buyer's click (a curveball strategy chosen while the step ran) is computed again from the checkpoint
+ * the click saved, so the choice governs the rest of the run; a run whose lease was taken stops.
  */
 export async function runNegotiation(
   db: WorkspaceDb,
@@ -290,12 +321,22 @@ export async function runNegotiation(
 ): Promise<NegotiationState | null> {
   if (!(await acquireLease(db, negotiationId, owner))) return null;
   let { state, version } = await loadCheckpoint(db, negotiationId);
+  let stale = 0;
   try {
     while (state.status === 'running') {
       const result = await advance(state, agents);
-      version = await saveStep(db, negotiationId, version, result, alsoWrite);
-      state = result.state;
-      await acquireLease(db, negotiationId, owner); // renew: a long run must not lose it to an expiry sweep
+      try {
+        version = await saveStep(db, negotiationId, version, result, alsoWrite);
+        state = result.state;
+        stale = 0;
+      } catch (error) {
+        if (!(error instanceof StaleStepError) || ++stale > STALE_RETRIES) throw error;
+        const fresh = await movedCheckpoint(db, negotiationId, version);
+        if (fresh === null) throw error;
+        ({ state, version } = fresh);
+      }
+      // Renewed after every step: a long run must not lose it to an expiry sweep, and one that lost it stops here.
+      if (!(await renewLease(db, negotiationId, owner))) return state;
     }
   } finally {
     await releaseLease(db, negotiationId, owner);
@@ -303,7 +344,11 @@ export async function runNegotiation(
   return state;
 }
 
-/** The buyer answers a question or decides on early termination: one saved step, then the run can continue. */
+/**
+ * The buyer answers a question, decides on early termination or picks a curveball strategy: one saved step, then the
+ * run can continue. Computed from the latest checkpoint; when a step of the running engine is saved in between, the
+ * input is applied again to the checkpoint that step left, so a click during a running round is not lost.
+ */
 export async function applyBuyerInput(
   db: WorkspaceDb,
   negotiationId: string,
@@ -313,14 +358,27 @@ export async function applyBuyerInput(
     | { kind: 'curveball_strategy'; strategyId: string; by: string },
   alsoWrite?: AlsoWrite,
 ): Promise<StepResult> {
-  const { state, version } = await loadCheckpoint(db, negotiationId);
-  const result =
-    input.kind === 'answer'
-      ? answer(state, input.questionId, input.answer, input.by)
-      : input.kind === 'early_termination'
-        ? decideEarlyTermination(state, input.finish, input.by)
-        : chooseCurveballStrategy(state, input.strategyId, input.by);
-  if (result.events.length === 0) return result; // already answered, or nothing was asked: idempotent
-  await saveStep(db, negotiationId, version, result, alsoWrite);
-  return result;
+  let { state, version } = await loadCheckpoint(db, negotiationId);
+  for (let attempt = 1; ; attempt++) {
+    const result = buyerStep(state, input);
+    if (result.events.length === 0) return result; // already answered, or nothing was asked: idempotent
+    try {
+      await saveStep(db, negotiationId, version, result, alsoWrite);
+      return result;
+    } catch (error) {
+      if (!(error instanceof StaleStepError) || attempt > STALE_RETRIES) throw error;
+      const fresh = await movedCheckpoint(db, negotiationId, version);
+      if (fresh === null) throw error;
+      ({ state, version } = fresh);
+    }
+  }
+}
+
+function buyerStep(state: NegotiationState, input: Parameters<typeof applyBuyerInput>[2]): StepResult {
+  if (input.kind === 'answer') return answer(state, input.questionId, input.answer, input.by);
+  if (input.kind === 'early_termination') return decideEarlyTermination(state, input.finish, input.by);
+  // The award is decided once the run completes: a strategy picked in the same moment (the click read the
+  // checkpoint before the last step was saved) changes nothing, as a click after it would be refused.
+  if (state.status === 'completed') return { state, events: [] };
+  return chooseCurveballStrategy(state, input.strategyId, input.by);
 }

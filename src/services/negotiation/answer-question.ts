@@ -43,6 +43,8 @@ export async function answerQuestion(
   return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
 }
 
+const DECIDED = refused('conflict', 'This negotiation is already decided: the award stands as it is.');
+
 /** The buyer picks a curveball strategy other than the recommended one (the thread's curveball message shows it). */
 export async function chooseCurveball(
   ctx: ServiceContext,
@@ -50,14 +52,20 @@ export async function chooseCurveball(
 ): Promise<ServiceResult<{ resume: boolean }>> {
   const gate = await gateNegotiation(ctx, options.negotiationId, options.by);
   if (!gate.ok) return gate;
-  if (gate.value.status === 'completed') {
-    return refused('conflict', 'This negotiation is already decided: the award stands as it is.');
-  }
-  return applyBuyerStep(ctx, options.negotiationId, {
+  if (gate.value.status === 'completed') return DECIDED;
+  const result = await applyBuyerStep(ctx, options.negotiationId, {
     kind: 'curveball_strategy',
     strategyId: options.strategyId,
     by: options.by,
   });
+  if (result.ok && !result.changed && (await isCompleted(ctx, options.negotiationId))) return DECIDED;
+  return result;
+}
+
+/** The run's last step, saved while the click was being applied, completed it: the choice came too late. */
+async function isCompleted(ctx: ServiceContext, negotiationId: string) {
+  const negotiation = await ctx.db.negotiation.findUnique({ where: { id: negotiationId }, select: { status: true } });
+  return negotiation?.status === 'completed';
 }
 
 /**

@@ -44,11 +44,19 @@ async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Pro
   // restart (or by another instance when the lease expires) — and two instances never conclude at the same time.
   if (!(await acquireLease(ctx.db, negotiationId, options.owner))) return 'busy';
   try {
-    await concludeNegotiation(ctx, negotiationId);
+    // Concluded already (the quotation left `negotiating` with the decision's post): a drive queued again meanwhile —
+    // a click during the run's last round — would only pay for the decision's memo a second time.
+    if (await awaitsConclusion(ctx, negotiationId)) await concludeNegotiation(ctx, negotiationId);
   } finally {
     await releaseLease(ctx.db, negotiationId, options.owner);
   }
   return 'completed';
+}
+
+/** The same test as the recovery sweep's: a completed negotiation whose quotation is still `negotiating`. */
+async function awaitsConclusion(ctx: ServiceContext, negotiationId: string): Promise<boolean> {
+  const open = await ctx.db.quotation.count({ where: { negotiation: { id: negotiationId }, status: 'negotiating' } });
+  return open > 0;
 }
 
 /**

@@ -2,7 +2,10 @@
 // their matches in one transaction together with what the thread shows next — the review, or straight to "ready"
 // when nothing needs a human. A file Parley cannot read gets a clear reply and a failed status card; nothing else is
 // written. Safe to run twice: only a quotation still `received` or `parsing` is read, by the process holding its read
-// lease.
+// lease — and it writes only while it still holds that lease. The lease's expiry as this reader last wrote it is its
+// token: a second reader (the recovery sweep's, after the first one's lease ran out) writes a new one, so the first
+// reader's late result is refused rather than replacing the lines the buyer has started reviewing. A long read (a
+// slow download, a Claude re-read) renews the lease while it works, so it is not overtaken in the first place.
 import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
 import { toJsonColumn } from '../../db/json.js';
 import { log } from '../../log.js';
@@ -15,6 +18,8 @@ import { enqueueQuotationFailed, enqueueQuotationRead } from '../../thread/revie
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;
+/** How often a reader renews its lease: well inside it, so a renewal delayed by a slow database still lands in time. */
+export const READ_HEARTBEAT_MS = READ_LEASE_MS / 5;
 
 export interface ReadQuotationOptions {
   quotationId: string;
@@ -22,9 +27,24 @@ export interface ReadQuotationOptions {
   owner: string;
   /** The file's bytes from Slack (the Slack layer enforces the size limit while downloading). */
   download: () => Promise<Buffer>;
+  /** How often the read lease is renewed while the file is read (tests); by default READ_HEARTBEAT_MS. */
+  heartbeatMs?: number;
 }
 
-export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read';
+/** `lease_lost`: another reader took the quotation while this one worked; this one wrote nothing. */
+export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read' | 'lease_lost';
+
+/** A held read lease: the expiry this reader last wrote is its fencing token. */
+interface ReadLease {
+  quotationId: string;
+  owner: string;
+  expiresAt: Date;
+}
+
+/** The lease went to another reader (or the quotation moved on): this reader's write was refused. */
+class ReadLeaseLost extends Error {
+  override name = 'ReadLeaseLost';
+}
 
 export function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
   return withUsageScope({ workspaceId: ctx.workspace.id, quotationId: options.quotationId }, () => read(ctx, options));
@@ -50,74 +70,187 @@ export async function quotationToReread(
 }
 
 async function read(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
-  const now = ctx.now();
-  const { count } = await ctx.db.quotation.updateMany({
-    where: {
-      id: options.quotationId,
-      status: { in: ['received', 'parsing'] },
-      OR: [{ readLeaseOwner: null }, { readLeaseOwner: options.owner }, { readLeaseExpiresAt: { lt: now } }],
-    },
-    data: {
-      status: 'parsing',
-      readLeaseOwner: options.owner,
-      readLeaseExpiresAt: new Date(now.getTime() + READ_LEASE_MS),
-    },
-  });
-  if (count === 0) return 'already_read';
+  const lease = await claimReadLease(ctx, options);
+  if (!lease) return 'already_read';
+  const heartbeat = keepReadLease(ctx, lease, options.heartbeatMs ?? READ_HEARTBEAT_MS);
+  try {
+    return await readHeld(ctx, options, lease, heartbeat);
+  } catch (error) {
+    if (!(error instanceof ReadLeaseLost)) throw error;
+    log.warn('a quotation reader lost its read lease; it wrote nothing', {
+      quotationId: lease.quotationId,
+      owner: lease.owner,
+    });
+    return 'lease_lost';
+  } finally {
+    await heartbeat.stop();
+  }
+}
 
+async function readHeld(
+  ctx: ServiceContext,
+  options: ReadQuotationOptions,
+  lease: ReadLease,
+  heartbeat: ReadHeartbeat,
+): Promise<ReadQuotationOutcome> {
   let parsed: ParsedQuotation;
   try {
+    const data = await options.download();
+    // Lost while downloading: the Claude re-read of the sheets would be paid for nothing.
+    if (heartbeat.lost()) throw new ReadLeaseLost();
     const suppliers = await ctx.db.supplier.findMany({
       where: { isSimulated: false },
       select: { id: true, code: true, name: true },
     });
     parsed = await parseQuotation({
-      data: await options.download(),
+      data,
       catalog: await loadCatalogIndex(ctx.db),
       suppliers,
       limits: ctx.limits,
       llm: ctx.llm,
     });
   } catch (error) {
+    if (error instanceof ReadLeaseLost) throw error;
     const known = error instanceof QuotationError;
     if (!known) log.error('reading a quotation failed', { error, quotationId: options.quotationId });
-    await failQuotation(ctx, options.quotationId, {
+    // A renewal in flight would change the token under the write: the heartbeat ends before any write.
+    await heartbeat.stop();
+    await failQuotation(ctx, lease, {
       code: known ? error.code : 'internal',
       message: known ? error.userMessage : INTERNAL_ERROR,
     });
     return 'failed';
   }
+  await heartbeat.stop();
   try {
-    return await recordParsedQuotation(ctx, options.quotationId, parsed);
+    return await recordParsedQuotation(ctx, lease, parsed);
   } catch (error) {
+    if (error instanceof ReadLeaseLost) throw error;
     log.error('recording a read quotation failed', { error, quotationId: options.quotationId });
-    await failQuotation(ctx, options.quotationId, { code: 'internal', message: INTERNAL_ERROR });
+    await failQuotation(ctx, lease, { code: 'internal', message: INTERNAL_ERROR });
     return 'failed';
   }
+}
+
+/** Takes the quotation for this reader: free, expired, or already this process's (its own restart). */
+async function claimReadLease(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadLease | null> {
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + READ_LEASE_MS);
+  const { count } = await ctx.db.quotation.updateMany({
+    where: {
+      id: options.quotationId,
+      status: { in: ['received', 'parsing'] },
+      OR: [{ readLeaseOwner: null }, { readLeaseOwner: options.owner }, { readLeaseExpiresAt: { lt: now } }],
+    },
+    data: { status: 'parsing', readLeaseOwner: options.owner, readLeaseExpiresAt: expiresAt },
+  });
+  return count === 0 ? null : { quotationId: options.quotationId, owner: options.owner, expiresAt };
+}
+
+/** The rows this reader may still write: still being read, and under the lease exactly as this reader left it. */
+function heldBy(lease: ReadLease) {
+  return {
+    id: lease.quotationId,
+    status: 'parsing' as const,
+    readLeaseOwner: lease.owner,
+    readLeaseExpiresAt: lease.expiresAt,
+  };
+}
+
+interface ReadHeartbeat {
+  /** Whether a renewal found the lease gone. */
+  lost(): boolean;
+  /** No more renewals; resolves once one in flight has landed (so the token a write uses is the last one written). */
+  stop(): Promise<void>;
+}
+
+/** Renews the lease every `everyMs` until stopped or lost; a renewal that fails on a database error is tried again. */
+function keepReadLease(ctx: ServiceContext, lease: ReadLease, everyMs: number): ReadHeartbeat {
+  let lost = false;
+  let stopped = false;
+  let inFlight: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const renew = async () => {
+    const expiresAt = new Date(ctx.now().getTime() + READ_LEASE_MS);
+    try {
+      const { count } = await ctx.db.quotation.updateMany({
+        where: heldBy(lease),
+        data: { readLeaseExpiresAt: expiresAt },
+      });
+      if (count === 1) lease.expiresAt = expiresAt;
+      else lost = true;
+    } catch (error) {
+      log.warn('renewing a read lease failed; trying again', { error, quotationId: lease.quotationId });
+    }
+  };
+  const schedule = () => {
+    timer = setTimeout(() => {
+      inFlight = renew().then(() => {
+        if (!stopped && !lost) schedule();
+      });
+    }, everyMs);
+    // A read that hangs must not keep the process alive on its own.
+    timer.unref();
+  };
+  schedule();
+  return {
+    lost: () => lost,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await inFlight;
+    },
+  };
 }
 
 const INTERNAL_ERROR =
   'Parley could not read this file because of an internal error; it has been logged. Try sharing it again.';
 
-async function failQuotation(ctx: ServiceContext, quotationId: string, error: { code: string; message: string }) {
+async function failQuotation(ctx: ServiceContext, lease: ReadLease, error: { code: string; message: string }) {
   await ctx.db.$transaction(async (tx) => {
-    await tx.quotation.update({
-      where: { id: quotationId },
+    const { count } = await tx.quotation.updateMany({
+      where: heldBy(lease),
       data: { status: 'failed', errorCode: error.code, errorMessage: error.message },
     });
-    await enqueueQuotationFailed(tx, quotationId);
+    if (count === 0) throw new ReadLeaseLost();
+    await enqueueQuotationFailed(tx, lease.quotationId);
   });
 }
 
-/** The parse result becomes the quotation's lines; the supplier is linked when it is certainly one of ours. */
-export async function recordParsedQuotation(
+/**
+ * The parse result becomes the quotation's lines; the supplier is linked when it is certainly one of ours. Written
+ * only under the reader's lease (ReadLeaseLost otherwise, and nothing is written): the fenced update comes first, so
+ * its row lock also holds off a second reader's claim until these lines are committed.
+ */
+async function recordParsedQuotation(
   ctx: ServiceContext,
-  quotationId: string,
+  lease: ReadLease,
   parsed: ParsedQuotation,
 ): Promise<'review' | 'ready'> {
+  const { quotationId } = lease;
   const identified = parsed.supplier.identification;
   const status = parsed.needsReview ? 'review' : 'ready';
   await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.quotation.updateMany({
+      where: heldBy(lease),
+      data: {
+        status,
+        supplierId: identified.status === 'existing' ? (identified.supplier?.id ?? null) : null,
+        supplierNameRaw: parsed.supplier.name,
+        supplierMatch: toJsonColumn(identified),
+        paymentTerms: parsed.terms.paymentTerms,
+        leadTimeDays: parsed.terms.leadTimeDays,
+        currency: parsed.terms.currency,
+        incoterm: parsed.terms.incoterm,
+        moq: parsed.terms.moq,
+        validityDays: parsed.terms.validityDays,
+        notes: parsed.notes.join('\n') || null,
+        sheetCount: parsed.sheets.length,
+        charges: toJsonColumn(parsed.charges),
+        warnings: toJsonColumn(parsed.warnings),
+      },
+    });
+    if (count === 0) throw new ReadLeaseLost();
     await tx.quotationItem.deleteMany({ where: { quotationId } });
     await tx.quotationItem.createMany({
       data: parsed.items.map((item, position) => ({
@@ -143,25 +276,6 @@ export async function recordParsedQuotation(
         flags: toJsonColumn(item.flags),
         reviewState: item.reviewState,
       })),
-    });
-    await tx.quotation.update({
-      where: { id: quotationId },
-      data: {
-        status,
-        supplierId: identified.status === 'existing' ? (identified.supplier?.id ?? null) : null,
-        supplierNameRaw: parsed.supplier.name,
-        supplierMatch: toJsonColumn(identified),
-        paymentTerms: parsed.terms.paymentTerms,
-        leadTimeDays: parsed.terms.leadTimeDays,
-        currency: parsed.terms.currency,
-        incoterm: parsed.terms.incoterm,
-        moq: parsed.terms.moq,
-        validityDays: parsed.terms.validityDays,
-        notes: parsed.notes.join('\n') || null,
-        sheetCount: parsed.sheets.length,
-        charges: toJsonColumn(parsed.charges),
-        warnings: toJsonColumn(parsed.warnings),
-      },
     });
     await enqueueQuotationRead(tx, quotationId);
   });

@@ -1,0 +1,189 @@
+// A curveball choice clicked while the engine is in the middle of a step (issue #15, defect 3): the click and the step
+// are both saved over the same checkpoint version, so one of them loses. The step that loses is computed again from
+// the checkpoint with the buyer's choice in it, and the run goes on to its end at once — not after the recovery sweep
+// finds it stalled. Through the facade (src/services/parley.ts: the click, the background queue) on a real database
+// (PGlite, or PostgreSQL with DATABASE_URL), with the offline agents.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
+import { loadEnv } from '../../config/env.js';
+import { seedWorkspace, supplierColumns } from '../../db/seed.js';
+import { loadCheckpoint, saveStep, startNegotiation } from '../../db/stores/negotiation-store.js';
+import { DECISION_PURPOSE } from '../../decision/write-decision.js';
+import { type Llm, LlmError } from '../../llm/llm.js';
+import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
+import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
+import { advance, type EngineAgents } from '../../negotiation/engine.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
+import { createParley, type Parley } from '../parley.js';
+import { createContextFactory, type ServiceContext } from '../service-context.js';
+import type { SlackFiles } from '../quotation/download-shared-file.js';
+import { createWorkQueue } from '../work-queue.js';
+
+const TEAM = 'T0DRIVECB1';
+const BUYER = 'U0BUYER001';
+/** A seed whose run, with no questions asked, goes to its end without waiting for the buyer. */
+const SEED = 2;
+
+let db: TestDatabase;
+let ctx: ServiceContext;
+let supplierIds: Record<string, string>;
+
+const noFiles: SlackFiles = {
+  info: () => Promise.reject(new Error('no files in this test')),
+  download: () => Promise.reject(new Error('no files in this test')),
+  channel: () => Promise.reject(new Error('no files in this test')),
+  recentFiles: () => Promise.reject(new Error('no files in this test')),
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const { workspaceId } = await seedWorkspace(db.prisma, {
+    slackTeamId: TEAM,
+    brandName: 'Valden Outdoor',
+    catalog: [],
+  });
+  const contexts = createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: null });
+  const found = await contexts.forTeam(TEAM);
+  if (!found) throw new Error('no workspace');
+  ctx = found;
+  const quoted = await ctx.db.supplier.create({
+    data: {
+      workspaceId,
+      ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
+    },
+  });
+  const simulated = await ctx.db.supplier.findMany({ where: { isSimulated: true } });
+  supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+}, 60_000);
+afterAll(() => db?.destroy());
+
+const offline: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
+let files = 0;
+
+/**
+ * Claude as the decision's writer sees it: every call counted, each one failing so the deterministic text is used. A
+ * negotiation is concluded once, however often it is queued: a second conclusion would pay for its memo again.
+ */
+function countingLlm() {
+  const purposes: string[] = [];
+  const llm: Llm = {
+    structured: async (request) => {
+      purposes.push(request.purpose);
+      throw new LlmError(`${request.purpose}: no Claude in this test`);
+    },
+    cacheable: () => false,
+  };
+  return { llm, decisionsWritten: () => purposes.filter((purpose) => purpose === DECISION_PURPOSE).length };
+}
+
+function facade(agents: EngineAgents, llm: Llm): Parley {
+  return createParley({
+    contexts: createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm }),
+    work: createWorkQueue(),
+    agents,
+    owner: 'instance-a',
+    files: noFiles,
+    kickOutbox: () => {},
+  });
+}
+
+/** Ends as a run must: completed, lease released, the buyer's strategy in force, the decision written once. */
+async function expectConcluded(negotiationId: string, strategyId: string | undefined, decisionsWritten: number) {
+  const negotiation = await ctx.db.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
+  expect(negotiation.status).toBe('completed');
+  expect(negotiation.leaseOwner).toBeNull();
+  const { state } = await loadCheckpoint(ctx.db, negotiationId);
+  expect(state.status).toBe('completed');
+  expect(state.curveball).toMatchObject({ chosen: strategyId, chosenBy: BUYER });
+  // The transcript has no gap and no repeat where a lost step was computed again.
+  const sequences = (await ctx.db.message.findMany({ where: { negotiationId }, orderBy: { sequence: 'asc' } })).map(
+    (m) => m.sequence,
+  );
+  expect(sequences).toEqual(sequences.map((_, index) => (sequences[0] ?? 0) + index));
+  // Concluded: the decision is posted (the quotation leaves `negotiating`), and written once.
+  expect((await ctx.db.quotation.findFirstOrThrow({ where: { negotiation: { id: negotiationId } } })).status).toBe(
+    'completed',
+  );
+  expect(decisionsWritten).toBe(1);
+}
+
+async function runningNegotiation() {
+  const n = ++files;
+  const quotation = await ctx.db.quotation.create({
+    data: {
+      workspaceId: ctx.workspace.id,
+      slackFileId: `F0DRIVECB${n}`,
+      slackChannelId: 'C0DRIVECB1',
+      slackThreadTs: `1767225600.00010${n}`,
+      slackMessageTs: `1767225600.00010${n}`,
+      uploadedBySlackUserId: BUYER,
+      fileName: 'quote.xlsx',
+      status: 'negotiating',
+      supplierId: supplierIds['SUP-001'],
+    },
+  });
+  return startNegotiation(ctx.db, {
+    quotationId: quotation.id,
+    startedBySlackUserId: BUYER,
+    setup: exampleSetup(SEED, { questionBudget: 0 }),
+    supplierIds,
+    questionBudget: 0,
+  });
+}
+
+describe('a curveball choice while the run takes a step', () => {
+  it('is saved, and the run continues from it to the end without waiting for the sweep', async () => {
+    const { negotiationId } = await runningNegotiation();
+    // The facade the agents click through (it is built from these agents, just below).
+    const buyer: { parley?: Parley; strategyId?: string; result?: unknown } = {};
+    // The first supplier turn after the curveball: the buyer clicks another strategy before this turn is saved.
+    const agents: EngineAgents = {
+      brand: offline.brand,
+      supplier: (code) => ({
+        async respond(context) {
+          const { state } = await loadCheckpoint(ctx.db, negotiationId);
+          if (state.curveball && buyer.parley && buyer.strategyId === undefined) {
+            const strategyId = state.curveball.strategies.find((s) => s.id !== state.curveball?.chosen)?.id ?? '';
+            buyer.strategyId = strategyId;
+            buyer.result = await buyer.parley.chooseCurveballStrategy(TEAM, { negotiationId, strategyId, by: BUYER });
+          }
+          return offline.supplier(code).respond(context);
+        },
+      }),
+    };
+    const claude = countingLlm();
+    const parley = facade(agents, claude.llm);
+    buyer.parley = parley;
+
+    await parley.resume(ctx.workspace.id, negotiationId);
+    await parley.idle();
+
+    expect(buyer.result).toMatchObject({ ok: true, changed: true });
+    await expectConcluded(negotiationId, buyer.strategyId, claude.decisionsWritten());
+  }, 60_000);
+
+  it('starts the run again when none was going (it stopped, or its process died), rather than leaving it to the sweep', async () => {
+    const { negotiationId } = await runningNegotiation();
+    // Steps saved by a run that then stopped without its lease: the curveball is out, the rounds go on.
+    let { state, version } = await loadCheckpoint(ctx.db, negotiationId);
+    while (!state.curveball && state.status === 'running') {
+      const result = await advance(state, offline);
+      version = await saveStep(ctx.db, negotiationId, version, result);
+      state = result.state;
+    }
+    expect(state.status).toBe('running');
+    if (!state.curveball) throw new Error('no curveball before the run stopped');
+    const strategyId = state.curveball.strategies.find((s) => s.id !== state.curveball?.chosen)?.id;
+    if (!strategyId) throw new Error('the curveball offers one strategy');
+
+    const claude = countingLlm();
+    const parley = facade(offline, claude.llm);
+    expect(await parley.chooseCurveballStrategy(TEAM, { negotiationId, strategyId, by: BUYER })).toMatchObject({
+      ok: true,
+      changed: true,
+    });
+    await parley.idle();
+    await expectConcluded(negotiationId, strategyId, claude.decisionsWritten());
+  }, 60_000);
+});

@@ -1,0 +1,164 @@
+// The read lease fences a quotation's readers (issue #15, defect 2): a reader that was overtaken — its lease expired and
+// the recovery sweep's second reader recorded the quotation — writes nothing when it finally finishes, so the second
+// reader's lines and the buyer's supplier choice stand; and a long read renews its lease so it is not overtaken at
+// all. Real readers (parseQuotation on a real sample) against a real database (PGlite, or PostgreSQL with
+// DATABASE_URL); only the Slack download is a function the test controls.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadEnv } from '../../config/env.js';
+import { seedWorkspace } from '../../db/seed.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { createContextFactory, type ServiceContext } from '../service-context.js';
+import { chooseSupplier } from './review-quotation.js';
+import { READ_LEASE_MS, readQuotation } from './read-quotation.js';
+
+const TEAM = 'T0READLEAS';
+const BUYER = 'U0BUYER001';
+const MINUTE = 60_000;
+
+let db: TestDatabase;
+let ctx: ServiceContext;
+let clock = new Date('2026-03-02T09:00:00.000Z');
+let sample: Buffer;
+let files = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // No catalog: every line needs the buyer's review, so a read ends in `review`, where the buyer can choose.
+  await seedWorkspace(db.prisma, { slackTeamId: TEAM, brandName: 'Valden Outdoor', catalog: [] });
+  const contexts = createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: null, now: () => clock });
+  const found = await contexts.forTeam(TEAM);
+  if (!found) throw new Error('no workspace');
+  ctx = found;
+  sample = await readFile(new URL('../../../data/samples/01-clean-baseline.xlsx', import.meta.url));
+});
+afterAll(() => db?.destroy());
+
+/** A quotation as receiveSlackFile claims it: `received`, nobody reading it yet. */
+async function receivedQuotation() {
+  const n = ++files;
+  return ctx.db.quotation.create({
+    data: {
+      workspaceId: ctx.workspace.id,
+      slackFileId: `F0READ${n}`,
+      slackChannelId: 'C0READLEAS',
+      slackThreadTs: `1767225600.00010${n}`,
+      slackMessageTs: `1767225600.00010${n}`,
+      uploadedBySlackUserId: BUYER,
+      fileName: 'quote.xlsx',
+    },
+  });
+}
+
+/** A download that hangs until the test lets it finish: a slow Slack, or a slow Claude re-read after it. */
+function heldDownload() {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const started = vi.fn();
+  const download = async () => {
+    started();
+    await released;
+    return sample;
+  };
+  return { download, started, release };
+}
+
+const row = (id: string) => ctx.db.quotation.findUniqueOrThrow({ where: { id } });
+const itemIds = async (quotationId: string) =>
+  (await ctx.db.quotationItem.findMany({ where: { quotationId }, orderBy: { position: 'asc' } })).map((i) => i.id);
+
+describe('readQuotation: readers fenced by the read lease', () => {
+  it('refuses the write of a reader whose lease expired and was taken: the second reading and the buyer’s choice stand', async () => {
+    const quotation = await receivedQuotation();
+    const slow = heldDownload();
+    const first = readQuotation(ctx, { quotationId: quotation.id, owner: 'instance-a', download: slow.download });
+    await vi.waitFor(() => expect(slow.started).toHaveBeenCalled());
+    expect(await row(quotation.id)).toMatchObject({ status: 'parsing', readLeaseOwner: 'instance-a' });
+
+    // The first reader's lease runs out; the sweep's reader on another instance takes the quotation and records it.
+    clock = new Date(clock.getTime() + READ_LEASE_MS + MINUTE);
+    const second = await readQuotation(ctx, {
+      quotationId: quotation.id,
+      owner: 'instance-b',
+      download: async () => sample,
+    });
+    expect(second).toBe('review');
+    const secondItems = await itemIds(quotation.id);
+    expect(secondItems.length).toBeGreaterThan(0);
+
+    // The buyer reviews the second reading: names the supplier.
+    const chosen = await chooseSupplier(ctx, {
+      quotationId: quotation.id,
+      by: BUYER,
+      choice: { kind: 'new' },
+      page: 1,
+    });
+    if (!chosen.ok) throw new Error(`the choice was refused: ${chosen.message}`);
+    const outboxBefore = await ctx.db.slackOutbox.count();
+
+    // Only now does the first reader finish: it no longer holds the lease, so it writes nothing.
+    slow.release();
+    await first;
+    const after = await row(quotation.id);
+    expect(after.supplierId).toBe(chosen.value.supplierId);
+    expect(after.status).toBe('review');
+    expect(await itemIds(quotation.id)).toEqual(secondItems);
+    expect(await ctx.db.slackOutbox.count()).toBe(outboxBefore);
+    expect(await first).toBe('lease_lost');
+  });
+
+  it('refuses the failure of an overtaken reader too: a file it could not read does not fail a quotation read since', async () => {
+    const quotation = await receivedQuotation();
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const started = vi.fn();
+    const first = readQuotation(ctx, {
+      quotationId: quotation.id,
+      owner: 'instance-a',
+      download: async () => {
+        started();
+        await released;
+        return Buffer.from('not a spreadsheet');
+      },
+    });
+    await vi.waitFor(() => expect(started).toHaveBeenCalled());
+    clock = new Date(clock.getTime() + READ_LEASE_MS + MINUTE);
+    expect(
+      await readQuotation(ctx, { quotationId: quotation.id, owner: 'instance-b', download: async () => sample }),
+    ).toBe('review');
+    release();
+    expect(await first).toBe('lease_lost');
+    expect(await row(quotation.id)).toMatchObject({ status: 'review', errorCode: null });
+  });
+
+  it('renews the lease of a long read, so no second reader takes it, and the long read is recorded', async () => {
+    const quotation = await receivedQuotation();
+    const slow = heldDownload();
+    const first = readQuotation(ctx, {
+      quotationId: quotation.id,
+      owner: 'instance-a',
+      download: slow.download,
+      heartbeatMs: 20,
+    });
+    await vi.waitFor(() => expect(slow.started).toHaveBeenCalled());
+    // Twelve minutes of reading, in steps the heartbeat sees: each renewal pushes the expiry past the clock.
+    for (let step = 0; step < 6; step++) {
+      clock = new Date(clock.getTime() + 2 * MINUTE);
+      await vi.waitFor(
+        async () =>
+          expect((await row(quotation.id)).readLeaseExpiresAt?.getTime()).toBe(clock.getTime() + READ_LEASE_MS),
+        { timeout: 2000, interval: 10 },
+      );
+    }
+    const second = await readQuotation(ctx, {
+      quotationId: quotation.id,
+      owner: 'instance-b',
+      download: async () => sample,
+    });
+    expect(second).toBe('already_read');
+    slow.release();
+    expect(await first).toBe('review');
+    expect(await row(quotation.id)).toMatchObject({ status: 'review', readLeaseOwner: 'instance-a' });
+    expect((await itemIds(quotation.id)).length).toBeGreaterThan(0);
+  });
+});
