@@ -122,6 +122,17 @@ describe('buildDecision', () => {
     );
   });
 
+  it('says an award above the quote costs more, never "saves -$…"', () => {
+    const m = buildDecision({
+      ...model,
+      savings: { ...model.savings, awarded: { amount: -462769, share: -0.12 } },
+    });
+    expect(m.text).toContain('(costs $462,769.00 more than the quote)');
+    expect(m.text).not.toMatch(/saves -|-\$/);
+    expect(visibleText(m)).toContain('Awarded: costs $462,769.00 (12.0%) more than the quote');
+    expect(visibleText(m)).not.toContain('-$');
+  });
+
   it('@-mentions the approvers the draft PO waits for, in the blocks and the notification text', () => {
     const m = buildDecision(model);
     expect(visibleText(m)).toContain(

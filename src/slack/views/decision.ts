@@ -183,7 +183,9 @@ export function buildDecision(model: DecisionModel): SlackMessage {
       `*Savings vs the quoted ${money(s.baselineTotal, cur)}*\n` +
         `• Identified: ${money(s.identified.amount, cur)} (${percent(s.identified.share, 1)}), best offer from ` +
         `${inline(s.identified.bestOfferName, 60)}\n` +
-        `• Awarded: ${money(s.awarded.amount, cur)} (${percent(s.awarded.share, 1)})` +
+        (s.awarded.amount >= 0
+          ? `• Awarded: ${money(s.awarded.amount, cur)} (${percent(s.awarded.share, 1)})`
+          : `• Awarded: costs ${money(-s.awarded.amount, cur)} (${percent(-s.awarded.share, 1)}) more than the quote`) +
         (typeof s.awarded.landedAgainst === 'number'
           ? ` on landed cost, against the quote's ${money(s.awarded.landedAgainst, cur)} landed`
           : ''),
@@ -229,7 +231,15 @@ export function buildDecision(model: DecisionModel): SlackMessage {
   // The approvers' mentions go in the fallback text too: it is what their notification shows.
   const wanted = model.purchaseOrder ? ` ${approversWanted(wantedFor(model.purchaseOrder)).replace(/\*/g, '')}` : '';
   return {
-    text: `Recommendation: ${award}, ${money(rec.awardedTotal, cur)} (saves ${money(s.awarded.amount, cur)} vs quoted).${wanted}`,
+    text: `Recommendation: ${award}, ${money(rec.awardedTotal, cur)} (${versusQuote(s.awarded.amount, cur)}).${wanted}`,
     blocks,
   };
+}
+
+// An award can cost more than the quote (a faster or more reliable supplier wins on score): the notification must
+// then say so, not "saves -$462,769.00".
+function versusQuote(awardedSaving: number, cur: string): string {
+  return awardedSaving >= 0
+    ? `saves ${money(awardedSaving, cur)} vs quoted`
+    : `costs ${money(-awardedSaving, cur)} more than the quote`;
 }
