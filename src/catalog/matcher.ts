@@ -141,9 +141,9 @@ interface LineEvidence {
   nameWordSet: ReadonlySet<string>;
   colorCodes: ReadonlySet<string> | null;
   sizeCodes: ReadonlySet<string> | null;
-  /** Name groups sharing a word with the description, with their fit, best first. */
-  groups: { group: NameGroup; fit: number }[];
-  bestFit: number;
+  /** Name groups sharing a word with the description, with their fit, best first. Worked out on first read. */
+  readonly groups: { group: NameGroup; fit: number }[];
+  readonly bestFit: number;
 }
 
 interface Scored {
@@ -166,10 +166,14 @@ function readEvidence(index: CatalogIndex, query: MatchQuery): LineEvidence {
   const colorCodes = (query.color?.trim() ? index.colorCodesFor(query.color) : null) ?? reading?.colorCodes ?? null;
   const sizeCodes = (query.size?.trim() ? index.sizeCodesFor(query.size) : null) ?? reading?.sizeCodes ?? null;
   const nameWords = reading?.nameWords ?? [];
-  const groups = index
-    .nameGroupsWithWords(nameWords)
-    .map(({ group, shared }) => ({ group, fit: fitOf(shared, nameWords.length, group.words.length) }))
-    .sort((a, b) => b.fit - a.fit);
+  // The groups sharing a word grow with the catalog ("Jacket" is in thousands of names at 1M products): an exact SKU
+  // whose name holds every word said never needs them, so they are listed and sorted only when a tier reads them.
+  let groups: { group: NameGroup; fit: number }[] | undefined;
+  const nameGroups = () =>
+    (groups ??= index
+      .nameGroupsWithWords(nameWords)
+      .map(({ group, shared }) => ({ group, fit: fitOf(shared, nameWords.length, group.words.length) }))
+      .sort((a, b) => b.fit - a.fit));
   return {
     sku,
     target: sku ? ocrNormalizeSku(sku) : null,
@@ -177,8 +181,12 @@ function readEvidence(index: CatalogIndex, query: MatchQuery): LineEvidence {
     nameWordSet: new Set(nameWords),
     colorCodes,
     sizeCodes,
-    groups,
-    bestFit: groups[0]?.fit ?? 0,
+    get groups() {
+      return nameGroups();
+    },
+    get bestFit() {
+      return nameGroups()[0]?.fit ?? 0;
+    },
   };
 }
 
