@@ -37,6 +37,34 @@ describe('the negotiation engine (offline agents)', () => {
     ).toBe(true);
   });
 
+  it('never changes the state a step is given (steps share its unchanged parts)', async () => {
+    const deepFreeze = <T>(value: T): T => {
+      if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+        Object.freeze(value);
+        for (const inner of Object.values(value)) deepFreeze(inner);
+      }
+      return value;
+    };
+    let state = createNegotiation(setup(7)).state;
+    let steps = 0;
+    while (state.status !== 'completed' && steps < 500) {
+      const before = JSON.stringify(state);
+      // A frozen input makes any in-place edit throw, in the engine or in an agent.
+      const result = await advance(deepFreeze(state), agents);
+      expect(JSON.stringify(state)).toBe(before);
+      state = result.state;
+      if (state.status === 'awaiting_answer') {
+        const question = nextOpenQuestion(state.askInfo);
+        if (question) state = answer(state, question.id, 'Yes', 'U0BUYER01').state;
+      }
+      if (state.status === 'awaiting_early_termination')
+        state = decideEarlyTermination(state, false, 'U0BUYER01').state;
+      steps++;
+    }
+    expect(state.status).toBe('completed');
+    expect(steps).toBeGreaterThan(10);
+  });
+
   it.each([1, 2, 3, 7, 11, 42])(
     'keeps code’s promises for seed %i: price ranges, the 60% cap, one message per turn',
     async (seed) => {

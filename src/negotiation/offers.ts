@@ -498,21 +498,23 @@ export class OfferTracker {
   }
 
   /** The supplier's own offers: what it proposed, and the quotation it opened with. */
+  // Reads copy only the entries they return, not the whole history: callers may change what they get, and copying a
+  // long history of 3,000-line offers on every read was a tenth of a large negotiation's time.
   supplierOffers(): TrackedOffer[] {
-    return this.history.filter((entry) => entry.source !== 'brand');
+    return this.entries.filter((entry) => entry.source !== 'brand').map((entry) => structuredClone(entry));
   }
 
   latest(): TrackedOffer | null {
-    return this.history.at(-1) ?? null;
+    return copyOf(this.entries.at(-1));
   }
 
   latestBySource(source: OfferSource): TrackedOffer | null {
-    return this.history.findLast((entry) => entry.source === source) ?? null;
+    return copyOf(this.entries.findLast((entry) => entry.source === source));
   }
 
   /** The offer the supplier currently stands by: its latest proposal, or the quotation when it has made none. */
   latestFromSupplier(): TrackedOffer | null {
-    return this.supplierOffers().at(-1) ?? null;
+    return copyOf(this.entries.findLast((entry) => entry.source !== 'brand'));
   }
 
   /**
@@ -626,4 +628,8 @@ export function evaluateOffer(
   if (atLeastAsGood(offer.total, targetTotal)) return 'PASS';
   if (atLeastAsGood(offer.total, walkAwayTotal)) return 'NEUTRAL';
   return 'FAIL';
+}
+
+function copyOf(entry: TrackedOffer | undefined): TrackedOffer | null {
+  return entry === undefined ? null : structuredClone(entry);
 }

@@ -119,13 +119,16 @@ export function baselineValue(baseline: Baseline): number {
 
 /** Reads a stored offer back as a position; prices are weighed by the baseline quantities so a partial offer compares. */
 export function positionOf(offer: Offer, baseline: Baseline): Position {
-  const total = baseline.lines.reduce((sum, line) => {
-    const offered = offer.lines.find((candidate) => candidate.sku === line.sku);
-    return sum + line.quantity * (offered?.unitPrice ?? line.unitPrice);
-  }, 0);
+  // Looked up by SKU through maps: a scan per line made this quadratic, the largest cost of a 3,000-line negotiation.
+  const offered = firstBySku(offer.lines);
+  const quotedBySku = firstBySku(baseline.lines);
+  const total = baseline.lines.reduce(
+    (sum, line) => sum + line.quantity * (offered.get(line.sku)?.unitPrice ?? line.unitPrice),
+    0,
+  );
   let volumeTier: number | null = null;
   for (const line of offer.lines) {
-    const quoted = baseline.lines.find((candidate) => candidate.sku === line.sku)?.tiers ?? [];
+    const quoted = quotedBySku.get(line.sku)?.tiers ?? [];
     const added = line.tiers.find(
       (tier) => tier.minQty > line.quantity && !quoted.some((known) => known.minQty === tier.minQty),
     );
@@ -140,6 +143,13 @@ export function positionOf(offer: Offer, baseline: Baseline): Position {
     volumeCommitted: offer.conditions.includes(VOLUME_COMMITMENT_CONDITION),
     capacityShare: offer.capacityShare,
   };
+}
+
+/** The first line of each SKU, as `Array.find` would return it. */
+function firstBySku<T extends { sku: string }>(lines: readonly T[]): Map<string, T> {
+  const bySku = new Map<string, T>();
+  for (const line of lines) if (!bySku.has(line.sku)) bySku.set(line.sku, line);
+  return bySku;
 }
 
 export interface PlanInput {
