@@ -118,8 +118,12 @@ async function ingest(): Promise<void> {
   const corpus = corpusFigures(scores);
   console.log(
     `\ncatalog index: ${products.length} products in ${indexBuildMs.toFixed(0)} ms; matcher on ${sample.length} ` +
-      `lines: ${matcher.msPerLine.toFixed(3)} ms/line (top-1 ${matcher.top1.toFixed(3)}) vs naive fuse.js ` +
-      `${matcher.baselineMsPerLine.toFixed(2)} ms/line (top-1 ${matcher.baselineTop1.toFixed(3)})`,
+      `lines, ${matcher.repetitions} repetitions in turns, median (min) ms/line: Parley ` +
+      `${matcher.msPerLine.toFixed(3)} (${matcher.msPerLineMin.toFixed(3)}), top-1 ${matcher.top1.toFixed(3)}; ` +
+      `exact SKU first, then one fuse.js ${matcher.skuFirstMsPerLine.toFixed(3)} ` +
+      `(${matcher.skuFirstMsPerLineMin.toFixed(3)}), top-1 ${matcher.skuFirstTop1.toFixed(3)}; naive one fuse.js ` +
+      `${matcher.baselineMsPerLine.toFixed(2)} (${matcher.baselineMsPerLineMin.toFixed(2)}), top-1 ` +
+      `${matcher.baselineTop1.toFixed(3)}`,
   );
   const misses = scores.flatMap((score) => score.misses);
   if (misses.length) console.log(`\nfirst misses:\n  ${misses.slice(0, 15).join('\n  ')}`);
@@ -130,6 +134,8 @@ async function ingest(): Promise<void> {
       matcherMsPerLine: round(matcher.msPerLine, 4),
       fuseBaselineMsPerLine: round(matcher.baselineMsPerLine, 3),
       matcherSpeedup: round(matcher.baselineMsPerLine / matcher.msPerLine, 1),
+      skuFirstFuseMsPerLine: round(matcher.skuFirstMsPerLine, 4),
+      matcherVsSkuFirstFuse: round(matcher.skuFirstMsPerLine / matcher.msPerLine, 1),
     }),
   );
 }

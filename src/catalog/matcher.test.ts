@@ -12,6 +12,7 @@ import {
   matchLines,
   measureMatcher,
   naiveFuseMatch,
+  skuFirstFuseMatch,
 } from './matcher.js';
 import { readCatalogCsv } from './products-csv.js';
 import { createRng, type Rng } from '../commerce/rng.js';
@@ -553,28 +554,47 @@ describe('naiveFuseMatch', () => {
   });
 });
 
+describe('skuFirstFuseMatch', () => {
+  it('takes a SKU the catalog holds from a map, and falls back to one fuse.js search', () => {
+    expect(skuFirstFuseMatch(entries, query({ rawSku: ' mj001-0bs-xl ' }))).toBe('MJ001-0BS-XL');
+    expect(skuFirstFuseMatch(entries, query({ rawSku: 'MJ001-OBS-XL' }))).toBe(
+      naiveFuseMatch(entries, query({ rawSku: 'MJ001-OBS-XL' })),
+    );
+    expect(skuFirstFuseMatch(entries, query({}))).toBeNull();
+  });
+});
+
 describe('measureMatcher', () => {
-  it('times both matchers on the same lines and reports their top-1 rates', () => {
+  it('times the three matchers in turns on the same lines and reports median, fastest and top-1', () => {
     // The naive baseline takes tens of milliseconds a line on the full catalog: a handful of lines is enough here.
     const lines = generateMessyLines(entries, 6, 7);
-    const measured = measureMatcher(index, entries, lines);
+    const measured = measureMatcher(index, entries, lines, 3);
     expect(measured.lines).toBe(6);
-    expect(measured.msPerLine).toBeGreaterThan(0);
-    expect(measured.baselineMsPerLine).toBeGreaterThan(0);
-    for (const rate of [measured.top1, measured.baselineTop1]) {
+    expect(measured.repetitions).toBe(3);
+    for (const [median, min] of [
+      [measured.msPerLine, measured.msPerLineMin],
+      [measured.baselineMsPerLine, measured.baselineMsPerLineMin],
+      [measured.skuFirstMsPerLine, measured.skuFirstMsPerLineMin],
+    ]) {
+      expect(min).toBeGreaterThan(0);
+      expect(median).toBeGreaterThanOrEqual(min ?? 0);
+    }
+    for (const rate of [measured.top1, measured.baselineTop1, measured.skuFirstTop1]) {
       expect(rate).toBeGreaterThanOrEqual(0);
       expect(rate).toBeLessThanOrEqual(1);
     }
-    expect(measured.top1).toBeGreaterThanOrEqual(measured.baselineTop1);
+    expect(measured.top1).toBeGreaterThanOrEqual(measured.skuFirstTop1);
+    expect(measured.skuFirstTop1).toBeGreaterThanOrEqual(measured.baselineTop1);
   });
 
   it('reports zeros for no lines', () => {
-    expect(measureMatcher(index, entries, [])).toEqual({
+    expect(measureMatcher(index, entries, [])).toMatchObject({
       lines: 0,
       msPerLine: 0,
       top1: 0,
       baselineMsPerLine: 0,
-      baselineTop1: 0,
+      skuFirstMsPerLine: 0,
+      skuFirstTop1: 0,
     });
   });
 });
