@@ -35,6 +35,7 @@ import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from './relia
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
 import { runOutcomes } from './outcomes/outcomes-bench.js';
 import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
+import { runEngineScale } from './scale/engine-scale.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
 /** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
@@ -46,6 +47,7 @@ const benches: Record<string, () => Promise<void>> = {
   outcomes,
   reliability,
   'catalog-import': catalogImport,
+  scale,
 };
 
 const name = process.argv[2];
@@ -478,4 +480,33 @@ async function catalogImport(): Promise<void> {
   });
   const figures = await runCatalogImportBench({ rows: Number(values.rows), print: (line) => console.log(line) });
   console.log(JSON.stringify(figures));
+}
+
+/**
+ * Issue 18's scale figures, the part measured so far: the engine in memory on the first 16, 300 and 3,000 lines of
+ * the 3,000-line sample (wall time, ms per line, the checkpoint's size when the negotiation ends — what each step
+ * writes whole today). The database, Slack floor, catalog-size and prompt-token figures are still to come.
+ */
+async function scale(): Promise<void> {
+  const rows = await runEngineScale(join(SAMPLES_DIR, '13-large-3000-lines.xlsx'), [16, 300, 3000]);
+  printTable(
+    ['lines', 'seconds', 'ms/line', 'steps', 'final checkpoint bytes'],
+    rows.map((row) => [
+      String(row.lines),
+      row.seconds.toFixed(2),
+      row.msPerLine.toFixed(2),
+      String(row.steps),
+      String(row.finalCheckpointBytes),
+    ]),
+  );
+  const at = (lines: number) => rows.find((row) => row.lines === lines);
+  console.log(
+    JSON.stringify({
+      engineInMemorySeconds3000: round(at(3000)?.seconds ?? 0, 2),
+      engineMsPerLine16: round(at(16)?.msPerLine ?? 0, 3),
+      engineMsPerLine300: round(at(300)?.msPerLine ?? 0, 3),
+      engineMsPerLine3000: round(at(3000)?.msPerLine ?? 0, 3),
+      checkpointBytes3000: at(3000)?.finalCheckpointBytes ?? 0,
+    }),
+  );
 }
