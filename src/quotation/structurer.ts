@@ -11,6 +11,7 @@ import {
 } from './header-detection.js';
 import { extractMetadata, labelKind, type TextUnit, textUnitsOfRow } from './metadata.js';
 import { type Money, type NumberOptions, parseMoney, parseNumber, parsePercent, round } from './numbers.js';
+import { leadingCode } from './column-roles.js';
 import { isChargeLabel, isCodeLike, mightBeTotal, totalKind, type TotalKind } from './row-kinds.js';
 import { assembleSku, tierPriceAt } from './size-matrix.js';
 import {
@@ -373,6 +374,13 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       // A lone "Item" column full of codes is the SKU column under another name.
       rawSku = description;
       description = null;
+    } else if (m.sku === null && description !== null) {
+      // "KF001-FRG-M Fleece jacket": a combined cell's leading code is tried as the SKU; the words stay the name.
+      const combined = leadingCode(description);
+      if (combined) {
+        rawSku = combined.code;
+        description = combined.rest;
+      }
     }
     const color = written(row, m.color) || null;
 
