@@ -12,7 +12,16 @@ import {
 import { extractMetadata, labelKind, type TextUnit, textUnitsOfRow } from './metadata.js';
 import { type Money, type NumberOptions, parseMoney, parseNumber, parsePercent, round } from './numbers.js';
 import { leadingCode } from './column-roles.js';
-import { isChargeLabel, isCodeLike, mightBeTotal, totalKind, type TotalKind } from './row-kinds.js';
+import {
+  isChargeLabel,
+  isClosingDiscountLabel,
+  isCodeLike,
+  isTaxLabel,
+  mightBeTotal,
+  percentInLabel,
+  totalKind,
+  type TotalKind,
+} from './row-kinds.js';
 import { assembleSku, tierPriceAt } from './size-matrix.js';
 import {
   cellKey,
@@ -141,6 +150,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const lines: ExtractedLine[] = [];
   const charges: ExtractedCharge[] = [];
   const totals: TotalRow[] = [];
+  const closingDiscounts: { row: number; label: string; rate: number | null; amount: number | null }[] = [];
   const metaRows: number[] = [];
   const besideUnits: TextUnit[][] = [];
   const tally: Tally = {
@@ -237,6 +247,19 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
           if (amount) totals.push({ kind: total, ...amount });
           continue;
         }
+      }
+
+      // Tax and a closing discount under the table are money on the whole order, never items; a row with its own
+      // product code beside the word is still a product.
+      const ownCode = isCodeLike(skuText) && skuText !== label;
+      if (!ownCode && isTaxLabel(label)) {
+        charges.push({ sheet: name, row: row + 1, description: label, amount: chargeAmount(row, m, label) ?? null });
+        continue;
+      }
+      if (!ownCode && isClosingDiscountLabel(label)) {
+        const amount = chargeAmount(row, m, label);
+        closingDiscounts.push({ row, label, rate: percentInLabel(label), amount: amount ?? null });
+        continue;
       }
 
       if (isChargeLabel(label) && !(isCodeLike(skuText) && skuText !== label)) {
@@ -451,6 +474,37 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     ];
   }
 
+  const discountWarnings = applyClosingDiscounts();
+
+  /**
+   * A discount stated once under the table comes off every line above it, so the negotiation starts from the net
+   * price: the rate is the label's ("Less 5% discount") or the amount over the goods above it.
+   */
+  function applyClosingDiscounts(): string[] {
+    const said: string[] = [];
+    for (const closing of closingDiscounts) {
+      const above = lines.filter((l) => l.row <= closing.row && l.unitPrice !== null);
+      const goods = above.reduce((sum, l) => sum + (l.totalPrice ?? (l.quantity ?? 0) * (l.unitPrice ?? 0)), 0);
+      const rate = closing.rate ?? (closing.amount !== null && goods > 0 ? Math.abs(closing.amount) / goods : null);
+      if (rate === null || rate <= 0 || rate >= 1 || above.length === 0) {
+        said.push(`The discount "${closing.label.slice(0, 40)}" on '${name}' row ${closing.row + 1} was not applied.`);
+        continue;
+      }
+      const percent = `${round(rate * 100, 2)}%`;
+      for (const line of above) {
+        line.unitPrice = round((line.unitPrice ?? 0) * (1 - rate), 4);
+        line.discount = round(1 - (1 - (line.discount ?? 0)) * (1 - rate), 6);
+        const note = `Net of the closing ${percent} discount (row ${closing.row + 1})`;
+        line.notes = line.notes ? `${line.notes}; ${note}` : note;
+      }
+      said.push(
+        `The closing ${percent} discount on '${name}' row ${closing.row + 1} was applied to the unit price of ` +
+          `${plural(above.length, 'line', 'lines')}.`,
+      );
+    }
+    return said;
+  }
+
   // ───────────── metadata, stated total, confidence, warnings ─────────────
   const unitsByRow = [
     ...metaRows.sort((a, b) => a - b).map((row) => textUnitsOfRow(sheet, row, columns)),
@@ -495,7 +549,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const mainTable = readTables[0] ?? tables[0];
   const pricesOnly =
     readTables.length > 0 && readTables.every((t) => t.columns.quantity === null && t.columns.sizes.length === 0);
-  warnings.push(...tallyWarnings(name, tally, pricesOnly ? lines.length : 0));
+  warnings.push(...tallyWarnings(name, tally, pricesOnly ? lines.length : 0), ...discountWarnings);
   if (lines.length === 0) warnings.push(`The item table on '${name}' has a header but no readable lines.`);
 
   const confidence = scoreConfidence(readTables, lines, charges, statedTotal, tally);
@@ -618,8 +672,9 @@ function scoreConfidence(
     const goods = lines.reduce((sum, l) => sum + (l.totalPrice ?? (l.quantity ?? 0) * (l.unitPrice ?? 0)), 0);
     const extra = charges.reduce((sum, c) => sum + (c.amount ?? 0), 0);
     const tolerance = Math.max(1, Math.abs(statedTotal.amount) * 0.005);
-    totalAgrees =
-      Math.abs(goods - statedTotal.amount) <= tolerance || Math.abs(goods + extra - statedTotal.amount) <= tolerance;
+    // After a closing discount the lines' net prices add up to the total, not their stated (gross) line totals.
+    const net = lines.reduce((sum, l) => sum + (l.quantity ?? 0) * (l.unitPrice ?? 0), 0);
+    totalAgrees = [goods, goods + extra, net, net + extra].some((t) => Math.abs(t - statedTotal.amount) <= tolerance);
   }
   const arithmetic = checked ? 0.6 + 0.4 * (agreeing / checked) : totalAgrees ? 1 : 0.95;
   const total = totalAgrees === false ? 0.8 : 1;

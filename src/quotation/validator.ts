@@ -84,7 +84,12 @@ export function validateExtraction(extraction: Extraction): ValidationResult {
     if (!stated || sheet.lines.length === 0) return [];
     const products = sum(sheet.lines.map((line) => line.totalPrice ?? (line.quantity ?? 0) * (line.unitPrice ?? 0)));
     const withCharges = products + sum(sheet.charges.map((charge) => charge.amount ?? 0));
-    const agrees = [products, withCharges].some((total) => Math.abs(total - stated.amount) <= totalTolerance(total));
+    // A closing discount is applied to the net unit prices, so the net lines add up to a total stated after it.
+    const net = sum(sheet.lines.map((line) => (line.quantity ?? 0) * (line.unitPrice ?? 0)));
+    const netWithCharges = net + (withCharges - products);
+    const agrees = [products, withCharges, net, netWithCharges].some(
+      (total) => Math.abs(total - stated.amount) <= totalTolerance(total),
+    );
     if (agrees) return [];
     return [
       {
