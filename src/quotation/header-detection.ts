@@ -53,6 +53,8 @@ const RULES: Rule[] = [
       String.raw`\bh\.?s\.?\s*code\b|\bbar\s*code\b|\bean\b|\bupc\b|\bcartons?\b|\bctns?\b|\bcbm\b|\bg\.?w\.?\b`,
       // A tariff code (India's HSN/SAC, the HS code, the EU's Zolltarif) is never the product's SKU.
       String.raw`\bn\.?w\.?\b|\bmeas|箱|\bhsn\b|\bsac\b|\btariff|zolltarif|海关编码|mã\s*hs`,
+      // The buyer's own target or budget price on a comparison sheet is never a supplier's price.
+      String.raw`\btarget\b|\bbudget\b|目标价|\bziel\s*preis|\bprecio\s*objetivo`,
       // Tax columns of an invoice-style quote (GST %, CGST amount, MwSt): a rate or a tax, never the item's price.
       String.raw`^(?:gst|igst|cgst|sgst|utgst|vat|iva|mwst|ust|tax|thuế|税率|税额)\b`,
     ]),

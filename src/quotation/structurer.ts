@@ -12,6 +12,7 @@ import {
 import { extractMetadata, labelKind, type TextUnit, textUnitsOfRow } from './metadata.js';
 import { type Money, type NumberOptions, parseMoney, parseNumber, parsePercent, round } from './numbers.js';
 import { leadingCode } from './column-roles.js';
+import { detectDocumentKind } from './document-kind.js';
 import {
   isChargeLabel,
   isClosingDiscountLabel,
@@ -723,5 +724,9 @@ export function structureWorkbook(workbook: WorkbookGrid, options: StructureOpti
     null;
   const notes = [...new Set(sheets.flatMap((s) => s.notes))];
   if (withLines.length === 0 && sheets.length > 0) warnings.push('No item table was found in the workbook.');
-  return { sheets, supplierName, terms, notes, warnings };
+  const extraction = { sheets, supplierName, terms, notes, warnings };
+  // An invoice, RFQ or comparison read as one supplier's quote starts a wrong negotiation: the buyer is told first.
+  const kind = detectDocumentKind(workbook, extraction);
+  if (kind.sentence) warnings.unshift(kind.sentence);
+  return extraction;
 }
