@@ -528,6 +528,14 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const hiddenColumns = [...sheet.hiddenColumns]
     .filter((c) => sheet.cells.some((cells) => (cells[c] ?? '').trim() !== ''))
     .sort((a, b) => a - b);
+  const lost = sheet.uncomputedFormulas ?? [];
+  if (lost.length) {
+    const cells = lost.slice(0, 3).map((f) => `${cellRef(f.row, f.column)} (=${f.formula.slice(0, 30)})`);
+    warnings.push(
+      `${plural(lost.length, 'formula', 'formulas')} on '${name}' had no saved value and could not be worked out, ` +
+        `so ${lost.length === 1 ? 'its cell reads' : 'their cells read'} as empty: ${cells.join(', ')}${lost.length > 3 ? ', …' : ''}.`,
+    );
+  }
   if (hiddenColumns.length) {
     const letters = hiddenColumns.map(columnLetter).join(', ');
     warnings.push(`Hidden ${hiddenColumns.length === 1 ? 'column' : 'columns'} ${letters} on '${name}' ignored.`);
