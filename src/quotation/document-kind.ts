@@ -92,6 +92,9 @@ export function detectDocumentKind(workbook: WorkbookGrid, extraction: Extractio
   return { kind, supplierColumns, sentence: sentenceFor(kind, lines.length, supplierColumns) };
 }
 
+/** Whether a warning is the sentence that says the workbook is not a quotation (the bench and tests read it back). */
+export const isDocumentKindSentence = (warning: string) => /^This (?:looks like|is a comparison)/.test(warning);
+
 function sentenceFor(kind: DocumentKind, lines: number, suppliers: string[]): string | null {
   const items = lines === 1 ? '1 line' : `${lines} lines`;
   switch (kind) {
