@@ -33,6 +33,8 @@ import { corpusFigures, type ExtractionScore, scoreExtraction } from './sample-c
 import { env } from '../src/config/env.js';
 import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from './reliability/reliability-bench.js';
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
+import { isDocumentKindSentence } from '../src/quotation/document-kind.js';
+import { isChargeLabel, isClosingDiscountLabel, isTaxLabel, totalKind } from '../src/quotation/row-kinds.js';
 import { runOutcomes } from './outcomes/outcomes-bench.js';
 import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
 import { runEngineScale } from './scale/engine-scale.js';
@@ -69,6 +71,9 @@ async function ingest(): Promise<void> {
   const scores: ExtractionScore[] = [];
   const matcherLines: { query: MatchQuery; expectedSku: string | null }[] = [];
   let largeFileSeconds = 0;
+  // Lines read that no truth line sits on and whose label names a tax, total, discount or charge.
+  let summaryRowsAsItems = 0;
+  let docKindRight = 0;
   for (const file of files) {
     const truth: QuotationTruth = quotationTruthSchema.parse(
       JSON.parse(await readFile(join(SAMPLES_DIR, file.replace(/\.xlsx$/, '.truth.json')), 'utf8')),
@@ -85,6 +90,13 @@ async function ingest(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     if (truth.items.length >= 2_000) largeFileSeconds = Math.max(largeFileSeconds, seconds);
     const score = scoreExtraction(parsed, truth);
+    summaryRowsAsItems += parsed.items.filter((item) => {
+      if (truth.items.some((t) => t.sheet === item.sheet && t.row === item.row)) return false;
+      const label = item.description ?? item.rawSku ?? '';
+      return isTaxLabel(label) || totalKind(label) !== null || isClosingDiscountLabel(label) || isChargeLabel(label);
+    }).length;
+    // Every bundled sample is a supplier's quotation: no sentence saying otherwise is the right answer.
+    if (!parsed.warnings.some(isDocumentKindSentence)) docKindRight++;
     scores.push(score);
     const figures = corpusFigures([score]);
     rows.push([
@@ -132,6 +144,8 @@ async function ingest(): Promise<void> {
   console.log(
     JSON.stringify({
       ...corpus,
+      summaryRowsAsItems,
+      docKindAccuracy: round(docKindRight / Math.max(1, files.length), 3),
       largeFileSeconds: round(largeFileSeconds, 3),
       matcherMsPerLine: round(matcher.msPerLine, 4),
       fuseBaselineMsPerLine: round(matcher.baselineMsPerLine, 3),

@@ -103,6 +103,44 @@ describe('classifyHeader', () => {
     expect(kindOf(text)).toBe(kind);
   });
 
+  it.each([
+    ['USD/pc', 'unitPrice'],
+    ['US$ per piece', 'unitPrice'],
+    ['Rs. per pc', 'unitPrice'],
+    ['P/U', 'unitPrice'],
+    ['Pricing Per Unit', 'unitPrice'],
+    ['Rate', 'unitPrice'],
+    ['Rate (INR)', 'unitPrice'],
+    ['Particulars', 'description'],
+    ['Description of Goods', 'description'],
+    ['HSN Code', 'ignore'],
+    ['HSN/SAC', 'ignore'],
+    ['GST %', 'ignore'],
+    ['CGST Amount', 'ignore'],
+    ['MwSt.', 'ignore'],
+    ['Nos.', 'quantity'],
+    ['Sl. No.', 'index'],
+    ['Pos.', 'index'],
+    ['STT', 'index'],
+    ['Einheit', 'unit'],
+    ['Unidad', 'unit'],
+    ['ĐVT', 'unit'],
+    ['Per', 'unit'],
+    ['Stückpreis', 'unitPrice'],
+    ['Artikelbezeichnung', 'description'],
+    ['Mã hàng', 'sku'],
+    ['Tên hàng', 'description'],
+    ['Mô tả', 'description'],
+    ['Số lượng', 'quantity'],
+    ['Đơn giá', 'unitPrice'],
+    ['Thành tiền', 'total'],
+    ['含税单价', 'unitPrice'],
+    ['型号', 'sku'],
+    ['序号', 'index'],
+  ])('%j (trade vocabulary: Hindi-English, German, Spanish, Vietnamese, Chinese) names a %s column', (text, kind) => {
+    expect(kindOf(text)).toBe(kind);
+  });
+
   it('tells a net price from a list price', () => {
     expect(classifyHeader('Net Price')).toMatchObject({ kind: 'unitPrice', priceBasis: 'net' });
     expect(classifyHeader('Price after disc.')).toMatchObject({ kind: 'unitPrice', priceBasis: 'net' });

@@ -5,6 +5,14 @@
 import { currencyIn, parseNumber } from './numbers.js';
 import { cellKey, type SheetGrid } from './types.js';
 import { anyOf, wholeOf } from './regex-words.js';
+import {
+  type ColumnProfile,
+  findQuantityAndPrice,
+  isWordy,
+  profileColumn,
+  sampleRows,
+  skuScore,
+} from './column-roles.js';
 
 export type ColumnKind =
   | 'sku'
@@ -43,7 +51,12 @@ const RULES: Rule[] = [
     kind: 'ignore',
     pattern: anyOf([
       String.raw`\bh\.?s\.?\s*code\b|\bbar\s*code\b|\bean\b|\bupc\b|\bcartons?\b|\bctns?\b|\bcbm\b|\bg\.?w\.?\b`,
-      String.raw`\bn\.?w\.?\b|\bmeas|箱`,
+      // A tariff code (India's HSN/SAC, the HS code, the EU's Zolltarif) is never the product's SKU.
+      String.raw`\bn\.?w\.?\b|\bmeas|箱|\bhsn\b|\bsac\b|\btariff|zolltarif|海关编码|mã\s*hs`,
+      // The buyer's own target or budget price on a comparison sheet is never a supplier's price.
+      String.raw`\btarget\b|\bbudget\b|目标价|\bziel\s*preis|\bprecio\s*objetivo`,
+      // Tax columns of an invoice-style quote (GST %, CGST amount, MwSt): a rate or a tax, never the item's price.
+      String.raw`^(?:gst|igst|cgst|sgst|utgst|vat|iva|mwst|ust|tax|thuế|税率|税额)\b`,
     ]),
   },
   { kind: 'currency', pattern: /^(?:currency|curr\.?|ccy)$|币种|货币/ },
@@ -74,7 +87,10 @@ const RULES: Rule[] = [
       String.raw`(?:\bunit|\bu\/|\bper)\s*(?:price|cost)\b|\bprice\s*(?:per|\/)\s*(?:pc|pcs|` +
         String.raw`piece|unit|pair|set)\b|单价`,
       String.raw`einzelpreis|stückpreis|\bprecio\s*unit|preço\s*unit|\bpreco\s*unit|\bprix\s*unit|\bp\.\s*u\.`,
-      String.raw`birim\s*fiyat|\bvalor\s*unit`,
+      String.raw`birim\s*fiyat|\bvalor\s*unit|^p\s*\/\s*u$|\bpricing\b|đơn\s*giá|don\s*gia|含税单价`,
+      // "USD/pc", "Rs. per piece", "€/Stk": a currency per unit is a unit price.
+      String.raw`^(?:usd|us\$|\$|eur|€|inr|rs\.?|₹|rmb|cny|vnd|gbp|£)\s*(?:\/|per)\s*(?:pcs?|pieces?|units?|pairs?|` +
+        String.raw`sets?|nos?|stk|stück|unidad|chiếc|cái)$`,
     ]),
   },
   {
@@ -88,14 +104,14 @@ const RULES: Rule[] = [
       String.raw`\bq'?ty\b|\bqnty\b|\bquantit(?:y|ies)\b|数量|\border(?:ed)?\s*(?:pcs|units|pairs)\b`,
       String.raw`^(?:pcs|units|pieces|pairs|no\.?\s*of\s*pcs)\b|menge|\banzahl|\bcantidad|\bquantidade|` +
         String.raw`\bqtd\b|\bqt[ée]`,
-      String.raw`quantit[ée]|miktar|^adet$|^stück$`,
+      String.raw`quantit[ée]|miktar|^adet$|^stück$|^nos\.?$|số\s*lượng|so\s*luong|^stk\.?$`,
     ]),
   },
   {
     kind: 'total',
     pattern: anyOf([
       String.raw`\b(?:amount|total|ttl|sub-?total|sum|extended|ext\.?|value)(?:\b|(?=\s|$))|金额|总价|总额|合计|小计|\bbetrag`,
-      String.raw`gesamt|\bsumme\b|\bimporte\b|\bmontant\b|\bvalor\b|\btutar|toplam`,
+      String.raw`gesamt|\bsumme\b|\bimporte\b|\bmontant\b|\bvalor\b|\btutar|toplam|thành\s*tiền|thanh\s*tien`,
     ]),
   },
   {
@@ -113,6 +129,8 @@ const RULES: Rule[] = [
     kind: 'description',
     pattern: anyOf([
       String.raw`\bdesc(?:ription|r)?\b\.?|\b(?:product|item|article|goods|style)\s*name\b|^name$|品名|描述|名称|产品名|货物`,
+      // Indian invoices and quotes head the goods "Particulars"; Vietnamese ones "Tên hàng" (name) or "Mô tả".
+      String.raw`\bparticulars\b|tên\s*(?:hàng|sản\s*phẩm)|mô\s*tả|ten\s*hang|\bdenominaci[oó]n|\bartikelbezeichnung`,
       String.raw`bezeichnung|beschreibung|descripci[oó]n|descri[çc][ãa]o|d[ée]signa(?:tion|` +
         String.raw`[çc][ãa]o)|açıklama|ürün\s*adı`,
     ]),
@@ -123,12 +141,16 @@ const RULES: Rule[] = [
       String.raw`\bsku\b|\bitem\s*(?:no\b|#|code\b|number\b|ref\b)|\bstyle\b`,
       String.raw`\bart(?:icle)?\b\.?\s*(?:no\b|#|nr\b|number\b|code\b)?|\bmodel\b|\bref(?:erence)?\b|\bcode\b`,
       String.raw`\bpart\s*(?:no\b|#|number\b)|款号|货号|编号|型号|款式|\bartikel|\bart\.?-nr|\breferencia|refer[êe]ncia`,
-      String.raw`r[ée]f[ée]rence|c[óo]digo|\bmodelo\b|ürün\s*kodu|stok\s*kodu`,
+      String.raw`r[ée]f[ée]rence|c[óo]digo|\bmodelo\b|ürün\s*kodu|stok\s*kodu|mã\s*(?:hàng|sp|sản\s*phẩm)|ma\s*hang`,
     ]),
   },
   { kind: 'description', pattern: /^(?:items?|products?|goods|merchandise|producto|produto|produkt|ürün|产品|商品)$/ },
-  { kind: 'index', pattern: /^(?:no\.?|#|s\/n|sn|sl\.?|s\.?\s*no\.?|sr\.?(?:\s*no\.?)?|line|序号)$/ },
-  { kind: 'unit', pattern: /^(?:unit|uom|u\/m|单位)$/ },
+  {
+    kind: 'index',
+    pattern:
+      /^(?:no\.?|#|s\/n|sn|sl\.?(?:\s*no\.?)?|s\.?\s*no\.?|sr\.?(?:\s*no\.?)?|line|序号|pos\.?|position|stt|nº|n°)$/,
+  },
+  { kind: 'unit', pattern: /^(?:unit|uom|u\/m|单位|einheit|me|unidad|đvt|dvt|đơn\s*vị(?:\s*tính)?|per)$/ },
 ];
 
 /** Filler that does not weaken a header: currency and unit annotations, numbering marks, punctuation. */
@@ -467,11 +489,14 @@ function classifyBandColumn(
     }
   }
   // The lowest text names the column; the ones above are headings over several columns.
-  for (const text of [...texts].reverse()) {
-    const match = scanner.classify(text);
-    if (match) return { kind: match.kind, strength: match.strength, priceBasis: match.priceBasis, label };
+  const matches = [...texts].reverse().map((text) => scanner.classify(text));
+  const lowest = matches.find((match) => match !== null);
+  if (!lowest) return null;
+  // "Unit" under a merged "Price (USD)" is the unit price, not the unit of measure.
+  if (lowest.kind === 'unit' && matches.some((match) => match?.kind === 'unitPrice')) {
+    return { kind: 'unitPrice', strength: lowest.strength, priceBasis: null, label };
   }
-  return null;
+  return { kind: lowest.kind, strength: lowest.strength, priceBasis: lowest.priceBasis, label };
 }
 
 /** Size-run and price-break columns of a band: found together because a bare number means one or the other. */
@@ -547,10 +572,18 @@ function buildHeader(
     if (cls.kind === 'unitPrice' || cls.kind === 'total' || cls.kind === 'tier') labels.push(cls.label);
   }
 
+  const content = contentOf(sheet, band, columns);
+  settleRolesByContent(byKind, content);
+
   const best = (kind: ColumnKind) => {
     const found = byKind.get(kind) ?? [];
-    // The clearest header wins; among equals the leftmost, which is where people put the main column.
-    const chosen = [...found].sort((a, b) => b.cls.strength - a.cls.strength || a.column - b.column)[0];
+    // The clearest header wins; among equals the leftmost, which is where people put the main column. For the
+    // identity columns what the cells hold comes first: unique codes beat a 1..n run, words beat codes.
+    const rank = (column: number) =>
+      kind === 'sku' ? skuScore(content.profile(column)) : kind === 'description' ? content.wordiness(column) : 0;
+    const chosen = [...found].sort(
+      (a, b) => rank(b.column) - rank(a.column) || b.cls.strength - a.cls.strength || a.column - b.column,
+    )[0];
     if (chosen) strengths.push(chosen.cls.strength);
     return chosen ?? null;
   };
@@ -573,6 +606,7 @@ function buildHeader(
   mapping.discountIsPercent = discount ? /%|percent|pct/i.test(discount.cls.label) : false;
   mapping.notes = (byKind.get('notes') ?? []).map((n) => n.column);
   mapping.attributes = (byKind.get('attribute') ?? []).map((a) => ({ column: a.column, label: a.cls.label }));
+  fillQuantityAndPrice(mapping, content, columns);
   mapping.tiers.sort((a, b) => a.minQty - b.minQty);
   mapping.tiers = mapping.tiers.filter((tier, i, all) => i === 0 || all[i - 1]?.minQty !== tier.minQty);
   if (mapping.tiers.length > 0) strengths.push(1);
@@ -594,6 +628,83 @@ function buildHeader(
     signature: signatureOf(mapping),
     score: main.score,
   };
+}
+
+interface TableContent {
+  profile(column: number): ColumnProfile;
+  /** 0–1 for ranking description candidates: wordy text first, codes next, numbers and numbering last. */
+  wordiness(column: number): number;
+}
+
+/** Profiles of the cells under a header band, computed once per column and only for the columns asked about. */
+function contentOf(sheet: SheetGrid, band: number[], columns: number[]): TableContent {
+  const rows = sampleRows(sheet, (band.at(-1) ?? 0) + 1, columns);
+  const profiles = new Map<number, ColumnProfile>();
+  const profile = (column: number) => {
+    let found = profiles.get(column);
+    if (!found) {
+      found = profileColumn(sheet, column, rows);
+      profiles.set(column, found);
+    }
+    return found;
+  };
+  return {
+    profile,
+    wordiness(column) {
+      const p = profile(column);
+      if (p.filled === 0) return 0.5;
+      if (isWordy(p)) return 1;
+      return p.lineNumbering || p.numeric >= 0.8 ? 0 : 0.5;
+    },
+  };
+}
+
+/**
+ * Moves columns whose cells contradict their header: a 1..n run under `Item`, `Ref` or `PO Ref` is line numbering;
+ * a column of unique codes headed `Item` or `Article` is the SKU when another column holds the words; a `Unit`
+ * column of decimal numbers is a price.
+ */
+function settleRolesByContent(byKind: Map<ColumnKind, { column: number; cls: ColumnClass }[]>, content: TableContent) {
+  const take = (kind: ColumnKind, keep: (column: number) => boolean) => {
+    const found = byKind.get(kind) ?? [];
+    const moved = found.filter((f) => !keep(f.column));
+    byKind.set(
+      kind,
+      found.filter((f) => keep(f.column)),
+    );
+    return moved;
+  };
+  const numbering = [
+    ...take('sku', (c) => !content.profile(c).lineNumbering),
+    ...take('description', (c) => !content.profile(c).lineNumbering),
+  ];
+  byKind.set('index', [...(byKind.get('index') ?? []), ...numbering]);
+
+  const words = (byKind.get('description') ?? []).filter((d) => isWordy(content.profile(d.column)));
+  if ((byKind.get('sku') ?? []).length === 0 && words.length > 0) {
+    const codes = take('description', (c) => skuScore(content.profile(c)) < 0.8 || words.some((w) => w.column === c));
+    byKind.set('sku', codes);
+  }
+  if ((byKind.get('unitPrice') ?? []).length === 0) {
+    const prices = take('unit', (c) => {
+      const p = content.profile(c);
+      return !(p.numeric >= 0.8 && p.integers < 0.9);
+    });
+    byKind.set('unitPrice', prices);
+  }
+}
+
+/** With a total column, the open quantity or price role goes to the number columns whose product is the total. */
+function fillQuantityAndPrice(mapping: ColumnMapping, content: TableContent, columns: number[]): void {
+  if (mapping.total === null || (mapping.quantity !== null && mapping.unitPrice !== null)) return;
+  if (mapping.sizes.length > 0 || mapping.tiers.length > 0) return;
+  const taken = new Set<number | null>([mapping.sku, mapping.description, mapping.color, mapping.size, mapping.total]);
+  const [low, high] = [Math.min(...columns), mapping.total];
+  const open = columns.filter((c) => c >= low && c <= high && !taken.has(c) && c !== mapping.discount);
+  const pair = findQuantityAndPrice(content.profile(mapping.total), open.map(content.profile), mapping);
+  if (!pair) return;
+  mapping.quantity ??= pair.quantity;
+  mapping.unitPrice ??= pair.unitPrice;
 }
 
 function signatureOf(mapping: ColumnMapping): string {

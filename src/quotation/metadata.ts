@@ -162,9 +162,13 @@ function cell(sheet: SheetGrid, row: number, column: number): string {
  */
 export function textUnitsOfRow(sheet: SheetGrid, row: number, columns: readonly number[]): TextUnit[] {
   const cells: { column: number; text: string }[] = [];
+  let previous = '';
   for (const column of columns) {
     const text = cell(sheet, row, column);
-    if (text !== '' && cells.at(-1)?.text !== text) cells.push({ column, text });
+    if (text === '' || text === previous) continue;
+    previous = text;
+    // "Payment: 30% T/T | Lead time: 45 days | FOB Ningbo": terms written on one line are one cell each.
+    for (const part of text.split(/\s+[|｜]\s+/)) if (part.trim() !== '') cells.push({ column, text: part.trim() });
   }
   const units: TextUnit[] = [];
   for (let i = 0; i < cells.length; i++) {

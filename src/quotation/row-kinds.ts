@@ -67,3 +67,37 @@ export function isCodeLike(text: string): boolean {
   const value = text.trim();
   return /^[A-Za-z0-9][A-Za-z0-9\-_/.#]{1,39}$/.test(value) && /\d/.test(value);
 }
+
+const TAX = anyOf([
+  String.raw`^(?:add[:\s]+|plus[:\s]+)?(?:vat|iva|gst|igst|cgst|sgst|utgst|mwst|ust|tva|hst|pst|sales\s*tax|taxes|tax|` +
+    String.raw`i\.v\.a\.?|thuế(?:\s*gtgt)?|vat\s*tax)(?![\p{L}])`,
+  String.raw`mehrwertsteuer|umsatzsteuer|增值税|税金|税额|^税`,
+]);
+
+/** A tax row under the table ("GST 9%", "CGST @ 2.5%", "IVA 21%", "MwSt. 19%", "VAT"): money on top of the goods. */
+export function isTaxLabel(text: string): boolean {
+  const label = normaliseHeader(text);
+  return label !== '' && label.length <= 50 && new RegExp(TAX.source, 'u').test(label);
+}
+
+const CLOSING_DISCOUNT =
+  /^(?:less\b|(?:special|trade|cash|volume|closing|overall|total|additional|extra|order)?\s*(?:discount|disc\.)(?![\p{L}])|rabatt|descuento|desconto|remise|sconto|giảm\s*giá|chiết\s*khấu|折扣|优惠)/u;
+
+/** A discount row under the table ("Less 5% discount", "Special discount 3%", "Rabatt 2%"): off every line. */
+export function isClosingDiscountLabel(text: string): boolean {
+  const label = normaliseHeader(text);
+  if (label === '' || label.length > 60 || !CLOSING_DISCOUNT.test(label)) return false;
+  // "Discount jacket" is a product: a discount row's other words only say what the discount is on.
+  const other = label.replace(DISCOUNT_WORDS, ' ').match(/\p{L}+/gu) ?? [];
+  return other.length === 0;
+}
+
+const DISCOUNT_WORDS =
+  /\b(?:less|special|trade|cash|volume|closing|overall|total|additional|extra|order|discount|disc|on|of|the|amount|value|for|early|payment|goods|all|items|usd|eur|inr|rabatt|descuento|desconto|remise|sconto|auf|sobre|sur|gesamt)\b|giảm\s*giá|chiết\s*khấu|折扣|优惠/gu;
+
+/** The percentage a label states ("Less 5% discount" → 0.05), or null. */
+export function percentInLabel(text: string): number | null {
+  const match = /(\d+(?:[.,]\d+)?)\s*%/.exec(text);
+  const points = match?.[1] ? Number(match[1].replace(',', '.')) : NaN;
+  return Number.isFinite(points) && points > 0 && points < 100 ? points / 100 : null;
+}

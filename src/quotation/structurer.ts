@@ -11,7 +11,18 @@ import {
 } from './header-detection.js';
 import { extractMetadata, labelKind, type TextUnit, textUnitsOfRow } from './metadata.js';
 import { type Money, type NumberOptions, parseMoney, parseNumber, parsePercent, round } from './numbers.js';
-import { isChargeLabel, isCodeLike, mightBeTotal, totalKind, type TotalKind } from './row-kinds.js';
+import { leadingCode } from './column-roles.js';
+import { detectDocumentKind } from './document-kind.js';
+import {
+  isChargeLabel,
+  isClosingDiscountLabel,
+  isCodeLike,
+  isTaxLabel,
+  mightBeTotal,
+  percentInLabel,
+  totalKind,
+  type TotalKind,
+} from './row-kinds.js';
 import { assembleSku, tierPriceAt } from './size-matrix.js';
 import {
   cellKey,
@@ -140,6 +151,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const lines: ExtractedLine[] = [];
   const charges: ExtractedCharge[] = [];
   const totals: TotalRow[] = [];
+  const closingDiscounts: { row: number; label: string; rate: number | null; amount: number | null }[] = [];
   const metaRows: number[] = [];
   const besideUnits: TextUnit[][] = [];
   const tally: Tally = {
@@ -236,6 +248,19 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
           if (amount) totals.push({ kind: total, ...amount });
           continue;
         }
+      }
+
+      // Tax and a closing discount under the table are money on the whole order, never items; a row with its own
+      // product code beside the word is still a product.
+      const ownCode = isCodeLike(skuText) && skuText !== label;
+      if (!ownCode && isTaxLabel(label)) {
+        charges.push({ sheet: name, row: row + 1, description: label, amount: chargeAmount(row, m, label) ?? null });
+        continue;
+      }
+      if (!ownCode && isClosingDiscountLabel(label)) {
+        const amount = chargeAmount(row, m, label);
+        closingDiscounts.push({ row, label, rate: percentInLabel(label), amount: amount ?? null });
+        continue;
       }
 
       if (isChargeLabel(label) && !(isCodeLike(skuText) && skuText !== label)) {
@@ -373,6 +398,13 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       // A lone "Item" column full of codes is the SKU column under another name.
       rawSku = description;
       description = null;
+    } else if (m.sku === null && description !== null) {
+      // "KF001-FRG-M Fleece jacket": a combined cell's leading code is tried as the SKU; the words stay the name.
+      const combined = leadingCode(description);
+      if (combined) {
+        rawSku = combined.code;
+        description = combined.rest;
+      }
     }
     const color = written(row, m.color) || null;
 
@@ -443,6 +475,37 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     ];
   }
 
+  const discountWarnings = applyClosingDiscounts();
+
+  /**
+   * A discount stated once under the table comes off every line above it, so the negotiation starts from the net
+   * price: the rate is the label's ("Less 5% discount") or the amount over the goods above it.
+   */
+  function applyClosingDiscounts(): string[] {
+    const said: string[] = [];
+    for (const closing of closingDiscounts) {
+      const above = lines.filter((l) => l.row <= closing.row && l.unitPrice !== null);
+      const goods = above.reduce((sum, l) => sum + (l.totalPrice ?? (l.quantity ?? 0) * (l.unitPrice ?? 0)), 0);
+      const rate = closing.rate ?? (closing.amount !== null && goods > 0 ? Math.abs(closing.amount) / goods : null);
+      if (rate === null || rate <= 0 || rate >= 1 || above.length === 0) {
+        said.push(`The discount "${closing.label.slice(0, 40)}" on '${name}' row ${closing.row + 1} was not applied.`);
+        continue;
+      }
+      const percent = `${round(rate * 100, 2)}%`;
+      for (const line of above) {
+        line.unitPrice = round((line.unitPrice ?? 0) * (1 - rate), 4);
+        line.discount = round(1 - (1 - (line.discount ?? 0)) * (1 - rate), 6);
+        const note = `Net of the closing ${percent} discount (row ${closing.row + 1})`;
+        line.notes = line.notes ? `${line.notes}; ${note}` : note;
+      }
+      said.push(
+        `The closing ${percent} discount on '${name}' row ${closing.row + 1} was applied to the unit price of ` +
+          `${plural(above.length, 'line', 'lines')}.`,
+      );
+    }
+    return said;
+  }
+
   // ───────────── metadata, stated total, confidence, warnings ─────────────
   const unitsByRow = [
     ...metaRows.sort((a, b) => a - b).map((row) => textUnitsOfRow(sheet, row, columns)),
@@ -465,6 +528,14 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const hiddenColumns = [...sheet.hiddenColumns]
     .filter((c) => sheet.cells.some((cells) => (cells[c] ?? '').trim() !== ''))
     .sort((a, b) => a - b);
+  const lost = sheet.uncomputedFormulas ?? [];
+  if (lost.length) {
+    const cells = lost.slice(0, 3).map((f) => `${cellRef(f.row, f.column)} (=${f.formula.slice(0, 30)})`);
+    warnings.push(
+      `${plural(lost.length, 'formula', 'formulas')} on '${name}' had no saved value and could not be worked out, ` +
+        `so ${lost.length === 1 ? 'its cell reads' : 'their cells read'} as empty: ${cells.join(', ')}${lost.length > 3 ? ', …' : ''}.`,
+    );
+  }
   if (hiddenColumns.length) {
     const letters = hiddenColumns.map(columnLetter).join(', ');
     warnings.push(`Hidden ${hiddenColumns.length === 1 ? 'column' : 'columns'} ${letters} on '${name}' ignored.`);
@@ -487,7 +558,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const mainTable = readTables[0] ?? tables[0];
   const pricesOnly =
     readTables.length > 0 && readTables.every((t) => t.columns.quantity === null && t.columns.sizes.length === 0);
-  warnings.push(...tallyWarnings(name, tally, pricesOnly ? lines.length : 0));
+  warnings.push(...tallyWarnings(name, tally, pricesOnly ? lines.length : 0), ...discountWarnings);
   if (lines.length === 0) warnings.push(`The item table on '${name}' has a header but no readable lines.`);
 
   const confidence = scoreConfidence(readTables, lines, charges, statedTotal, tally);
@@ -610,8 +681,9 @@ function scoreConfidence(
     const goods = lines.reduce((sum, l) => sum + (l.totalPrice ?? (l.quantity ?? 0) * (l.unitPrice ?? 0)), 0);
     const extra = charges.reduce((sum, c) => sum + (c.amount ?? 0), 0);
     const tolerance = Math.max(1, Math.abs(statedTotal.amount) * 0.005);
-    totalAgrees =
-      Math.abs(goods - statedTotal.amount) <= tolerance || Math.abs(goods + extra - statedTotal.amount) <= tolerance;
+    // After a closing discount the lines' net prices add up to the total, not their stated (gross) line totals.
+    const net = lines.reduce((sum, l) => sum + (l.quantity ?? 0) * (l.unitPrice ?? 0), 0);
+    totalAgrees = [goods, goods + extra, net, net + extra].some((t) => Math.abs(t - statedTotal.amount) <= tolerance);
   }
   const arithmetic = checked ? 0.6 + 0.4 * (agreeing / checked) : totalAgrees ? 1 : 0.95;
   const total = totalAgrees === false ? 0.8 : 1;
@@ -660,5 +732,9 @@ export function structureWorkbook(workbook: WorkbookGrid, options: StructureOpti
     null;
   const notes = [...new Set(sheets.flatMap((s) => s.notes))];
   if (withLines.length === 0 && sheets.length > 0) warnings.push('No item table was found in the workbook.');
-  return { sheets, supplierName, terms, notes, warnings };
+  const extraction = { sheets, supplierName, terms, notes, warnings };
+  // An invoice, RFQ or comparison read as one supplier's quote starts a wrong negotiation: the buyer is told first.
+  const kind = detectDocumentKind(workbook, extraction);
+  if (kind.sentence) warnings.unshift(kind.sentence);
+  return extraction;
 }

@@ -19,6 +19,14 @@ export interface SheetGrid {
   /** 0-based indexes. */
   hiddenRows: ReadonlySet<number>;
   hiddenColumns: ReadonlySet<number>;
+  /** Formulas saved without a value that could not be worked out (0-based positions): values lost, to report. */
+  uncomputedFormulas?: UncomputedFormula[];
+}
+
+export interface UncomputedFormula {
+  row: number;
+  column: number;
+  formula: string;
 }
 
 export interface WorkbookGrid {

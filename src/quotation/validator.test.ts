@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_TERMS, type ExtractedLine, type Extraction, type SheetExtraction } from './types.js';
-import { validateExtraction } from './validator.js';
+import { maxSaneUnitPrice, validateExtraction } from './validator.js';
 
 const line = (overrides: Partial<ExtractedLine> = {}): ExtractedLine => ({
   sheet: 'Quote',
@@ -95,6 +95,16 @@ describe('validateExtraction', () => {
     const { lineFlags } = validateExtraction(workbook(sheet(lines)));
     expect(lineFlags.map((flags) => flags.map((f) => f.code))).toEqual([[], [], [], [], ['absurd_price']]);
     expect(lineFlags[4]?.[0]).toMatchObject({ row: 14, column: 4 });
+  });
+
+  it('judges a price against its own currency: ₹18,000 is sane, $18,000 is not', () => {
+    const lines = [line({ unitPrice: 18_000, totalPrice: null })];
+    const inr = { ...workbook(sheet(lines)), terms: { ...EMPTY_TERMS, currency: 'INR' } };
+    const usd = { ...workbook(sheet(lines)), terms: { ...EMPTY_TERMS, currency: 'USD' } };
+    expect(validateExtraction(inr).lineFlags).toEqual([[]]);
+    expect(validateExtraction(usd).lineFlags[0]?.map((f) => f.code)).toEqual(['absurd_price']);
+    expect(maxSaneUnitPrice('VND')).toBeGreaterThan(maxSaneUnitPrice('INR'));
+    expect(maxSaneUnitPrice(null)).toBe(maxSaneUnitPrice('USD'));
   });
 
   it('flags the same line quoted on two sheets, at the second one', () => {

@@ -7,8 +7,42 @@ import type { ExtractedLine, Extraction, ValidationFlag } from './types.js';
 const lineTolerance = (total: number) => Math.max(0.05, Math.abs(total) * 0.002);
 /** A stated grand total may include charges or not; within this it agrees. */
 const totalTolerance = (total: number) => Math.max(1, Math.abs(total) * 0.005);
-/** No apparel line costs less than a cent or more than this per unit. */
+/** No apparel line costs less than a cent or more than this per unit, in US dollars. */
 const MAX_SANE_UNIT_PRICE = 5_000;
+/**
+ * Roughly how many units of a currency buy a US dollar, rounded up: the sane range scales with it, so a ₹18,000 or
+ * a 450,000 ₫ price is not absurd because a $18,000 one would be. Currencies not listed keep the dollar range.
+ */
+const UNITS_PER_USD: Record<string, number> = {
+  INR: 100,
+  VND: 30_000,
+  IDR: 20_000,
+  JPY: 200,
+  KRW: 1_600,
+  CNY: 8,
+  RMB: 8,
+  HKD: 8,
+  TWD: 35,
+  THB: 40,
+  PHP: 60,
+  PKR: 300,
+  BDT: 130,
+  LKR: 320,
+  TRY: 45,
+  MXN: 20,
+  BRL: 6,
+  ZAR: 20,
+  SEK: 11,
+  NOK: 11,
+  DKK: 7,
+  CZK: 25,
+  HUF: 400,
+  PLN: 4.5,
+};
+
+export function maxSaneUnitPrice(currency: string | null): number {
+  return MAX_SANE_UNIT_PRICE * (UNITS_PER_USD[currency?.toUpperCase() ?? ''] ?? 1);
+}
 /** A price this many times away from the quotation's median is almost surely a misread (a total in the price cell). */
 const OUTLIER_FACTOR = 25;
 
@@ -27,6 +61,7 @@ export function validateExtraction(extraction: Extraction): ValidationResult {
   const lines = allLines(extraction);
   const medianPrice = median(lines.flatMap((line) => (line.unitPrice && line.unitPrice > 0 ? [line.unitPrice] : [])));
   const seen = new Map<string, ExtractedLine>();
+  const maxPrice = maxSaneUnitPrice(extraction.terms.currency);
 
   const lineFlags = lines.map((line) => {
     const flags: ValidationFlag[] = [];
@@ -38,10 +73,10 @@ export function validateExtraction(extraction: Extraction): ValidationResult {
       flag('non_positive_quantity', `Quantity ${line.quantity} is not positive.`, line.columns.quantity);
 
     if (line.unitPrice === null) flag('missing_price', 'No unit price could be read.', line.columns.unitPrice);
-    else if (line.unitPrice <= 0 || line.unitPrice > MAX_SANE_UNIT_PRICE) {
+    else if (line.unitPrice <= 0 || line.unitPrice > maxPrice) {
       flag(
         'absurd_price',
-        `Unit price ${line.unitPrice} is outside 0.01–${MAX_SANE_UNIT_PRICE}.`,
+        `Unit price ${line.unitPrice} is outside 0.01–${maxPrice}${extraction.terms.currency ? ` ${extraction.terms.currency}` : ''}.`,
         line.columns.unitPrice,
       );
     } else if (
@@ -84,7 +119,12 @@ export function validateExtraction(extraction: Extraction): ValidationResult {
     if (!stated || sheet.lines.length === 0) return [];
     const products = sum(sheet.lines.map((line) => line.totalPrice ?? (line.quantity ?? 0) * (line.unitPrice ?? 0)));
     const withCharges = products + sum(sheet.charges.map((charge) => charge.amount ?? 0));
-    const agrees = [products, withCharges].some((total) => Math.abs(total - stated.amount) <= totalTolerance(total));
+    // A closing discount is applied to the net unit prices, so the net lines add up to a total stated after it.
+    const net = sum(sheet.lines.map((line) => (line.quantity ?? 0) * (line.unitPrice ?? 0)));
+    const netWithCharges = net + (withCharges - products);
+    const agrees = [products, withCharges, net, netWithCharges].some(
+      (total) => Math.abs(total - stated.amount) <= totalTolerance(total),
+    );
     if (agrees) return [];
     return [
       {

@@ -262,8 +262,22 @@ describe('readWorkbook: cells to text', () => {
     expect(sheet.cells).toEqual([
       ['Qty', 'Price', 'Total', '', '', ''],
       ['5', '5', '25', '#DIV/0!', '0.3', 'five pcs'],
-      ['6', '5', '30', '#N/A', '2024-01-31', ''],
+      ['6', '5', '30', '#N/A', '2024-01-31', '11'],
     ]);
+  });
+
+  it('works out simple formulas saved without a value, and lists the ones it cannot with their cells', async () => {
+    const data = await xlsx((workbook) => {
+      const sheet = workbook.addWorksheet('Quote');
+      sheet.getRow(1).values = ['Qty', 'Rate', 'Amount'];
+      sheet.getRow(2).values = [10, 2.5, { formula: 'A2*B2' } as ExcelJS.CellFormulaValue];
+      sheet.getRow(3).values = [4, 3, { formula: '$A3*$B3*(1-10%)' } as ExcelJS.CellFormulaValue];
+      sheet.getCell('C4').value = { formula: 'SUM(C2:C3)' } as ExcelJS.CellFormulaValue;
+      sheet.getCell('C5').value = { formula: 'VLOOKUP(A2,Prices!A:B,2,0)' } as ExcelJS.CellFormulaValue;
+    });
+    const sheet = sheetOf(await readWorkbook(data, LIMITS));
+    expect(sheet.cells.map((row) => row[2])).toEqual(['Amount', '25', '10.8', '35.8']);
+    expect(sheet.uncomputedFormulas).toEqual([{ row: 4, column: 2, formula: 'VLOOKUP(A2,Prices!A:B,2,0)' }]);
   });
 
   it('keeps a string that looks like a formula as text, never evaluating it', async () => {

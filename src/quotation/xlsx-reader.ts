@@ -5,7 +5,8 @@ import ExcelJS, { type Cell, type Worksheet } from 'exceljs';
 
 import type { Env } from '../config/env.js';
 import type { ReadLimits } from './errors.js';
-import { type SheetGrid, type WorkbookGrid, cellKey } from './types.js';
+import { evaluateFormula } from './formulas.js';
+import { type SheetGrid, type UncomputedFormula, type WorkbookGrid, cellKey } from './types.js';
 import { type SheetExtras, prepareXlsxPackage } from './xlsx-package.js';
 import * as reject from './xlsx-errors.js';
 
@@ -136,9 +137,16 @@ function readSheet(
   const found: ReadCell[] = [];
   let rowCount = 0;
   let columnCount = 0;
+  const pending: UncomputedFormula[] = [];
   worksheet.eachRow((row, rowNumber) => {
     row.eachCell((cell, columnNumber) => {
       const text = valueText(cell.value);
+      const formula = text === '' ? uncachedFormula(cell) : null;
+      if (formula) {
+        pending.push({ row: rowNumber - 1, column: columnNumber - 1, formula });
+        rowCount = Math.max(rowCount, rowNumber);
+        columnCount = Math.max(columnCount, columnNumber);
+      }
       if (text === '') return;
       const read = { row: rowNumber - 1, column: columnNumber - 1, text, bold: isBold(cell) };
       found.push(read);
@@ -170,6 +178,7 @@ function readSheet(
     line[read.column] = read.text;
     if (read.bold) bold.add(cellKey(read.row, read.column));
   }
+  const uncomputed = computeFormulas(cells, pending);
   fillMerges(cells, bold, extras.merges, rowCount, columnCount);
 
   // Blank merges can clear what was the last row or column: trim again.
@@ -192,7 +201,42 @@ function readSheet(
     bold,
     hiddenRows: new Set(extras.hiddenRows.filter((row) => row < rowCount)),
     hiddenColumns: new Set(extras.hiddenColumns.filter((column) => column < columnCount)),
+    ...(uncomputed.length ? { uncomputedFormulas: uncomputed } : {}),
   };
+}
+
+/** The formula of a cell saved without its result, or null. */
+function uncachedFormula(cell: Cell): string | null {
+  const value: unknown = cell.value;
+  if (typeof value !== 'object' || value === null) return null;
+  if (!('formula' in value || 'sharedFormula' in value) || 'result' in value) return null;
+  // exceljs translates a shared formula to this cell's own references.
+  const formula: unknown = cell.formula;
+  return typeof formula === 'string' && formula !== '' ? formula : null;
+}
+
+/**
+ * Works out the uncached formulas it can, in passes (a total may sum line amounts that are formulas too), writing
+ * their values into the grid; returns the ones it could not.
+ */
+function computeFormulas(cells: string[][], pending: UncomputedFormula[]): UncomputedFormula[] {
+  let left = pending;
+  const valueAt = (row: number, column: number) => {
+    const text = cells[row]?.[column] ?? '';
+    return text !== '' && /^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i.test(text) ? Number(text) : null;
+  };
+  for (let pass = 0; pass < 4 && left.length > 0; pass++) {
+    const next = left.filter((item) => {
+      const value = evaluateFormula(item.formula, valueAt);
+      const line = cells[item.row];
+      if (value === null || !line) return true;
+      line[item.column] = numberText(value);
+      return false;
+    });
+    if (next.length === left.length) break;
+    left = next;
+  }
+  return left;
 }
 
 /**

@@ -1,0 +1,118 @@
+// What kind of document a workbook is. Buyers share more than quotations: invoices, delivery challans, purchase
+// orders, RFQs with the price column still blank, price lists, comparison sheets with one price column per supplier
+// and requirement lists. Read as one supplier's quote, each of them starts a wrong negotiation; named, the buyer is
+// told in one sentence what Parley saw and what it can do with it.
+import { normaliseHeader } from './header-detection.js';
+import type { Extraction, WorkbookGrid } from './types.js';
+
+export type DocumentKind =
+  'quotation' | 'price_list' | 'rfq' | 'purchase_order' | 'invoice' | 'delivery_note' | 'comparison' | 'requirements';
+
+export interface DocumentKindResult {
+  kind: DocumentKind;
+  /** The supplier columns of a comparison sheet, left to right (the buyer picks one to negotiate). */
+  supplierColumns: string[];
+  /** One sentence for the buyer when this is not a supplier's quotation; null for a quotation. */
+  sentence: string | null;
+}
+
+/** Title words, most specific first: "Proforma invoice" is a quote in all but name, so it comes before "invoice". */
+const TITLES: [DocumentKind, RegExp][] = [
+  ['quotation', /\bpro-?\s?forma\b|\bquotation\b|\bquote\b|\boffer\b|\bangebot\b|\bcotizaci[oó]n\b|报价|báo\s*giá/],
+  ['comparison', /\bcomparison\b|\bcomparative\s*statement\b|\bbid\s*tab|\bprice\s*comparison\b|比价|对比/],
+  ['rfq', /\brequest\s*for\s*(?:quotation|quote|proposal)\b|\brfq\b|\benquiry\b|\binquiry\b|询价/],
+  [
+    'delivery_note',
+    /\bdelivery\s*(?:note|challan|order)\b|\bchallan\b|\bpacking\s*list\b|\bdispatch\s*note\b|送货单|装箱单/,
+  ],
+  ['invoice', /\b(?:tax\s*|commercial\s*)?invoice\b|\brechnung\b|\bfactura\b|发票|hóa\s*đơn/],
+  [
+    'purchase_order',
+    /\bpurchase\s*order\b|\bp\.?\s?o\.?\s*(?:no|number|#)|\bbestellung\b|\borden\s*de\s*compra\b|采购单|订单/,
+  ],
+  ['requirements', /\brequirements?\b|\bbill\s*of\s*quantit|\bboq\b|\bindent\b|\bmaterial\s*list\b|需求/],
+  ['price_list', /\bprice\s*list\b|\bpricelist\b|\bpreisliste\b|\blista\s*de\s*precios\b|价目表/],
+];
+
+const SUPPLIER_HEADING =
+  /^(?:supplier|vendor|bidder|quote|offer)\s*[\w#.-]*|\b(?:co\.?,?\s*ltd|ltd|inc|gmbh|llc|pvt)\b/;
+const PRICE_WORD = /\bprice\b|\brate\b|\bcost\b|单价|\bpreis\b|\bprecio\b/;
+const TARGET = /\btarget\b|\bbudget\b|目标价/;
+
+/** The title area of each sheet: the rows above its item table (or the first rows when it has none). */
+function titleText(workbook: WorkbookGrid, extraction: Extraction): string {
+  return workbook.sheets
+    .flatMap((sheet) => {
+      const header = extraction.sheets.find((s) => s.sheet === sheet.name)?.headerRow ?? 12;
+      return sheet.cells.slice(0, Math.min(Math.max(header - 1, 1), 15)).flat();
+    })
+    .filter((cell) => cell.trim() !== '')
+    .map(normaliseHeader)
+    .join(' | ');
+}
+
+/** Price columns headed by different suppliers on one header row: a comparison of offers. */
+function supplierPriceColumns(workbook: WorkbookGrid): string[] {
+  let best: string[] = [];
+  for (const sheet of workbook.sheets) {
+    for (let row = 0; row < Math.min(sheet.rowCount, 40); row++) {
+      const cells = sheet.cells[row] ?? [];
+      const below = sheet.cells[row + 1] ?? [];
+      const suppliers = new Set<string>();
+      cells.forEach((cell, column) => {
+        const text = normaliseHeader(cell);
+        if (text === '' || TARGET.test(text)) return;
+        const priced = PRICE_WORD.test(text) || PRICE_WORD.test(normaliseHeader(below[column] ?? ''));
+        if (SUPPLIER_HEADING.test(text) && priced) suppliers.add(cell.trim());
+        else if (SUPPLIER_HEADING.test(text) && /^(?:supplier|vendor|bidder)\b/.test(text)) suppliers.add(cell.trim());
+      });
+      if (suppliers.size > best.length) best = [...suppliers];
+    }
+  }
+  return best.length >= 2 ? best : [];
+}
+
+export function detectDocumentKind(workbook: WorkbookGrid, extraction: Extraction): DocumentKindResult {
+  const title = titleText(workbook, extraction);
+  const lines = extraction.sheets.flatMap((s) => s.lines);
+  const supplierColumns = supplierPriceColumns(workbook);
+  const titled = TITLES.find(([, pattern]) => pattern.test(title))?.[0] ?? null;
+  const priced = lines.filter((l) => l.unitPrice !== null || l.tiers.length > 0).length;
+  const quantified = lines.filter((l) => l.quantity !== null).length;
+
+  let kind: DocumentKind;
+  if (supplierColumns.length >= 2) kind = 'comparison';
+  else if (titled && titled !== 'quotation') kind = titled;
+  else if (titled === 'quotation') kind = 'quotation';
+  else if (lines.length > 0 && priced === 0) kind = quantified > 0 ? 'rfq' : 'requirements';
+  else if (lines.length > 0 && quantified === 0) kind = 'price_list';
+  else kind = 'quotation';
+  // A titled RFQ whose prices are filled in is the supplier's answer to it: a quotation.
+  if (kind === 'rfq' && lines.length > 0 && priced >= lines.length * 0.8) kind = 'quotation';
+  return { kind, supplierColumns, sentence: sentenceFor(kind, lines.length, supplierColumns) };
+}
+
+/** Whether a warning is the sentence that says the workbook is not a quotation (the bench and tests read it back). */
+export const isDocumentKindSentence = (warning: string) => /^This (?:looks like|is a comparison)/.test(warning);
+
+function sentenceFor(kind: DocumentKind, lines: number, suppliers: string[]): string | null {
+  const items = lines === 1 ? '1 line' : `${lines} lines`;
+  switch (kind) {
+    case 'quotation':
+      return null;
+    case 'price_list':
+      return `This looks like a price list (${items}, no quantities): the prices are read, but there is no order to negotiate until quantities are added.`;
+    case 'rfq':
+      return `This looks like a request for quotation: its ${items} have no prices yet, so there is nothing to negotiate until a supplier fills them in.`;
+    case 'purchase_order':
+      return 'This looks like a purchase order, not a supplier quotation: its prices were agreed already.';
+    case 'invoice':
+      return 'This looks like an invoice, not a quotation: it bills an order that was already placed.';
+    case 'delivery_note':
+      return 'This looks like a delivery note (challan or packing list), not a quotation: it lists goods shipped.';
+    case 'comparison':
+      return `This is a comparison of ${suppliers.length} suppliers (${suppliers.slice(0, 7).join(', ')}): pick the supplier column to negotiate.`;
+    case 'requirements':
+      return `This looks like a requirements list (${items}, no prices): send it to suppliers as an RFQ, then share their quotations.`;
+  }
+}
