@@ -23,6 +23,7 @@ import { createWorkQueue } from './services/work-queue.js';
 import { isTransientDatabaseError } from './db/transient-errors.js';
 import { createSlackApp, type SlackConnection } from './slack/app.js';
 import { createOutboxPoster } from './outbox/index.js';
+import { createDatabaseClock } from './db/database-now.js';
 import { createSlackClients } from './slack/slack-clients.js';
 import { recentChannelFiles, slackChannelInfo } from './slack/slack-channels.js';
 import { isWorkspaceAdmin, tokenTeam } from './slack/slack-directory.js';
@@ -103,14 +104,20 @@ export async function startParley(options: StartParleyOptions) {
       return isWorkspaceAdmin(client, userId);
     },
   };
+  // Leases, outbox claims and pacing read the database's time, so instances whose clocks drift still agree (issue 15,
+  // defect 5); re-measured every minute in case the host clock is stepped.
+  const clock = await createDatabaseClock(db.prisma);
+  const clockSync = setInterval(() => void clock.sync().catch(() => undefined), 60_000);
+  clockSync.unref();
   const poster = createOutboxPoster({
     prisma: db.prisma,
+    now: clock.now,
     clientFor: (workspaceId: string) => clients.forPoster(workspaceId),
     owner,
     postIntervalMs: options.postIntervalMs ?? env.SLACK_POST_INTERVAL_MS,
     lockMs: env.OUTBOX_LOCK_MS,
   });
-  const contexts = createContextFactory({ prisma: db.prisma, env, llm, directory });
+  const contexts = createContextFactory({ prisma: db.prisma, env, llm, directory, now: clock.now });
   const work = createWorkQueue({
     concurrency: env.WORK_CONCURRENCY,
     // A database blip (failover, connections cut) should not leave a negotiation waiting for its lease to expire.
@@ -217,6 +224,7 @@ export async function startParley(options: StartParleyOptions) {
       }
     },
     async stop() {
+      clearInterval(clockSync);
       await jobs?.stop(); // jobs
       await app.stop();
       await parley.idle();
