@@ -85,7 +85,13 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (connection.kind === 'socket') {
     receiver = new SocketModeReceiver({ appToken: connection.appToken });
-    app = new App({ token: connection.botToken, receiver, clientOptions, logLevel: LogLevel.WARN });
+    app = new App({
+      token: connection.botToken,
+      receiver,
+      clientOptions,
+      logLevel: LogLevel.WARN,
+      extendedErrorHandler: true,
+    });
   } else if (connection.kind === 'http') {
     receiver = new HTTPReceiver({
       signingSecret: connection.signingSecret,
@@ -93,7 +99,13 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
       customRoutes,
       processBeforeResponse: true,
     });
-    app = new App({ token: connection.botToken, receiver, clientOptions, logLevel: LogLevel.WARN });
+    app = new App({
+      token: connection.botToken,
+      receiver,
+      clientOptions,
+      logLevel: LogLevel.WARN,
+      extendedErrorHandler: true,
+    });
   } else {
     receiver = new HTTPReceiver({
       signingSecret: connection.signingSecret,
@@ -109,7 +121,7 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
       customRoutes,
       processBeforeResponse: true,
     });
-    app = new App({ receiver, clientOptions, logLevel: LogLevel.WARN });
+    app = new App({ receiver, clientOptions, logLevel: LogLevel.WARN, extendedErrorHandler: true });
   }
 
   registerEvents(app, options.deps);
@@ -118,10 +130,19 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
   registerCommands(app, options.deps);
   registerShortcuts(app, options.deps);
 
-  // The backstop: unexpected errors are logged whole; the person already got an ack (and a short message where a
-  // listener could give one).
-  app.error(async (error) => {
+  // The backstop: unexpected errors are logged whole. A click or a submission has already been answered (with a short
+  // message to the person where a listener could give one). An event over HTTP has not: its error is thrown on, so the
+  // receiver answers 500 instead of acknowledging work that was not saved, and Slack sends the event again (the
+  // listeners are idempotent). In Socket Mode Bolt acknowledged the event on receipt; throwing would change nothing.
+  const rethrowEvents = connection.kind !== 'socket';
+  app.error(async ({ error, body }: { error: Error; body: unknown }) => {
     log.error('slack listener failed', { error });
+    if (rethrowEvents && isEventCallback(body)) throw error;
   });
   return { app, receiver };
+}
+
+/** An Events API delivery (Slack retries it when it is not answered with a 2xx), as opposed to a click or a form. */
+function isEventCallback(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { type?: unknown }).type === 'event_callback';
 }
