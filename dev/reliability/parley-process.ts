@@ -9,7 +9,10 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ParleyProcessOptions {
   port: number;
-  /** Kept across restarts: a restarted instance takes back its own leases at once. */
+  /**
+   * Kept across restarts unless the caller changes it: a restarted instance takes back its own leases at once, a new
+   * id must wait for them to expire.
+   */
   instanceId: string;
   /** The environment beyond the basics (DATABASE_URL or PGLITE_DATA_DIR, SLACK_*…). */
   env: Record<string, string>;
