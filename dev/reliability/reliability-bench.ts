@@ -35,7 +35,7 @@ export interface ReliabilityOptions {
   logPath?: string;
 }
 
-export const RELIABILITY_PARTS = ['crash', 'twins', 'faults', 'load', 'fuzz', 'pglite'] as const;
+export const RELIABILITY_PARTS = ['crash', 'twins', 'faults', 'load', 'fuzz', 'pglite', 'skew'] as const;
 export type ReliabilityPart = (typeof RELIABILITY_PARTS)[number];
 
 export interface ReliabilityFigures {
@@ -246,6 +246,30 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
         })();
       },
     });
+  }
+
+  // ── Clock skew: two instances on one PostgreSQL, one clock 5 s behind or ahead of the other, Slack's real pace ──
+  if (runs('skew') && backends.includes('postgres')) {
+    for (const skew of [-5_000, 5_000]) {
+      const outcome = await story('postgres', `skew${skew}`, {
+        ...common,
+        instances: 2,
+        clockSkewMs: [0, skew],
+        env: { SLACK_POST_INTERVAL_MS: '1000' },
+      });
+      figures.skewTrials += 1;
+      const passed =
+        outcome.completed &&
+        outcome.editsBeforePost === 0 &&
+        outcome.minPostGapMs !== null &&
+        outcome.minPostGapMs >= 1_000;
+      if (passed) figures.skewPassed += 1;
+      line(`skew ${skew > 0 ? '+' : ''}${skew / 1000} s`, 'postgres', outcome, null, null);
+      print(
+        `             (min post gap ${outcome.minPostGapMs ?? '—'} ms, edits before their post ${outcome.editsBeforePost}) ` +
+          verdict(passed),
+      );
+    }
   }
 
   // ── A second process on a PGlite folder another one holds ──

@@ -13,6 +13,8 @@ import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
 
 export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
 
+const CLOCK_SKEW_PRELOAD = new URL('./clock-skew.ts', import.meta.url).href;
+
 export interface StoryRunOptions {
   db: BenchDatabase;
   label: string;
@@ -26,6 +28,8 @@ export interface StoryRunOptions {
   newInstanceIdOnRestart?: boolean;
   /** Instances side by side (each event and click goes to one at random). */
   instances?: number;
+  /** Clock skew (ms) per instance, by index (missing: none), via dev/reliability/clock-skew.ts. */
+  clockSkewMs?: number[];
   /** Extra environment for the instances (faults, Claude's fake…). */
   env?: Record<string, string>;
   /** Called with the stand-in before the story starts (e.g. to set faults). */
@@ -44,6 +48,8 @@ export interface StoryOutcome {
   duplicates: DuplicateCounts;
   /** Smallest gap between two accepted posts in one channel (null: fewer than two). */
   minPostGapMs: number | null;
+  /** Edits Slack refused because the message was not there (an edit sent before its post). */
+  editsBeforePost: number;
   /** Outbox rows never sent (pending, sending or failed at the end). */
   unsentRows: number;
   /** Every outbox row at the end, by key: its status and the ts Slack gave (to explain a lost message). */
@@ -72,6 +78,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
         port,
         instanceId: `${options.label}-${i + 1}`,
         logPath: options.logPath,
+        preload: options.clockSkewMs ? [CLOCK_SKEW_PRELOAD] : [],
         env: {
           ...standInEnv(sandbox, port),
           ...options.db.env,
@@ -79,6 +86,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
           OUTBOX_LOCK_MS: '10000',
           NEGOTIATION_SEED: String(options.seed),
           ...options.env,
+          PARLEY_CLOCK_SKEW_MS: String(options.clockSkewMs?.[i] ?? 0),
         },
       }),
     );
@@ -144,6 +152,9 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   });
   const duplicates = countDuplicates(sandbox.model.calls);
   const postGap = minPostGapMs(sandbox.model.calls);
+  const editsBeforePost = sandbox.model.calls.filter(
+    (call) => call.method === 'chat.update' && call.error === 'message_not_found',
+  ).length;
   await sandbox.close();
 
   const database = await options.db.open();
@@ -167,6 +178,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       duplicateMessages: messageKeys.length - new Set(messageKeys).size,
       duplicates,
       minPostGapMs: postGap,
+      editsBeforePost,
       unsentRows,
       outbox: new Map(rows.map(({ dedupeKey, ...row }) => [dedupeKey, row])),
       quotations,
