@@ -451,21 +451,26 @@ async function outcomes(): Promise<void> {
  * Crashes, two instances, load, faults and hostile files (dev/reliability/). `--trials N` (20), `--side-by-side N`
  * (crash trials run at once, 2), `--uploads N` (50),
  * `--channels N` (10), `--fuzz N` (3000), `--backends pglite,postgres` (both, PostgreSQL when it answers), `--parts
- * crash,twins,faults,load,fuzz` (all).
+ * crash,twins,faults,load,fuzz,pglite` (all). `--quick`: a few minutes' worth (4 trials, 10 uploads in 3 channels,
+ * 200 fuzz cases) unless those are given too.
  */
 async function reliability(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(3),
     options: {
-      trials: { type: 'string', default: '20' },
+      trials: { type: 'string' },
       'side-by-side': { type: 'string', default: '2' },
-      uploads: { type: 'string', default: '50' },
-      channels: { type: 'string', default: '10' },
-      fuzz: { type: 'string', default: '3000' },
+      uploads: { type: 'string' },
+      channels: { type: 'string' },
+      fuzz: { type: 'string' },
       backends: { type: 'string' },
       parts: { type: 'string' },
+      quick: { type: 'boolean', default: false },
     },
   });
+  const size = values.quick
+    ? { trials: '4', uploads: '10', channels: '3', fuzz: '200' }
+    : { trials: '20', uploads: '50', channels: '10', fuzz: '3000' };
   const parts = values.parts
     ?.split(',')
     .filter((p): p is ReliabilityPart => RELIABILITY_PARTS.some((known) => known === p));
@@ -473,11 +478,11 @@ async function reliability(): Promise<void> {
     ?.split(',')
     .map((b): 'pglite' | 'postgres' => (b === 'postgres' ? 'postgres' : 'pglite'));
   const figures = await runReliability({
-    crashTrials: Number(values.trials),
+    crashTrials: Number(values.trials ?? size.trials),
     crashConcurrency: Number(values['side-by-side']),
-    loadUploads: Number(values.uploads),
-    loadChannels: Number(values.channels),
-    fuzzCases: Number(values.fuzz),
+    loadUploads: Number(values.uploads ?? size.uploads),
+    loadChannels: Number(values.channels ?? size.channels),
+    fuzzCases: Number(values.fuzz ?? size.fuzz),
     backends,
     parts,
     print: (line) => console.log(line),

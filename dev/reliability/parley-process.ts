@@ -9,10 +9,15 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ParleyProcessOptions {
   port: number;
-  /** Kept across restarts: a restarted instance takes back its own leases at once. */
+  /**
+   * Kept across restarts unless the caller changes it: a restarted instance takes back its own leases at once, a new
+   * id must wait for them to expire.
+   */
   instanceId: string;
   /** The environment beyond the basics (DATABASE_URL or PGLITE_DATA_DIR, SLACK_*…). */
   env: Record<string, string>;
+  /** Modules loaded before `src/main.ts` (`--import`), e.g. the clock skew of dev/reliability/clock-skew.ts. */
+  preload?: string[];
   /** Where its stderr goes (JSON log lines), appended. */
   logPath?: string;
 }
@@ -39,7 +44,8 @@ export class ParleyProcess {
 
   async start(timeoutMs = 60_000): Promise<void> {
     // `--no-env-file`: exactly the environment below, whatever .env a developer keeps in the checkout.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--no-env-file'], {
+    const preload = (this.options.preload ?? []).flatMap((module) => ['--import', module]);
+    const child = spawn(process.execPath, ['--import', 'tsx', ...preload, 'src/main.ts', '--no-env-file'], {
       cwd: PROJECT_ROOT,
       env: {
         PATH: process.env.PATH ?? '',

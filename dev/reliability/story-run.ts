@@ -8,9 +8,12 @@ import { playStory } from '../slack-stand-in/play-story.js';
 import { CHANNEL, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import { OUTBOX_EVENT_TYPE } from '../../src/outbox/index.js';
 import type { BenchDatabase } from './bench-databases.js';
+import { countDuplicates, type DuplicateCounts, minPostGapMs } from './call-log-figures.js';
 import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
 
 export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
+
+const CLOCK_SKEW_PRELOAD = new URL('./clock-skew.ts', import.meta.url).href;
 
 export interface StoryRunOptions {
   db: BenchDatabase;
@@ -18,8 +21,15 @@ export interface StoryRunOptions {
   seed: number;
   /** Moments (ms after the upload) to SIGKILL an instance and start it again. */
   killAtMs?: number[];
+  /**
+   * Restart a killed instance under a new instance id, as a replaced container would: its old leases are nobody's
+   * until they expire, so the lease-expiry path is taken (the same id takes them back at once).
+   */
+  newInstanceIdOnRestart?: boolean;
   /** Instances side by side (each event and click goes to one at random). */
   instances?: number;
+  /** Clock skew (ms) per instance, by index (missing: none), via dev/reliability/clock-skew.ts. */
+  clockSkewMs?: number[];
   /** Extra environment for the instances (faults, Claude's fake…). */
   env?: Record<string, string>;
   /** Called with the stand-in before the story starts (e.g. to set faults). */
@@ -34,6 +44,12 @@ export interface StoryOutcome {
   /** Outbox keys of the bot's messages in the thread, in order (from each message's metadata). */
   messageKeys: string[];
   duplicateMessages: number;
+  /** Repeated effects in the stand-in's call log: posts, edits, uploads, reactions. */
+  duplicates: DuplicateCounts;
+  /** Smallest gap between two accepted posts in one channel (null: fewer than two). */
+  minPostGapMs: number | null;
+  /** Edits Slack refused because the message was not there (an edit sent before its post). */
+  editsBeforePost: number;
   /** Outbox rows never sent (pending, sending or failed at the end). */
   unsentRows: number;
   /** Every outbox row at the end, by key: its status and the ts Slack gave (to explain a lost message). */
@@ -62,6 +78,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
         port,
         instanceId: `${options.label}-${i + 1}`,
         logPath: options.logPath,
+        preload: options.clockSkewMs ? [CLOCK_SKEW_PRELOAD] : [],
         env: {
           ...standInEnv(sandbox, port),
           ...options.db.env,
@@ -69,6 +86,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
           OUTBOX_LOCK_MS: '10000',
           NEGOTIATION_SEED: String(options.seed),
           ...options.env,
+          PARLEY_CLOCK_SKEW_MS: String(options.clockSkewMs?.[i] ?? 0),
         },
       }),
     );
@@ -99,6 +117,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       if (!victim) continue;
       await victim.kill();
       kills += 1;
+      if (options.newInstanceIdOnRestart) victim.options.instanceId = `${options.label}-restart${kills}`;
       await victim.start();
     }
   })();
@@ -131,6 +150,11 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       ? [metadata.event_payload.key]
       : [];
   });
+  const duplicates = countDuplicates(sandbox.model.calls);
+  const postGap = minPostGapMs(sandbox.model.calls);
+  const editsBeforePost = sandbox.model.calls.filter(
+    (call) => call.method === 'chat.update' && call.error === 'message_not_found',
+  ).length;
   await sandbox.close();
 
   const database = await options.db.open();
@@ -152,6 +176,9 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       kills,
       messageKeys,
       duplicateMessages: messageKeys.length - new Set(messageKeys).size,
+      duplicates,
+      minPostGapMs: postGap,
+      editsBeforePost,
       unsentRows,
       outbox: new Map(rows.map(({ dedupeKey, ...row }) => [dedupeKey, row])),
       quotations,
