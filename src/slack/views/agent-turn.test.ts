@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTION_TYPES } from '../../negotiation/types.js';
-import { ACTION_LABEL, type AgentTurnModel, buildAgentTurn } from './agent-turn.js';
+import { ACTION_LABEL, type AgentTurnModel, WHY_THIS_ASK_MAX, buildAgentTurn } from './agent-turn.js';
 import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 const offer = {
@@ -23,6 +23,12 @@ const supplierTurn: AgentTurnModel = {
   offer,
 };
 
+const pillars = {
+  negotiator: 'Anchor on the RapidGear offer.',
+  riskAnalyst: 'Alpine has the best defect rate; do not lose them.',
+  productCost: 'Landed cost gap is 4%.',
+};
+
 const brandTurn: AgentTurnModel = {
   role: 'brand',
   brandName: 'Valden Outdoor',
@@ -32,11 +38,7 @@ const brandTurn: AgentTurnModel = {
   round: 2,
   maxRounds: 4,
   currency: 'USD',
-  pillars: {
-    negotiator: 'Anchor on the RapidGear offer.',
-    riskAnalyst: 'Alpine has the best defect rate; do not lose them.',
-    productCost: 'Landed cost gap is 4%.',
-  },
+  pillars,
 };
 
 describe('buildAgentTurn', () => {
@@ -61,19 +63,38 @@ describe('buildAgentTurn', () => {
     expect(visibleText(m)).not.toContain('vs their last offer');
   });
 
-  it('posts a brand turn as "Alex (AI agent) · Brand" with the three pillar briefs in one context block', () => {
+  it('posts a brand turn as "Alex (AI agent) · Brand" with the briefs folded into one "Why this ask" line', () => {
     const m = buildAgentTurn(brandTurn);
     expectNoViolations(m, 'message');
     expect(m.username).toBe('Alex (AI agent) · Valden Outdoor');
     expect(m.icon_emoji).toBe(':handshake:');
     const text = visibleText(m);
     expect(text).toContain('to Alpine Premium');
-    const pillarBlocks = m.blocks.filter((b) => b.type === 'context' && JSON.stringify(b).includes('Negotiator'));
-    expect(pillarBlocks).toHaveLength(1);
-    for (const s of ['*Negotiator:* Anchor', '*Risk analyst:* Alpine', '*Product &amp; cost:* Landed']) {
-      expect(text).toContain(s);
-    }
+    const why = m.blocks.filter((b) => JSON.stringify(b).includes('Why this ask'));
+    expect(why).toHaveLength(1);
+    expect(text).toContain('*Why this ask:* Anchor on the RapidGear offer.');
+    // The risk and cost briefs are not printed under every turn any more.
+    expect(text).not.toContain('Alpine has the best defect rate');
+    expect(text).not.toContain('Landed cost gap');
     expect(text).not.toContain(':moneybag:');
+  });
+
+  it('keeps the "Why this ask" line within WHY_THIS_ASK_MAX however long the brief', () => {
+    const long = 'Anchor hard & fast on the rival quote, '.repeat(30);
+    const m = buildAgentTurn({ ...brandTurn, pillars: { ...pillars, negotiator: long } });
+    const line = m.blocks
+      .flatMap((b) => (b.type === 'context' ? b.elements : []))
+      .map((e) => ('text' in e ? e.text : ''))
+      .find((t) => t.startsWith('*Why this ask:*'));
+    expect(line?.length).toBeLessThanOrEqual(WHY_THIS_ASK_MAX);
+    expect(line?.length).toBeGreaterThan(WHY_THIS_ASK_MAX - 20);
+  });
+
+  it('falls back to another brief when the negotiator said nothing, and omits the line when none did', () => {
+    const fallback = buildAgentTurn({ ...brandTurn, pillars: { ...pillars, negotiator: '  ' } });
+    expect(visibleText(fallback)).toContain('*Why this ask:* Landed cost gap is 4%.');
+    const none = buildAgentTurn({ ...brandTurn, pillars: { negotiator: '', riskAnalyst: '', productCost: '' } });
+    expect(JSON.stringify(none.blocks)).not.toContain('Why this ask');
   });
 
   it('labels every action type', () => {

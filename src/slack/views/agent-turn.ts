@@ -46,7 +46,12 @@ export interface AgentTurnMessage extends SlackMessage {
 export const BRAND_AGENT_NAME = 'Alex';
 /** Slack shows at most 80 characters of a custom username. */
 const USERNAME_MAX = 80;
-const PILLAR_MAX = 600;
+/**
+ * The pillar briefs are folded into one context line of at most this many characters (issue 17): printed in full
+ * under every brand turn they tripled the thread's length; the full briefs stay in the negotiation's report.
+ */
+export const WHY_THIS_ASK_MAX = 150;
+const WHY_LABEL = '*Why this ask:* ';
 
 export const ACTION_LABEL: Readonly<Record<ActionType, string>> = {
   ASK_INFO: 'Question',
@@ -100,12 +105,10 @@ function offerContext(offer: AgentTurnOffer, currency: string): string[] {
   return parts;
 }
 
+/** The negotiator's brief (what the ask is for), cut so the whole line stays within WHY_THIS_ASK_MAX. */
 function pillarContext(p: AgentTurnPillars): string[] {
-  return [
-    `*Negotiator:* ${inline(p.negotiator, PILLAR_MAX)}`,
-    `*Risk analyst:* ${inline(p.riskAnalyst, PILLAR_MAX)}`,
-    `*Product &amp; cost:* ${inline(p.productCost, PILLAR_MAX)}`,
-  ];
+  const why = p.negotiator.trim() || p.productCost.trim() || p.riskAnalyst.trim();
+  return why ? [`${WHY_LABEL}${inline(why, WHY_THIS_ASK_MAX - WHY_LABEL.length)}`] : [];
 }
 
 export function buildAgentTurn(model: AgentTurnModel): AgentTurnMessage {
@@ -115,7 +118,8 @@ export function buildAgentTurn(model: AgentTurnModel): AgentTurnMessage {
   const body = escapeTruncate(model.text.trim(), 2900) || '_(no words)_';
   const blocks = [section(body), context([`*${tag}* · Round ${model.round} of ${model.maxRounds}${toWhom}`])];
   if (model.role === 'supplier' && model.offer) blocks.push(context(offerContext(model.offer, model.currency)));
-  if (model.role === 'brand' && model.pillars) blocks.push(context(pillarContext(model.pillars)));
+  const why = model.role === 'brand' && model.pillars ? pillarContext(model.pillars) : [];
+  if (why.length > 0) blocks.push(context(why));
   return {
     username,
     icon_emoji: model.iconEmoji ?? (model.role === 'brand' ? ':handshake:' : ':factory:'),
