@@ -23,7 +23,6 @@ import {
   HEALTHY_REPLY,
   healthyNegotiationReplies,
 } from '../test/support/fake-replies.js';
-import { baselineFromQuotation } from '../src/negotiation/baseline.js';
 import { runUnattended } from '../src/negotiation/run-unattended.js';
 import type { Baseline } from '../src/negotiation/types.js';
 import { CATALOG_CSV } from '../src/catalog/products-csv.js';
@@ -38,6 +37,7 @@ import { isChargeLabel, isClosingDiscountLabel, isTaxLabel, totalKind } from '..
 import { runOutcomes } from './outcomes/outcomes-bench.js';
 import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
 import { runEngineScale } from './scale/engine-scale.js';
+import { readSampleBaseline } from './sample-baseline.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
 /** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
@@ -168,17 +168,7 @@ async function ingest(): Promise<void> {
  */
 async function negotiation(): Promise<void> {
   const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
-  const parsed = await parseQuotation({
-    data: await readFile(join(SAMPLES_DIR, '02-title-block-header-row-9.xlsx')),
-    catalog,
-    suppliers: [],
-    limits: readLimitsFrom(env),
-    llm: null,
-  });
-  const { baseline, quotedSupplier } = baselineFromQuotation(
-    parsed,
-    new Map(catalog.entries.map((e) => [e.sku, e.name])),
-  );
+  const { baseline, quotedSupplier } = await readSample('02-title-block-header-row-9.xlsx', catalog);
   const agents = createNegotiationAgents(null);
   const run = (seed: number, withAgents = agents, earlyTermination: 'finish' | 'continue' = 'finish') =>
     runUnattended(
@@ -283,15 +273,8 @@ async function negotiation(): Promise<void> {
   );
 }
 
-async function readSample(file: string, catalog: CatalogIndex) {
-  const parsed = await parseQuotation({
-    data: await readFile(join(SAMPLES_DIR, file)),
-    catalog,
-    suppliers: [],
-    limits: readLimitsFrom(env),
-    llm: null,
-  });
-  return baselineFromQuotation(parsed, new Map(catalog.entries.map((e) => [e.sku, e.name])));
+function readSample(file: string, catalog: CatalogIndex) {
+  return readSampleBaseline(join(SAMPLES_DIR, file), catalog);
 }
 
 function costOf(usage: readonly LlmUsage[]): number {

@@ -1,17 +1,13 @@
 // The engine alone, in memory, on the first 16, 300 and 3,000 lines of the 3,000-line sample: seconds, ms per line,
 // and the checkpoint a step would write whole (its JSON size), so the cost per line can be compared across sizes.
 // The database and Slack parts of `bench scale` (issue 18) are not measured here.
-import { readFile } from 'node:fs/promises';
 import { SIMULATED_SUPPLIERS } from '../../src/config/business-rules.js';
 import { CatalogIndex, toCatalogEntries } from '../../src/catalog/catalog-index.js';
 import { CATALOG_CSV, readCatalogCsv } from '../../src/catalog/products-csv.js';
-import { env } from '../../src/config/env.js';
 import { createNegotiationAgents } from '../../src/negotiation/agents/create-agents.js';
-import { baselineFromQuotation } from '../../src/negotiation/baseline.js';
 import { runUnattended } from '../../src/negotiation/run-unattended.js';
 import type { Baseline } from '../../src/negotiation/types.js';
-import { parseQuotation } from '../../src/quotation/parse-quotation.js';
-import { readLimitsFrom } from '../../src/quotation/xlsx-reader.js';
+import { readSampleBaseline } from '../sample-baseline.js';
 
 export interface EngineScaleRow {
   lines: number;
@@ -29,17 +25,7 @@ function firstLines(baseline: Baseline, count: number): Baseline {
 
 export async function runEngineScale(samplePath: string, sizes: readonly number[]): Promise<EngineScaleRow[]> {
   const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
-  const parsed = await parseQuotation({
-    data: await readFile(samplePath),
-    catalog,
-    suppliers: [],
-    limits: readLimitsFrom(env),
-    llm: null,
-  });
-  const { baseline, quotedSupplier } = baselineFromQuotation(
-    parsed,
-    new Map(catalog.entries.map((e) => [e.sku, e.name])),
-  );
+  const { baseline, quotedSupplier } = await readSampleBaseline(samplePath, catalog);
   const agents = createNegotiationAgents(null);
   const rows: EngineScaleRow[] = [];
   for (const size of sizes) {

@@ -81,17 +81,13 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
         },
       ]
     : [];
+  // extendedErrorHandler: app.error sees the request body, to tell an event (answered 500 on failure) from a click.
+  const appOptions = { clientOptions, logLevel: LogLevel.WARN, extendedErrorHandler: true } as const;
   let app: App;
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (connection.kind === 'socket') {
     receiver = new SocketModeReceiver({ appToken: connection.appToken });
-    app = new App({
-      token: connection.botToken,
-      receiver,
-      clientOptions,
-      logLevel: LogLevel.WARN,
-      extendedErrorHandler: true,
-    });
+    app = new App({ token: connection.botToken, receiver, ...appOptions });
   } else if (connection.kind === 'http') {
     receiver = new HTTPReceiver({
       signingSecret: connection.signingSecret,
@@ -99,13 +95,7 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
       customRoutes,
       processBeforeResponse: true,
     });
-    app = new App({
-      token: connection.botToken,
-      receiver,
-      clientOptions,
-      logLevel: LogLevel.WARN,
-      extendedErrorHandler: true,
-    });
+    app = new App({ token: connection.botToken, receiver, ...appOptions });
   } else {
     receiver = new HTTPReceiver({
       signingSecret: connection.signingSecret,
@@ -121,7 +111,7 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
       customRoutes,
       processBeforeResponse: true,
     });
-    app = new App({ receiver, clientOptions, logLevel: LogLevel.WARN, extendedErrorHandler: true });
+    app = new App({ receiver, ...appOptions });
   }
 
   registerEvents(app, options.deps);

@@ -1,0 +1,18 @@
+// A bundled quotation read offline (no Claude) into the baseline a negotiation starts from, for the benchmarks.
+import { readFile } from 'node:fs/promises';
+import type { CatalogIndex } from '../src/catalog/catalog-index.js';
+import { env } from '../src/config/env.js';
+import { baselineFromQuotation } from '../src/negotiation/baseline.js';
+import { parseQuotation } from '../src/quotation/parse-quotation.js';
+import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
+
+export async function readSampleBaseline(path: string, catalog: CatalogIndex) {
+  const parsed = await parseQuotation({
+    data: await readFile(path),
+    catalog,
+    suppliers: [],
+    limits: readLimitsFrom(env),
+    llm: null,
+  });
+  return baselineFromQuotation(parsed, new Map(catalog.entries.map((e) => [e.sku, e.name])));
+}
