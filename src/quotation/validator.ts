@@ -118,18 +118,17 @@ export function validateExtraction(extraction: Extraction): ValidationResult {
     const stated = sheet.statedTotal;
     if (!stated || sheet.lines.length === 0) return [];
     const products = sum(sheet.lines.map((line) => line.totalPrice ?? (line.quantity ?? 0) * (line.unitPrice ?? 0)));
-    const withCharges = products + sum(sheet.charges.map((charge) => charge.amount ?? 0));
+    const charges = sum(sheet.charges.map((charge) => charge.amount ?? 0));
     // A closing discount is applied to the net unit prices, so the net lines add up to a total stated after it.
     const net = sum(sheet.lines.map((line) => (line.quantity ?? 0) * (line.unitPrice ?? 0)));
-    const netWithCharges = net + (withCharges - products);
-    const agrees = [products, withCharges, net, netWithCharges].some(
+    const agrees = [products, products + charges, net, net + charges].some(
       (total) => Math.abs(total - stated.amount) <= totalTolerance(total),
     );
     if (agrees) return [];
     return [
       {
         code: 'total_mismatch',
-        message: `The lines add up to ${round(products, 2)} (${round(withCharges, 2)} with charges), but the sheet's total says ${stated.amount}.`,
+        message: `The lines add up to ${round(products, 2)} (${round(products + charges, 2)} with charges), but the sheet's total says ${stated.amount}.`,
         sheet: sheet.sheet,
         row: stated.row,
         column: stated.column,
