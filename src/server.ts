@@ -15,6 +15,7 @@ import { createNegotiationAgents } from './negotiation/agents/create-agents.js';
 import { createParley } from './services/parley.js';
 import { createScreens } from './services/screens.js';
 import { createContextFactory } from './services/service-context.js';
+import { createOffThreadSheetReader } from './quotation/off-thread-sheet-reader.js';
 import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
 import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
@@ -117,7 +118,16 @@ export async function startParley(options: StartParleyOptions) {
     postIntervalMs: options.postIntervalMs ?? env.SLACK_POST_INTERVAL_MS,
     lockMs: env.OUTBOX_LOCK_MS,
   });
-  const contexts = createContextFactory({ prisma: db.prisma, env, llm, directory, now: clock.now });
+  // Large quotations are read in a worker thread, so their CPU does not delay acks (issue 15, defect 7).
+  const sheetReader = createOffThreadSheetReader();
+  const contexts = createContextFactory({
+    prisma: db.prisma,
+    env,
+    llm,
+    directory,
+    now: clock.now,
+    readSheets: sheetReader.read,
+  });
   const work = createWorkQueue({
     concurrency: env.WORK_CONCURRENCY,
     // A database blip (failover, connections cut) should not leave a negotiation waiting for its lease to expire.
@@ -229,6 +239,7 @@ export async function startParley(options: StartParleyOptions) {
       await app.stop();
       await parley.idle();
       await poster.stop();
+      await sheetReader.close();
     },
   };
 }

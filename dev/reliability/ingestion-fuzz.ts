@@ -2,15 +2,12 @@
 // parseQuotation, each in a worker thread under a watchdog. The promise it checks is DESIGN.md's "bad input gets a
 // clear message and the process stays up": every file is either read or turned down with a typed QuotationError —
 // never another exception (a crash), never a read that does not end (a hang), never memory without bound.
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 import { z } from 'zod';
 
+import { startTypeScriptWorker } from '../../src/worker/typescript-worker.js';
 import type { QuotationErrorCode, ReadLimits } from '../../src/quotation/errors.js';
 import type { FuzzFamily } from './fuzz-cases.js';
 import { DEFAULT_FUZZ_LIMITS, QUOTATION_ERROR_CODES, describeError } from './fuzz-ingest.js';
@@ -107,24 +104,7 @@ type CaseReport =
   | { kind: 'hang'; family: FuzzFamily | null; mutation: string }
   | { kind: 'died'; family: FuzzFamily | null; mutation: string; error: string };
 
-const WORKER_ENTRY = new URL('./fuzz-worker.ts', import.meta.url).href;
-/** The worker is TypeScript: it registers tsx's loader before importing its entry, whoever started this process. */
-const TSX_API = tsxEsmApi();
-const BOOT_SCRIPT = `(async () => {
-  const { workerData } = await import('node:worker_threads');
-  const { register } = await import(workerData.tsxApi);
-  register();
-  await import(workerData.entry);
-})().catch((error) => { throw error; });`;
-
-/** tsx's ESM API module (its `import` export; the CommonJS twin cannot register from a worker). */
-function tsxEsmApi(): string {
-  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = z
-    .object({ exports: z.object({ './esm/api': z.object({ import: z.object({ default: z.string() }) }) }) })
-    .parse(JSON.parse(readFileSync(packageJson, 'utf8')));
-  return pathToFileURL(join(dirname(packageJson), exports['./esm/api'].import.default)).href;
-}
+const WORKER_ENTRY = new URL('./fuzz-worker.ts', import.meta.url);
 
 /** Loading the catalog and samples in a fresh worker takes a second or two; on a busy machine give it more. */
 const WORKER_READY_TIMEOUT_MS = 120_000;
@@ -137,13 +117,12 @@ class FuzzWorker {
   /** A failure the worker reported between cases (a rejection left over from the last one): still a crash. */
   private stray: FuzzCrash | null = null;
 
-  constructor(private readonly init: { workerData: unknown; heapMb: number }) {
+  constructor(private readonly init: { workerData: Record<string, unknown>; heapMb: number }) {
     ({ worker: this.worker, ready: this.ready } = this.spawn());
   }
 
   private spawn(): { worker: Worker; ready: Promise<void> } {
-    const worker = new Worker(BOOT_SCRIPT, {
-      eval: true,
+    const worker = startTypeScriptWorker(WORKER_ENTRY, {
       workerData: this.init.workerData,
       resourceLimits: { maxOldGenerationSizeMb: this.init.heapMb },
     });
@@ -256,8 +235,6 @@ export async function runIngestionFuzz(options: IngestionFuzzOptions): Promise<I
       dieAt: options.sabotage?.dieAt ?? [],
       lateAt: options.sabotage?.lateAt ?? [],
     },
-    tsxApi: TSX_API,
-    entry: WORKER_ENTRY,
   };
 
   let maxRss = process.memoryUsage.rss();

@@ -8,7 +8,8 @@ import { MATCH_REVIEW } from '../config/business-rules.js';
 import type { Llm } from '../llm/llm.js';
 import { type ReadLimits, QuotationError } from './errors.js';
 import { structureSheetWithLlm } from './llm-structurer.js';
-import { LLM_RESTRUCTURE_BELOW, structureWorkbook } from './structurer.js';
+import { LLM_RESTRUCTURE_BELOW } from './structurer.js';
+import { readSheetsInProcess, type SheetReader } from './sheet-reader.js';
 import type {
   ExtractedCharge,
   ExtractedLine,
@@ -19,7 +20,6 @@ import type {
   WorkbookGrid,
 } from './types.js';
 import { allLines, validateExtraction } from './validator.js';
-import { readWorkbook } from './xlsx-reader.js';
 
 export interface ParseQuotationOptions {
   data: Buffer;
@@ -30,6 +30,8 @@ export interface ParseQuotationOptions {
   llm: Llm | null;
   /** Tier 4 of the matcher (Claude), when a key is set. */
   llmMatchFallback?: LlmMatchFallback;
+  /** Where the workbook is unpacked and structured: in this thread unless given (the server uses a worker thread). */
+  readSheets?: SheetReader;
 }
 
 export type ReviewState = 'auto_accepted' | 'needs_review';
@@ -65,8 +67,7 @@ const MATCH_TEXT_LIMITS = { rawSku: 100, description: 1000, color: 60, size: 30 
 const clip = (text: string | null, limit: number) => (text === null ? null : text.slice(0, limit));
 
 export async function parseQuotation(options: ParseQuotationOptions): Promise<ParsedQuotation> {
-  const grid = await readWorkbook(options.data, options.limits);
-  const extraction = structureWorkbook(grid);
+  const { grid, extraction } = await (options.readSheets ?? readSheetsInProcess)(options.data, options.limits);
   const warnings = [...extraction.warnings];
   const crossCheck = new Map<ExtractedLine, ValidationFlag[]>();
   const readBy = new Map<string, 'rules' | 'claude'>();

@@ -6,6 +6,7 @@ import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import type { Llm } from '../llm/llm.js';
 import type { ReadLimits } from '../quotation/errors.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
+import { readSheetsInProcess, type SheetReader } from '../quotation/sheet-reader.js';
 import {
   NO_SLACK_ADMINS,
   resolveSettings,
@@ -18,6 +19,8 @@ export interface ServiceContext {
   workspace: { id: string; slackTeamId: string; brandName: string; settings: WorkspaceSettings };
   llm: Llm | null;
   limits: ReadLimits;
+  /** Unpacks and structures a quotation's workbook (a worker thread in the server). */
+  readSheets: SheetReader;
   now: () => Date;
   /** Who is a Slack workspace admin (settings permissions); asked only about people who are not approvers. */
   directory: SlackDirectory;
@@ -36,6 +39,8 @@ export interface ContextFactoryOptions {
   now?: () => Date;
   /** Slack's users.info, plugged in by server.ts; without it nobody counts as a workspace admin (tests, jobs, CLI). */
   directory?: SlackDirectory;
+  /** In this thread unless given: the server passes its worker thread's reader. */
+  readSheets?: SheetReader;
 }
 
 /** Resolves Slack team ids to service contexts; an unknown team gets null (Parley is not installed there). */
@@ -43,6 +48,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
   const now = options.now ?? (() => new Date());
   const limits = readLimitsFrom(options.env);
   const directory = options.directory ?? NO_SLACK_ADMINS;
+  const readSheets = options.readSheets ?? readSheetsInProcess;
   return {
     async forTeam(slackTeamId: string): Promise<ServiceContext | null> {
       const workspace = await options.prisma.workspace.findUnique({ where: { slackTeamId } });
@@ -65,6 +71,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
       },
       llm: options.llm,
       limits,
+      readSheets,
       now,
       directory,
     };

@@ -108,6 +108,7 @@ async function readHeld(
       suppliers,
       limits: ctx.limits,
       llm: ctx.llm,
+      readSheets: ctx.readSheets,
     });
   } catch (error) {
     if (error instanceof ReadLeaseLost) throw error;

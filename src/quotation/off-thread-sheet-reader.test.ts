@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { QuotationError } from './errors.js';
+import { createOffThreadSheetReader } from './off-thread-sheet-reader.js';
+import { readSheetsInProcess } from './sheet-reader.js';
+
+const sample = (name: string) => readFile(fileURLToPath(new URL(`../../data/samples/${name}`, import.meta.url)));
+const LIMITS = { maxBytes: 50 * 1024 * 1024, maxRowsPerSheet: 100_000, maxCells: 5_000_000 };
+
+/** The longest any 5 ms timer of this thread waited beyond its due time while `work` ran. */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  let longest = 0;
+  let due = performance.now() + 5;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - due);
+    due = now + 5;
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return longest;
+}
+
+describe('the off-thread sheet reader', () => {
+  const reader = createOffThreadSheetReader();
+  afterAll(() => reader.close());
+
+  it('reads a workbook exactly as the in-process reader does', async () => {
+    const data = await sample('07-size-run-matrix.xlsx');
+    const [offThread, inProcess] = await Promise.all([reader.read(data, LIMITS), readSheetsInProcess(data, LIMITS)]);
+    expect(offThread).toStrictEqual(inProcess);
+  });
+
+  it('turns a file down with the same QuotationError, code and sentence', async () => {
+    const data = Buffer.from('this is not a spreadsheet');
+    const expected = await readSheetsInProcess(data, LIMITS).catch((error: unknown) => error);
+    const actual = await reader.read(data, LIMITS).catch((error: unknown) => error);
+    expect(expected).toBeInstanceOf(QuotationError);
+    expect(actual).toBeInstanceOf(QuotationError);
+    expect(actual).toMatchObject({ code: (expected as QuotationError).code });
+    expect((actual as QuotationError).userMessage).toBe((expected as QuotationError).userMessage);
+  });
+
+  it("keeps this thread's timers on time while a 3,000-line file is read", async () => {
+    const data = await sample('13-large-3000-lines.xlsx');
+    await reader.read(data, LIMITS); // the worker started and warm, as it is after the server's first read
+    await readSheetsInProcess(data, LIMITS); // and this thread's code warm, for a fair comparison
+    const inProcessStall = await longestStall(() => readSheetsInProcess(data, LIMITS));
+    const offThreadStall = await longestStall(() => reader.read(data, LIMITS));
+    // In this thread the read holds the loop for hundreds of milliseconds; in the worker only the result's
+    // deserialisation does (tens). Relative, so a loaded machine slows both sides alike.
+    expect(inProcessStall).toBeGreaterThan(150);
+    expect(offThreadStall).toBeLessThan(inProcessStall / 2);
+  }, 60_000);
+
+  it('turns down a file that exhausts the worker heap, and answers the next read from a new worker', async () => {
+    const data = await sample('13-large-3000-lines.xlsx');
+    const small = createOffThreadSheetReader({ heapMb: 16 });
+    try {
+      for (const attempt of [1, 2]) {
+        // The second read is answered only if the dead worker was replaced: a message to it would wait forever.
+        const error = await small.read(data, LIMITS).catch((failure: unknown) => failure);
+        expect(error, `read ${attempt}`).toBeInstanceOf(QuotationError);
+        expect(error, `read ${attempt}`).toMatchObject({ code: 'too_large' });
+      }
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,37 @@
+// The worker thread behind off-thread-sheet-reader.ts: reads the workbooks it is sent, one answer per request id.
+// Only plain data crosses the thread boundary (structured clone), so a QuotationError travels as its code and sentence.
+import { parentPort } from 'node:worker_threads';
+
+import { z } from 'zod';
+
+import { QuotationError } from './errors.js';
+import { readSheetsInProcess } from './sheet-reader.js';
+
+const requestSchema = z.object({
+  id: z.number().int(),
+  data: z.instanceof(Uint8Array),
+  limits: z.object({
+    maxBytes: z.number(),
+    maxRowsPerSheet: z.number(),
+    maxCells: z.number(),
+  }),
+});
+
+const port = parentPort;
+if (!port) throw new Error('sheet-reader-worker.ts runs as a worker thread (see off-thread-sheet-reader.ts)');
+
+port.on('message', (raw: unknown) => {
+  const { id, data, limits } = requestSchema.parse(raw);
+  readSheetsInProcess(Buffer.from(data.buffer, data.byteOffset, data.byteLength), limits).then(
+    (result) => port.postMessage({ id, ok: true, result }),
+    (error: unknown) =>
+      port.postMessage({
+        id,
+        ok: false,
+        error:
+          error instanceof QuotationError
+            ? { kind: 'quotation', code: error.code, userMessage: error.userMessage }
+            : { kind: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+      }),
+  );
+});

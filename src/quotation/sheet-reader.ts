@@ -1,0 +1,20 @@
+// The CPU-heavy first half of reading a quotation — the XLSX unpacked into grids, the grids structured into lines —
+// behind one signature, so it can run in this thread (tests, the CLIs) or in a worker thread (the server, where a
+// 3,000-line file would otherwise hold Bolt's event loop for a second or more and delay every ack).
+import type { ReadLimits } from './errors.js';
+import { structureWorkbook } from './structurer.js';
+import type { Extraction, WorkbookGrid } from './types.js';
+import { readWorkbook } from './xlsx-reader.js';
+
+export interface ReadSheets {
+  grid: WorkbookGrid;
+  extraction: Extraction;
+}
+
+/** Reads and structures a workbook; rejects with a QuotationError for a file it cannot read. */
+export type SheetReader = (data: Buffer, limits: ReadLimits) => Promise<ReadSheets>;
+
+export const readSheetsInProcess: SheetReader = async (data, limits) => {
+  const grid = await readWorkbook(data, limits);
+  return { grid, extraction: structureWorkbook(grid) };
+};
