@@ -13,6 +13,7 @@ import { type DuplicateCounts } from './call-log-figures.js';
 import { ParleyProcess, sleep } from './parley-process.js';
 import { freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import {
+  LARGE_SAMPLE,
   explainLost,
   lostMessages,
   runStory,
@@ -35,7 +36,17 @@ export interface ReliabilityOptions {
   logPath?: string;
 }
 
-export const RELIABILITY_PARTS = ['crash', 'twins', 'faults', 'load', 'fuzz', 'pglite', 'skew'] as const;
+export const RELIABILITY_PARTS = [
+  'crash',
+  'twins',
+  'faults',
+  'load',
+  'fuzz',
+  'pglite',
+  'skew',
+  'replies',
+  'large',
+] as const;
 export type ReliabilityPart = (typeof RELIABILITY_PARTS)[number];
 
 export interface ReliabilityFigures {
@@ -68,6 +79,9 @@ export interface ReliabilityFigures {
   pgliteSecondProcessRefused: boolean | null;
   largeStoryAckP99Ms: number | null;
   largeStoryWallVsFloor: number | null;
+  /** Stories whose every event was delivered twice at once (the second as Slack's retry), and how many passed. */
+  retriedEventTrials: number;
+  retriedEventPassed: number;
   /** Smallest gap between two posts in one channel over every story run (null: none measured). */
   minPostGapMs: number | null;
   /** Repeated effects over every story run, from the stand-in's call log. */
@@ -121,6 +135,8 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
     pgliteSecondProcessRefused: null,
     largeStoryAckP99Ms: null,
     largeStoryWallVsFloor: null,
+    retriedEventTrials: 0,
+    retriedEventPassed: 0,
     minPostGapMs: null,
     duplicates: { posts: 0, edits: 0, uploads: 0, reactions: 0, total: 0 },
   };
@@ -270,6 +286,51 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
           verdict(passed),
       );
     }
+  }
+
+  // ── Every event (uploads, typed answers, App Home) delivered twice at once, the second as Slack's retry ──
+  for (const kind of runs('replies') ? backends : []) {
+    const reference = await story(kind, 'replies-reference', common);
+    const outcome = await story(kind, 'replies', { ...common, retryEveryEvent: true });
+    figures.retriedEventTrials += 1;
+    const passed =
+      outcome.completed &&
+      outcome.duplicates.total === 0 &&
+      outcome.quotations === 1 &&
+      lostMessages(reference, outcome).length === 0 &&
+      sameDecision(reference, outcome);
+    if (passed) figures.retriedEventPassed += 1;
+    line('retried evts', kind, outcome, sameDecision(reference, outcome), lostMessages(reference, outcome).length);
+    print(
+      `             (every event delivered twice at once; repeated effects ${outcome.duplicates.total}, ` +
+        `${reference.duplicates.total} in the run without retries) ${verdict(passed)}`,
+    );
+  }
+
+  // ── The 3,000-line quotation at Slack's pace, while 20 people open the App Home every 2 s ──
+  for (const kind of runs('large') ? backends : []) {
+    const outcome = await story(kind, 'large', {
+      ...common,
+      sample: LARGE_SAMPLE,
+      env: { SLACK_POST_INTERVAL_MS: '1000' },
+      concurrentClicks: { count: 20, everyMs: 2_000 },
+    });
+    line('3,000 lines', kind, outcome, null, null);
+    const wallVsFloor = outcome.posts === 0 ? null : outcome.storyMs / (outcome.posts * 1_000);
+    if (outcome.completed) {
+      figures.largeStoryAckP99Ms = Math.max(figures.largeStoryAckP99Ms ?? 0, Math.round(outcome.ackP99Ms));
+      if (wallVsFloor !== null) {
+        figures.largeStoryWallVsFloor = Math.max(
+          figures.largeStoryWallVsFloor ?? 0,
+          Math.round(wallVsFloor * 100) / 100,
+        );
+      }
+    }
+    print(
+      `             (${outcome.posts} posts, floor ${outcome.posts} s, wall ${(outcome.storyMs / 1000).toFixed(1)} s = ` +
+        `${wallVsFloor?.toFixed(2) ?? '—'}× floor; ack p99 ${Math.round(outcome.ackP99Ms)} ms) ` +
+        verdict(outcome.completed && outcome.ackP99Ms < 500 && wallVsFloor !== null && wallVsFloor <= 1.5),
+    );
   }
 
   // ── A second process on a PGlite folder another one holds ──

@@ -5,13 +5,16 @@
 import { readFile } from 'node:fs/promises';
 import { type SlackSandbox } from '../slack-stand-in/index.js';
 import { playStory } from '../slack-stand-in/play-story.js';
-import { CHANNEL, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
+import { CHANNEL, PEOPLE, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import { OUTBOX_EVENT_TYPE } from '../../src/outbox/index.js';
 import type { BenchDatabase } from './bench-databases.js';
-import { countDuplicates, type DuplicateCounts, minPostGapMs } from './call-log-figures.js';
+import { countDuplicates, type DuplicateCounts, minPostGapMs, percentile } from './call-log-figures.js';
 import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
 
 export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
+
+/** Sample 13: 3,000 lines, for the large story. */
+export const LARGE_SAMPLE = new URL('../../data/samples/13-large-3000-lines.xlsx', import.meta.url);
 
 const CLOCK_SKEW_PRELOAD = new URL('./clock-skew.ts', import.meta.url).href;
 
@@ -35,6 +38,18 @@ export interface StoryRunOptions {
   /** Called with the stand-in before the story starts (e.g. to set faults). */
   prepare?: (sandbox: SlackSandbox) => void;
   logPath?: string;
+  /** The quotation the buyer shares (default STORY_SAMPLE). */
+  sample?: URL;
+  /**
+   * Every event delivered twice at once, the second time as Slack's retry (same event id, retry headers), as Slack
+   * does when an acknowledgement is late: each must take effect once.
+   */
+  retryEveryEvent?: boolean;
+  /**
+   * While the story runs, `count` people open the App Home at the same moment, every `everyMs`: requests that must be
+   * acknowledged quickly however busy the instance is (their times go into `ackP99Ms`).
+   */
+  concurrentClicks?: { count: number; everyMs: number };
 }
 
 export interface StoryOutcome {
@@ -63,6 +78,10 @@ export interface StoryOutcome {
   seconds: number;
   /** From the instances being up to the story's end: the span kills are aimed at. */
   storyMs: number;
+  /** Every request the stand-in delivered, acknowledged within (p99, ms). */
+  ackP99Ms: number;
+  /** Posts Slack accepted (chat.postMessage), the floor of the story's wall time at Slack's pace of one a second. */
+  posts: number;
 }
 
 export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> {
@@ -107,6 +126,32 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     };
   }
 
+  if (options.retryEveryEvent) {
+    const send = sandbox.driver.send.bind(sandbox.driver);
+    sandbox.driver.send = async (body, contentType, tamper) => {
+      if (!body.includes('"type":"event_callback"')) return send(body, contentType, tamper);
+      const [first] = await Promise.all([
+        send(body, contentType, tamper),
+        send(body, contentType, { ...tamper, retryNum: 1, retryReason: 'http_timeout' }),
+      ]);
+      return first;
+    };
+  }
+  let storyOver = false;
+  const clicker = (async () => {
+    const clicks = options.concurrentClicks;
+    if (!clicks) return;
+    const people = Object.values(PEOPLE).map((person) => person.id);
+    while (!storyOver) {
+      await Promise.all(
+        Array.from({ length: clicks.count }, (_, i) =>
+          sandbox.driver.openHome(people[i % people.length] ?? PEOPLE.buyer.id).catch(() => undefined),
+        ),
+      );
+      await sleep(clicks.everyMs);
+    }
+  })();
+
   let kills = 0;
   const killer = (async () => {
     let previous = 0;
@@ -132,7 +177,8 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   let error: string | null = null;
   let threadTs: string | null = null;
   try {
-    const story = await playStory(stage, { file: { name: 'quote.xlsx', bytes: await readFile(STORY_SAMPLE) } });
+    const bytes = await readFile(options.sample ?? STORY_SAMPLE);
+    const story = await playStory(stage, { file: { name: 'quote.xlsx', bytes } });
     threadTs = story.threadTs;
     await killer;
     await stage.settle();
@@ -141,6 +187,8 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     await killer.catch(() => {});
   }
   const storyMs = performance.now() - storyStarted;
+  storyOver = true;
+  await clicker;
   for (const process of processes) await process.stop();
 
   const thread = threadTs ? sandbox.model.thread(CHANNEL.id, threadTs) : [];
@@ -151,6 +199,11 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       : [];
   });
   const duplicates = countDuplicates(sandbox.model.calls);
+  const posts = sandbox.model.calls.filter((call) => call.method === 'chat.postMessage' && call.ok).length;
+  const ackP99Ms = percentile(
+    sandbox.driver.acks.map((ack) => ack.ms),
+    99,
+  );
   const postGap = minPostGapMs(sandbox.model.calls);
   const editsBeforePost = sandbox.model.calls.filter(
     (call) => call.method === 'chat.update' && call.error === 'message_not_found',
@@ -193,6 +246,8 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
         : null,
       seconds: (performance.now() - started) / 1000,
       storyMs,
+      ackP99Ms,
+      posts,
     };
   } finally {
     await database.close();
