@@ -314,6 +314,7 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       sample: LARGE_SAMPLE,
       env: { SLACK_POST_INTERVAL_MS: '1000' },
       concurrentClicks: { count: 20, everyMs: 2_000 },
+      settleTimeoutMs: 900_000,
     });
     line('3,000 lines', kind, outcome, null, null);
     const wallVsFloor = outcome.posts === 0 ? null : outcome.storyMs / (outcome.posts * 1_000);

@@ -50,6 +50,8 @@ export interface StoryRunOptions {
    * acknowledged quickly however busy the instance is (their times go into `ackP99Ms`).
    */
   concurrentClicks?: { count: number; everyMs: number };
+  /** How long each wait for the instances to finish their work may take (default settleProcesses' 2 minutes). */
+  settleTimeoutMs?: number;
 }
 
 export interface StoryOutcome {
@@ -171,7 +173,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     sandbox,
     settle: async () => {
       await sandbox.driver.idle();
-      await settleProcesses(processes);
+      await settleProcesses(processes, options.settleTimeoutMs);
     },
   };
   let error: string | null = null;

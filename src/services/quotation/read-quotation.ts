@@ -20,6 +20,8 @@ import { enqueueQuotationFailed, enqueueQuotationRead } from '../../thread/revie
 export const READ_LEASE_MS = 5 * 60_000;
 /** How often a reader renews its lease: well inside it, so a renewal delayed by a slow database still lands in time. */
 export const READ_HEARTBEAT_MS = READ_LEASE_MS / 5;
+/** The transaction recording a read file: long enough for the largest file the read limits let through. */
+const RECORD_TRANSACTION = { timeout: 60_000, maxWait: 15_000 };
 
 export interface ReadQuotationOptions {
   quotationId: string;
@@ -279,6 +281,9 @@ async function recordParsedQuotation(
       })),
     });
     await enqueueQuotationRead(tx, quotationId);
-  });
+    // Prisma's default of 5 s is too short for a 3,000-line file: its lines and their candidates take seconds to
+    // write on a busy machine, and the read would fail after all the parsing was done. The lease check above still
+    // fences a reader that waited this long.
+  }, RECORD_TRANSACTION);
   return status;
 }
