@@ -9,6 +9,7 @@ import { mapWithConcurrency } from '../../src/concurrency.js';
 import { createBenchDatabase, type DatabaseKind, dropBenchTemplates, postgresAvailable } from './bench-databases.js';
 import { fuzzSummary } from './ingestion-fuzz.js';
 import { runLoad } from './load-run.js';
+import { runOutage } from './outage-run.js';
 import { type DuplicateCounts } from './call-log-figures.js';
 import { ParleyProcess, sleep } from './parley-process.js';
 import { freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
@@ -46,6 +47,7 @@ export const RELIABILITY_PARTS = [
   'skew',
   'replies',
   'large',
+  'outage',
 ] as const;
 export type ReliabilityPart = (typeof RELIABILITY_PARTS)[number];
 
@@ -332,6 +334,22 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
         `${wallVsFloor?.toFixed(2) ?? '—'}× floor; ack p99 ${Math.round(outcome.ackP99Ms)} ms) ` +
         verdict(outcome.completed && outcome.ackP99Ms < 500 && wallVsFloor !== null && wallVsFloor <= 1.5),
     );
+  }
+
+  // ── The database unreachable for 6 s while buyers share files: nothing acknowledged may be missing after ──
+  if (runs('outage') && backends.includes('postgres')) {
+    const db = await createBenchDatabase('postgres', 'outage');
+    try {
+      const outage = await runOutage({ db, uploads: 10, outageMs: 6_000, logPath: options.logPath });
+      figures.ackedButLost = outage.ackedButLost;
+      print(
+        `\ndatabase outage (postgres, 6 s): ${outage.uploads} files shared during it, ${outage.acknowledged} acknowledged, ` +
+          `${outage.ackedButLost} of those lost; ${outage.lostAfterRetries} missing after Slack's retries; ` +
+          `${outage.seconds.toFixed(1)} s ${verdict(outage.ackedButLost === 0 && outage.lostAfterRetries === 0)}`,
+      );
+    } finally {
+      await db.drop();
+    }
   }
 
   // ── A second process on a PGlite folder another one holds ──

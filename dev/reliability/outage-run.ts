@@ -1,0 +1,99 @@
+// The database goes away while buyers share files: what Parley acknowledged must be there when it comes back.
+// Parley (`src/main.ts`) reaches PostgreSQL through a proxy the bench cuts for a few seconds; meanwhile buyers share
+// quotations. Slack takes a 2xx as "done" and never sends that event again, so a file whose every delivery got a 2xx
+// and that has no quotation afterwards is lost (`ackedButLost`). Deliveries that did not get a 2xx are retried after
+// the outage, as Slack retries them, and must then be saved too (`lostAfterRetries`).
+import { readFile } from 'node:fs/promises';
+
+import type { DriverResponse } from '../slack-stand-in/driver.js';
+import { CHANNEL, PEOPLE, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
+import type { BenchDatabase } from './bench-databases.js';
+import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
+import { STORY_SAMPLE } from './story-run.js';
+import { startTcpProxy } from './tcp-proxy.js';
+
+export interface OutageOutcome {
+  uploads: number;
+  /** Files every delivery of which was acknowledged with a 2xx during the outage. */
+  acknowledged: number;
+  ackedButLost: number;
+  /** Files still missing after Slack's retries of the deliveries that were not acknowledged. */
+  lostAfterRetries: number;
+  seconds: number;
+}
+
+export async function runOutage(options: {
+  db: BenchDatabase;
+  uploads: number;
+  outageMs: number;
+  logPath?: string;
+}): Promise<OutageOutcome> {
+  if (options.db.kind !== 'postgres') throw new Error('the outage run needs PostgreSQL (it cuts a TCP proxy)');
+  const started = performance.now();
+  const url = new URL(options.db.env.DATABASE_URL ?? '');
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  url.port = String(proxy.port);
+  const sandbox = await startStoryStandIn({ seed: 1 });
+  const port = await freePort();
+  const parley = new ParleyProcess({
+    port,
+    instanceId: 'outage-1',
+    logPath: options.logPath,
+    env: { ...standInEnv(sandbox, port), DATABASE_URL: url.toString(), SLACK_POST_INTERVAL_MS: '20' },
+  });
+  const bytes = await readFile(STORY_SAMPLE);
+  try {
+    await parley.start();
+    sandbox.setEventsUrl(`${parley.url}/slack/events`);
+    // The raw answers are the point: no re-delivery behind the bench's back.
+    sandbox.driver.redeliverForMs = 0;
+
+    proxy.cut();
+    const outageEnds = Date.now() + options.outageMs;
+    const shared: { fileId: string; responses: DriverResponse[] }[] = [];
+    for (let i = 0; i < options.uploads && Date.now() < outageEnds; i++) {
+      const share = await sandbox.driver.shareFile(PEOPLE.buyer.id, CHANNEL.id, {
+        name: `outage-${i + 1}.xlsx`,
+        bytes,
+      });
+      // An event Slack would not send the app (not subscribed) is neither acknowledged nor retried.
+      const delivered = [share.message, share.fileShared].filter((response) => response.notDelivered === undefined);
+      shared.push({ fileId: share.fileId, responses: delivered });
+    }
+    await sleep(Math.max(0, outageEnds - Date.now()));
+    proxy.restore();
+
+    const acknowledged = shared.filter(({ responses }) => responses.every(isAcknowledged));
+    // Slack retries what was not acknowledged (a 5xx or no answer), with the same event id.
+    for (const { responses } of shared) {
+      for (const response of responses.filter((r) => !isAcknowledged(r))) {
+        await sandbox.driver.retry(response, { retryNum: 1, retryReason: 'http_error' }).catch(() => undefined);
+      }
+    }
+    await sandbox.driver.idle();
+    await settleProcesses([parley], 300_000);
+    await parley.stop();
+
+    const database = await options.db.open();
+    try {
+      const saved = new Set(
+        (await database.prisma.quotation.findMany({ select: { slackFileId: true } })).map((q) => q.slackFileId),
+      );
+      return {
+        uploads: shared.length,
+        acknowledged: acknowledged.length,
+        ackedButLost: acknowledged.filter(({ fileId }) => !saved.has(fileId)).length,
+        lostAfterRetries: shared.filter(({ fileId }) => !saved.has(fileId)).length,
+        seconds: (performance.now() - started) / 1000,
+      };
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await parley.stop();
+    await sandbox.close();
+    await proxy.close();
+  }
+}
+
+const isAcknowledged = (response: DriverResponse) => response.status >= 200 && response.status < 300;
