@@ -1,16 +1,22 @@
-// The database goes away while buyers share files: what Parley acknowledged must be there when it comes back.
+// The database goes away while buyers share files and click: what Parley acknowledged must be there when it comes
+// back, or the buyer must have been told to try again.
 // Parley (`src/main.ts`) reaches PostgreSQL through a proxy the bench cuts for a few seconds; meanwhile buyers share
 // quotations. Slack takes a 2xx as "done" and never sends that event again, so a file whose every delivery got a 2xx
 // and that has no quotation afterwards is lost (`ackedButLost`). Deliveries that did not get a 2xx are retried after
 // the outage, as Slack retries them, and must then be saved too (`lostAfterRetries`).
 import { readFile } from 'node:fs/promises';
 
+import { ACTION, reviewConfirmCodec } from '../../src/slack/ids.js';
 import type { DriverResponse } from '../slack-stand-in/driver.js';
+import { buttonsIn } from '../slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import type { BenchDatabase } from './bench-databases.js';
 import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
 import { STORY_SAMPLE } from './story-run.js';
 import { startTcpProxy } from './tcp-proxy.js';
+
+/** A quotation with OCR-damaged SKUs: lines whose suggestions the buyer confirms. */
+const REVIEW_SAMPLE = new URL('../../data/samples/10-ocr-sku-errors-custom-items.xlsx', import.meta.url);
 
 export interface OutageOutcome {
   uploads: number;
@@ -19,6 +25,11 @@ export interface OutageOutcome {
   ackedButLost: number;
   /** Files still missing after Slack's retries of the deliveries that were not acknowledged. */
   lostAfterRetries: number;
+  /** Review confirmations clicked during the outage; those acknowledged, those saved, and the notices the buyer got. */
+  clicksSent: number;
+  clicks: number;
+  clicksSaved: number;
+  failureNotices: number;
   seconds: number;
 }
 
@@ -48,7 +59,31 @@ export async function runOutage(options: {
     // The raw answers are the point: no re-delivery behind the bench's back.
     sandbox.driver.redeliverForMs = 0;
 
+    // A quotation in review before the outage: its lines' Confirm buttons are clicked while the database is away.
+    const first = await sandbox.driver.shareFile(PEOPLE.buyer.id, CHANNEL.id, {
+      name: 'before.xlsx',
+      bytes: await readFile(REVIEW_SAMPLE),
+    });
+    await sandbox.driver.idle();
+    await settleProcesses([parley], 120_000);
+    const confirms = sandbox.model
+      .thread(CHANNEL.id, first.ts)
+      .flatMap((message) => buttonsIn(message).map((button) => ({ message, button })))
+      .filter(({ button }) => button.actionId === ACTION.reviewConfirm && reviewConfirmCodec.decode(button.value)?.p);
+    const noticesBefore = sandbox.model.ephemerals(PEOPLE.buyer.id).length;
+
     proxy.cut();
+    const clicked: string[] = [];
+    for (const { message, button } of confirms.slice(0, 5)) {
+      const item = reviewConfirmCodec.decode(button.value)?.i;
+      const response = await sandbox.driver.clickButton(
+        PEOPLE.buyer.id,
+        { channel: CHANNEL.id, ts: message.ts },
+        button.actionId,
+        { value: button.value },
+      );
+      if (item && isAcknowledged(response)) clicked.push(item);
+    }
     const outageEnds = Date.now() + options.outageMs;
     const shared: { fileId: string; responses: DriverResponse[] }[] = [];
     for (let i = 0; i < options.uploads && Date.now() < outageEnds; i++) {
@@ -79,10 +114,20 @@ export async function runOutage(options: {
       const saved = new Set(
         (await database.prisma.quotation.findMany({ select: { slackFileId: true } })).map((q) => q.slackFileId),
       );
+      const confirmed = await database.prisma.quotationItem.count({
+        where: { id: { in: clicked }, reviewState: 'confirmed' },
+      });
+      const failureNotices = sandbox.model.ephemerals(PEOPLE.buyer.id).length - noticesBefore;
+      // A click acknowledged without being saved is lost unless the buyer was told to click again.
+      const lostClicks = Math.max(0, clicked.length - confirmed - failureNotices);
       return {
+        clicksSent: Math.min(5, confirms.length),
+        clicks: clicked.length,
+        clicksSaved: confirmed,
+        failureNotices,
         uploads: shared.length,
         acknowledged: acknowledged.length,
-        ackedButLost: acknowledged.filter(({ fileId }) => !saved.has(fileId)).length,
+        ackedButLost: acknowledged.filter(({ fileId }) => !saved.has(fileId)).length + lostClicks,
         lostAfterRetries: shared.filter(({ fileId }) => !saved.has(fileId)).length,
         seconds: (performance.now() - started) / 1000,
       };

@@ -344,7 +344,9 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       figures.ackedButLost = outage.ackedButLost;
       print(
         `\ndatabase outage (postgres, 6 s): ${outage.uploads} files shared during it, ${outage.acknowledged} acknowledged, ` +
-          `${outage.ackedButLost} of those lost; ${outage.lostAfterRetries} missing after Slack's retries; ` +
+          `${outage.lostAfterRetries} missing after Slack's retries; ${outage.clicksSent} review clicks, ${outage.clicks} acknowledged, ` +
+          `${outage.clicksSaved} saved, ${outage.failureNotices} "try again" notices; acknowledged but lost ` +
+          `${outage.ackedButLost}; ` +
           `${outage.seconds.toFixed(1)} s ${verdict(outage.ackedButLost === 0 && outage.lostAfterRetries === 0)}`,
       );
     } finally {
