@@ -279,12 +279,21 @@ describe('a process that dies, and the one that starts after it', () => {
       reference.profiles.map((p) => reference.suppliers[p.code]?.offers.at(-1)?.total ?? NaN).sort(),
     );
 
-    // Every agent turn is in the thread once: none lost, none doubled.
+    // Every agent turn is in the thread once: each round is one message, posted once, holding each of its turns.
     const keys = keysIn(thread(crashTs));
     expect(new Set(keys).size).toBe(keys.length);
-    const turns = await db.prisma.message.findMany({ where: { negotiationId }, select: { sequence: true } });
-    const posted = keys.filter((k) => k.startsWith(`neg:${negotiationId}:msg:`));
-    expect(posted.sort()).toEqual(turns.map((t) => `neg:${negotiationId}:msg:${t.sequence}`).sort());
+    const turns = await db.prisma.message.findMany({
+      where: { negotiationId, role: { in: ['brand_agent', 'supplier_agent'] } },
+      select: { sequence: true },
+    });
+    const rounds = new Set(Object.values(final.state.suppliers).flatMap((s) => s.messages.map((m) => m.round)));
+    const posted = keys.filter((k) => k.startsWith(`neg:${negotiationId}:round:`));
+    expect(posted.sort()).toEqual([...rounds].map((round) => `neg:${negotiationId}:round:${round}`).sort());
+    const turnLines = thread(crashTs)
+      .filter((m) => m.metadata && posted.includes(keysIn([m])[0] ?? ''))
+      .flatMap((m) => (m.blocks ?? []).map((b) => JSON.stringify(b)))
+      .filter((b) => /"text":"\*[^*]*(?: → [^*]*|\(simulated\)):\* /.test(b));
+    expect(turnLines).toHaveLength(turns.length);
   }, 240_000);
 
   it('reminds the approvers of the draft PO a day later, with a button that opens it', async () => {

@@ -94,6 +94,13 @@ const historyMessageSchema = z.object({
   from: z.enum(['brand', 'supplier']),
   text: z.string(),
   action: agentTurnSchema.shape.action.nullable(),
+  /** The turn's place in the whole negotiation, so the thread can tell a round's turns in order (absent in older checkpoints). */
+  sequence: z.number().int().optional(),
+  /**
+   * The pillar brief the thread shows under a brand turn ("Why this ask"). Kept for the thread only: the agents'
+   * history leaves it out (historyOf), so a supplier never sees the brand's reasoning.
+   */
+  brief: z.string().optional(),
 });
 
 const supplierStateSchema = z.object({
@@ -594,10 +601,21 @@ function recordMessage(
   briefs: PillarBriefs | null,
   events: NegotiationEvent[],
 ): void {
-  supplier.messages.push({ round: state.round, from, text: turn.message_text, action: turn.action });
+  const sequence = ++state.messageCount;
+  const brief = briefs
+    ? [briefs.negotiator, briefs.productCost, briefs.riskAnalyst].find((b) => b.trim() !== '')
+    : undefined;
+  supplier.messages.push({
+    round: state.round,
+    from,
+    text: turn.message_text,
+    action: turn.action,
+    sequence,
+    ...(brief === undefined ? {} : { brief }),
+  });
   events.push({
     type: 'message',
-    sequence: ++state.messageCount,
+    sequence,
     round: state.round,
     supplierCode: profile.code,
     role: from === 'brand' ? 'brand_agent' : 'supplier_agent',
@@ -610,7 +628,11 @@ function recordMessage(
 }
 
 function historyOf(supplier: SupplierState): SupplierHistory {
-  return { messages: supplier.messages, offers: supplier.offers, brandAsks: supplier.brandAsks };
+  return {
+    messages: supplier.messages.map(({ round, from, text, action }) => ({ round, from, text, action })),
+    offers: supplier.offers,
+    brandAsks: supplier.brandAsks,
+  };
 }
 
 function clarificationsFor(state: NegotiationState): AgentClarification[] {

@@ -5,17 +5,31 @@ import { pendingQuestionId } from '../db/stores/negotiation-store.js';
 import { effectiveMandate } from '../negotiation/offers.js';
 import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
 import {
-  buildAgentTurn,
   buildAnsweredQuestion,
   buildCurveball,
   buildEarlyTermination,
   buildEarlyTerminationAnswered,
   buildQuestion,
-  buildRoundAnalysis,
+  buildRoundMessage,
   type CurveballModel,
+  type RoundAnalysisModel,
+  type RoundTurn,
   type SlackMessage,
 } from '../slack/views/index.js';
-import { askerName, changeKey, edit, message, negKey, negotiationThread, questionKey, supplierName } from './thread.js';
+import { readBrandAsk } from '../negotiation/agents/interfaces.js';
+import { RFQ_LINES_FILE, RFQ_LISTED_LINES, rfqItemList, rfqLinesCsv } from '../negotiation/format.js';
+import {
+  askerName,
+  changeKey,
+  edit,
+  message,
+  negKey,
+  negotiationThread,
+  questionKey,
+  supplierName,
+  type ThreadPlace,
+  upload,
+} from './thread.js';
 import { enqueueStatus, negotiationStage } from './status-card.js';
 
 /** A step's events in the thread: each agent turn, round analysis, question, curveball; then the status card. */
@@ -25,8 +39,6 @@ export async function enqueueNegotiationEvents(
 ) {
   const { negotiationId, events, state } = input;
   const { quotationId, thread, buyerId } = await negotiationThread(tx, negotiationId);
-  const currency = state.baseline.currency;
-  const brandName = state.brandName;
   const calls: OutboxCall[] = [];
   const key = (what: string) => negKey(negotiationId, what);
   const post = (dedupeKey: string, body: SlackMessage, extra: Record<string, unknown> = {}) =>
@@ -39,69 +51,16 @@ export async function enqueueNegotiationEvents(
       build({ questionId: pendingQuestionId(negotiationId, questionId), buyerId }),
     );
 
+  const roundsDone = new Set<number>();
   for (const event of events) {
     switch (event.type) {
-      case 'message': {
-        const supplier = state.suppliers[event.supplierCode];
-        const offers = supplier?.offers ?? [];
-        const offer = event.role === 'supplier_agent' ? offers.find((o) => o.round === event.round) : undefined;
-        const previous = offer ? offers.filter((o) => o.round < offer.round).at(-1) : undefined;
-        const turn = buildAgentTurn({
-          role: event.role === 'brand_agent' ? 'brand' : 'supplier',
-          brandName,
-          supplierName: supplierName(state, event.supplierCode),
-          text: event.text,
-          action: event.action.type,
-          round: event.round,
-          maxRounds: state.maxRounds,
-          currency,
-          offer: offer
-            ? {
-                total: offer.total,
-                previousTotal: previous?.total ?? null,
-                leadTimeDays: offer.leadTimeDays,
-                paymentTerms: offer.paymentTerms,
-                concessions: offer.concessions,
-              }
-            : null,
-          pillars: event.pillarBriefs
-            ? {
-                negotiator: event.pillarBriefs.negotiator,
-                riskAnalyst: event.pillarBriefs.riskAnalyst,
-                productCost: event.pillarBriefs.productCost,
-              }
-            : null,
-        });
-        post(key(`msg:${event.sequence}`), turn, { username: turn.username, icon_emoji: turn.icon_emoji });
-        break;
-      }
+      case 'message':
       case 'round_analysis':
-        post(
-          key(`round:${event.round}:analysis`),
-          buildRoundAnalysis({
-            round: event.round,
-            maxRounds: state.maxRounds,
-            phase: state.curveball && event.round > state.curveball.afterRound ? 'post_curveball' : 'initial',
-            currency,
-            limits: {
-              ...effectiveMandate(state.mandate, state.baseline.total),
-              targetSet: state.mandate.targetTotal !== null,
-              walkAwaySet: state.mandate.walkAwayTotal !== null,
-            },
-            rows: event.offers.map((row) => ({
-              supplierCode: row.supplierCode,
-              supplierName: supplierName(state, row.supplierCode),
-              total: row.total,
-              leadTimeDays: row.leadTimeDays,
-              paymentTerms: row.paymentTerms,
-              evaluation: row.evaluation,
-              status: row.status,
-              reason: state.suppliers[row.supplierCode]?.impasse?.details ?? null,
-              assumedLeadTime: row.assumed.includes('leadTimeDays'),
-              assumedTerms: row.assumed.includes('paymentTerms'),
-            })),
-          }),
-        );
+        // A round is one message, posted with its first turn and edited as the others arrive.
+        if (!roundsDone.has(event.round)) {
+          roundsDone.add(event.round);
+          calls.push(...roundMessageCalls(thread, negotiationId, state, event.round, events));
+        }
         break;
       case 'question_asked':
         postQuestion(event.questionId, (asked) =>
@@ -195,5 +154,113 @@ function curveballModel(negotiationId: string, state: NegotiationState, curvebal
       recommended: index === 0,
     })),
     chosen: curveball.chosenBy ? { strategyId: curveball.chosen, by: curveball.chosenBy } : null,
+  };
+}
+
+type RoundAnalysisEvent = Extract<NegotiationEvent, { type: 'round_analysis' }>;
+
+/**
+ * The round's message as the step leaves it: posted when the step holds the round's first turn, else an edit of it
+ * (each edit keyed by what it shows, so a replayed step enqueues nothing twice). Round 1 also carries the request for
+ * quotes; a quotation too long to list has its full list uploaded under it once.
+ */
+function roundMessageCalls(
+  thread: ThreadPlace,
+  negotiationId: string,
+  state: NegotiationState,
+  round: number,
+  events: readonly NegotiationEvent[],
+): OutboxCall[] {
+  const said = state.profiles.flatMap((profile, order) =>
+    (state.suppliers[profile.code]?.messages ?? []).flatMap((m, index) =>
+      m.round === round ? [{ profile, message: m, at: m.sequence ?? order * 10_000 + index }] : [],
+    ),
+  );
+  said.sort((a, b) => a.at - b.at);
+  const saidNow = new Set(events.flatMap((e) => (e.type === 'message' && e.round === round ? [e.sequence] : [])));
+  const postedBefore = said.some(({ message }) => message.sequence === undefined || !saidNow.has(message.sequence));
+  const turns: RoundTurn[] = said.map(({ profile, message: m }) => {
+    const offers = state.suppliers[profile.code]?.offers ?? [];
+    const offer = m.from === 'supplier' ? offers.find((o) => o.round === round) : undefined;
+    const previous = offer ? offers.filter((o) => o.round < offer.round).at(-1) : undefined;
+    const ask = m.from === 'brand' && m.action ? readBrandAsk(m.action) : null;
+    return {
+      role: m.from,
+      supplierName: profile.name,
+      text: m.text,
+      action: m.action?.type ?? 'SUMMARIZE_VALIDATE',
+      offer: offer
+        ? {
+            total: offer.total,
+            previousTotal: previous?.total ?? null,
+            leadTimeDays: offer.leadTimeDays,
+            paymentTerms: offer.paymentTerms,
+            concessions: offer.concessions,
+          }
+        : null,
+      ask: ask ? { total: ask.targetTotal, leadTimeDays: ask.leadTimeDays, paymentTerms: ask.paymentTerms } : null,
+      brief: m.brief ?? null,
+    };
+  });
+  const requested = said.filter(({ message: m }) => m.from === 'brand' && m.action?.type === 'REQUEST_CRITERIA');
+  const lines = state.baseline.lines;
+  const attach = lines.length > RFQ_LISTED_LINES;
+  const analysis = events.find((e): e is RoundAnalysisEvent => e.type === 'round_analysis' && e.round === round);
+  const body = buildRoundMessage({
+    round,
+    maxRounds: state.maxRounds,
+    currency: state.baseline.currency,
+    request:
+      requested.length > 0
+        ? {
+            to: requested.map(({ profile }) => profile.name),
+            lineCount: lines.length,
+            units: lines.reduce((sum, line) => sum + line.quantity, 0),
+            itemList: rfqItemList(lines),
+            attachment: attach ? RFQ_LINES_FILE : null,
+          }
+        : null,
+    turns,
+    standing: analysis ? roundStanding(state, analysis) : null,
+  });
+  const roundKey = negKey(negotiationId, `round:${round}`);
+  if (postedBefore) return [edit(thread, `${roundKey}:v:${changeKey(body)}`, roundKey, body)];
+  const calls = [message(thread, roundKey, body)];
+  if (requested.length > 0 && attach) {
+    calls.push(
+      upload(thread, negKey(negotiationId, 'rfq-lines'), {
+        filename: RFQ_LINES_FILE,
+        title: `Request for quotes: all ${lines.length.toLocaleString('en-US')} lines`,
+        content: Buffer.from(rfqLinesCsv(lines)),
+      }),
+    );
+  }
+  return calls;
+}
+
+/** The round's end as the standing under its turns: each supplier against the target and walk-away. */
+function roundStanding(state: NegotiationState, event: RoundAnalysisEvent): RoundAnalysisModel {
+  return {
+    round: event.round,
+    maxRounds: state.maxRounds,
+    phase: state.curveball && event.round > state.curveball.afterRound ? 'post_curveball' : 'initial',
+    currency: state.baseline.currency,
+    limits: {
+      ...effectiveMandate(state.mandate, state.baseline.total),
+      targetSet: state.mandate.targetTotal !== null,
+      walkAwaySet: state.mandate.walkAwayTotal !== null,
+    },
+    rows: event.offers.map((row) => ({
+      supplierCode: row.supplierCode,
+      supplierName: supplierName(state, row.supplierCode),
+      total: row.total,
+      leadTimeDays: row.leadTimeDays,
+      paymentTerms: row.paymentTerms,
+      evaluation: row.evaluation,
+      status: row.status,
+      reason: state.suppliers[row.supplierCode]?.impasse?.details ?? null,
+      assumedLeadTime: row.assumed.includes('leadTimeDays'),
+      assumedTerms: row.assumed.includes('paymentTerms'),
+    })),
   };
 }

@@ -5,7 +5,7 @@ import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCalls, isEnqueued, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import { buildPoOutcome } from '../slack/views/index.js';
-import { message, negotiationThread, upload } from './thread.js';
+import { edit, message, negotiationThread, upload } from './thread.js';
 import { enqueueStatus } from './status-card.js';
 
 /** The outbox key of an approver's approval or rejection message. */
@@ -49,7 +49,15 @@ export async function enqueuePurchaseOrderOutcome(
           waitingFor: input.waitingFor,
         })
       : buildPoOutcome({ kind: 'rejected', poNumber: po.number, by: input.by, reason: po.rejectedReason ?? '' });
-  const calls: OutboxCall[] = [message(thread, poOutcomeKey(po.id, input.kind, input.by), outcome)];
+  // A PO's approvals are one message: a later approval edits the first approver's (issue 17: one message per event
+  // made the thread long), which then says who approved and whether the PO is final.
+  const firstApprover = input.kind === 'approval' ? approvers[0] : undefined;
+  const key = poOutcomeKey(po.id, input.kind, input.by);
+  const calls: OutboxCall[] = [
+    firstApprover !== undefined && firstApprover !== input.by
+      ? edit(thread, key, poOutcomeKey(po.id, 'approval', firstApprover), outcome)
+      : message(thread, key, outcome),
+  ];
   if (input.workbook) {
     calls.push(
       upload(thread, `po:${po.id}:workbook`, {

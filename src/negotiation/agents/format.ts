@@ -2,17 +2,10 @@
 // percentages and payment terms in commerce/, which they re-use so a number reads the same in a message as on the
 // PO): short product names, word counts, message skeletons.
 import { formatPercent } from '../../commerce/money.js';
-import { formatSkuRef } from '../format.js';
+import { formatSkuRef, productName } from '../format.js';
 import type { BaselineLine } from '../types.js';
 
-export { formatItemList, formatSkuRef } from '../format.js';
-
-/** "Sawtooth Down Parka - Storm Blue - L" → "Sawtooth Down Parka". In running text the colour and size are already in
- * the SKU, and the full description would blow the message's word budget. */
-export function productName(description: string): string {
-  const head = description.split(/\s+[-–—|]\s+/)[0]?.trim() ?? '';
-  return head.length > 0 ? head : description.trim();
-}
+export { formatItemList, formatSkuRef, productName } from '../format.js';
 
 /** A SKU as cited in a sentence: the short product name. */
 export function skuRef(line: Pick<BaselineLine, 'sku' | 'description'>): string {

@@ -3,7 +3,7 @@
 import type { ActionType } from '../../negotiation/types.js';
 import { AI_AGENT_SUFFIX, SIMULATED_SUFFIX } from '../../negotiation/personas.js';
 import { type SlackMessage, context, days, money, section, signedPercent, terms } from './blocks.js';
-import { escapeTruncate, inline, oneLine, truncate } from './escape.js';
+import { ELLIPSIS, escapeTruncate, inline, oneLine, truncate } from './escape.js';
 
 export interface AgentTurnOffer {
   total: number;
@@ -51,6 +51,8 @@ const USERNAME_MAX = 80;
  * under every brand turn they tripled the thread's length; the full briefs stay in the negotiation's report.
  */
 export const WHY_THIS_ASK_MAX = 150;
+/** The most words of an agent's turn the thread shows (issue 17; the seed's synthesizer writes about this many). */
+export const TURN_WORDS_MAX = 80;
 const WHY_LABEL = '*Why this ask:* ';
 
 export const ACTION_LABEL: Readonly<Record<ActionType, string>> = {
@@ -85,7 +87,8 @@ export function personaName(model: Pick<AgentTurnModel, 'role' | 'brandName' | '
   return `${name}${SIMULATED_SUFFIX}`;
 }
 
-function offerContext(offer: AgentTurnOffer, currency: string): string[] {
+/** A supplier turn's offer as code read it: total (and the change), lead time, terms, concessions. */
+export function offerContext(offer: AgentTurnOffer, currency: string): string[] {
   const change =
     offer.previousTotal !== null && offer.previousTotal > 0
       ? ` (${signedPercent((offer.total - offer.previousTotal) / offer.previousTotal)} vs their last offer)`
@@ -107,15 +110,37 @@ function offerContext(offer: AgentTurnOffer, currency: string): string[] {
 
 /** The negotiator's brief (what the ask is for), cut so the whole line stays within WHY_THIS_ASK_MAX. */
 function pillarContext(p: AgentTurnPillars): string[] {
-  const why = p.negotiator.trim() || p.productCost.trim() || p.riskAnalyst.trim();
+  return whyThisAsk(p.negotiator.trim() || p.productCost.trim() || p.riskAnalyst.trim());
+}
+
+/** A pillar brief as the one "Why this ask" context line under a brand turn; nothing for an empty brief. */
+export function whyThisAsk(brief: string | null | undefined): string[] {
+  const why = brief?.trim() ?? '';
   return why ? [`${WHY_LABEL}${inline(why, WHY_THIS_ASK_MAX - WHY_LABEL.length)}`] : [];
+}
+
+/**
+ * An agent's words as the thread shows them: at most `max` words (issue 17 and the seed's synthesizer: a turn reads
+ * at a glance), cut after the last whole sentence that fits, or mid-sentence with "…" when even the first is longer.
+ * The figures a turn carries are shown beside it by code (the offer, the ask), so a cut never hides a number. Raw text:
+ * the caller escapes it.
+ */
+export function turnWords(text: string, max = TURN_WORDS_MAX): string {
+  const words = text.split(/\s+/).filter((word) => word !== '');
+  if (words.length <= max) return words.join(' ');
+  const head = words.slice(0, max);
+  // The last word that ends a sentence within the budget (not a decimal or an abbreviation inside a figure).
+  for (let end = head.length - 1; end >= Math.floor(max / 2); end--) {
+    if (/[.!?]["')\]]?$/.test(head[end] ?? '')) return head.slice(0, end + 1).join(' ');
+  }
+  return `${head.join(' ')}${ELLIPSIS}`;
 }
 
 export function buildAgentTurn(model: AgentTurnModel): AgentTurnMessage {
   const username = personaName(model);
   const tag = ACTION_LABEL[model.action];
   const toWhom = model.role === 'brand' ? ` · to ${inline(model.supplierName, 60)}` : '';
-  const body = escapeTruncate(model.text.trim(), 2900) || '_(no words)_';
+  const body = escapeTruncate(turnWords(model.text), 2900) || '_(no words)_';
   const blocks = [section(body), context([`*${tag}* · Round ${model.round} of ${model.maxRounds}${toWhom}`])];
   if (model.role === 'supplier' && model.offer) blocks.push(context(offerContext(model.offer, model.currency)));
   const why = model.role === 'brand' && model.pillars ? pillarContext(model.pillars) : [];

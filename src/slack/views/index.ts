@@ -20,6 +20,7 @@ export * from './reject-modal.js';
 export * from './reminders.js';
 export * from './review.js';
 export * from './round-analysis.js';
+export * from './round-message.js';
 export * from './start-modal.js';
 export * from './status-card.js';
 export * from './notices.js';

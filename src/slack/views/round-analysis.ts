@@ -66,10 +66,21 @@ function lowestTotal(rows: readonly RoundAnalysisRow[]): string | null {
 }
 
 export function buildRoundAnalysis(model: RoundAnalysisModel): SlackMessage {
-  const best = model.bestSupplierCode === undefined ? lowestTotal(model.rows) : model.bestSupplierCode;
+  return {
+    text: roundStandingText(model),
+    blocks: [header(`Round ${model.round} of ${model.maxRounds} — analysis`), ...roundStandingBlocks(model)],
+  };
+}
+
+function bestOf(model: RoundAnalysisModel): string | null {
+  return model.bestSupplierCode === undefined ? lowestTotal(model.rows) : model.bestSupplierCode;
+}
+
+/** Where every supplier stands at the end of a round: the limits measured against, then one section per supplier. */
+export function roundStandingBlocks(model: RoundAnalysisModel): KnownBlock[] {
+  const best = bestOf(model);
   const phase = model.phase === 'post_curveball' ? 'after the curveball' : 'opening phase';
   const blocks: KnownBlock[] = [
-    header(`Round ${model.round} of ${model.maxRounds} — analysis`),
     context([`:bar_chart: ${phase} · ${plural(model.rows.length, 'supplier')}${limitsText(model)}`]),
   ];
   const shown = model.rows.slice(0, MAX_ROWS);
@@ -94,7 +105,12 @@ export function buildRoundAnalysis(model: RoundAnalysisModel): SlackMessage {
   }
   if (model.rows.length > shown.length)
     blocks.push(context([`…and ${plural(model.rows.length - shown.length, 'more supplier')}`]));
+  return blocks;
+}
 
+/** "Round 2 of 4: 1 meets target, …. Best offer: X at $Y." — the standing as one line (a message's fallback text). */
+export function roundStandingText(model: RoundAnalysisModel): string {
+  const best = bestOf(model);
   const bestRow = model.rows.find((r) => r.supplierCode === best);
   const bestText = bestRow
     ? ` Best offer: ${inline(bestRow.supplierName, 80)} at ${money(bestRow.total, model.currency)}.`
@@ -102,7 +118,7 @@ export function buildRoundAnalysis(model: RoundAnalysisModel): SlackMessage {
   const counts = (['PASS', 'NEUTRAL', 'FAIL'] as const)
     .map((e) => `${model.rows.filter((r) => r.evaluation === e && r.total !== null).length} ${EVALUATION_LABELS[e]}`)
     .join(', ');
-  return { text: `Round ${model.round} of ${model.maxRounds}: ${counts}.${bestText}`, blocks };
+  return `Round ${model.round} of ${model.maxRounds}: ${counts}.${bestText}`;
 }
 
 /** " · target $X · walk-away $Y": what the labels measure, saying which limit Parley implied when none was set. */

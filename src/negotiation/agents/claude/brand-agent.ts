@@ -29,6 +29,7 @@ import type { ActionType, Offer } from '../../types.js';
 import { cashCost } from '../brand-analysis.js';
 import { ANONYMOUS_COMPETITOR, citedCompetitor, distinctiveNameWords } from '../discretion.js';
 import { wordCount } from '../format.js';
+import { rfqItemList } from '../../format.js';
 import {
   askInfoPayloadSchema,
   BRAND_PERSONA,
@@ -165,8 +166,6 @@ export type TurnAnswer = z.infer<typeof turnSchema>;
 const MESSAGE_WORD_BOUNDS = { min: 55, max: 135 } as const;
 /** An ask below this share of the standing total is not a negotiating position. */
 const MIN_ASK_SHARE = 0.5;
-/** The RFQ message must fit Slack and the action protocol's 4,000 characters, list included. */
-const MAX_RFQ_CHARS = 3_800;
 /** Lines listed in a turn's price table; the rest is one line with their count and value. */
 const TURN_TABLE_LINES = 6;
 
@@ -413,7 +412,7 @@ function joinSections(sections: readonly (string | null)[]): string {
 export function rfqTurn(context: BrandTurnContext, answer: z.infer<typeof rfqSchema>): BrandTurn {
   const opening = answer.opening.trim();
   const closing = answer.closing.trim();
-  const list = itemListWithin(context, MAX_RFQ_CHARS - opening.length - closing.length - 2);
+  const list = rfqItemList(context.baseline.lines);
   return brandTurnSchema.parse({
     action: {
       type: 'REQUEST_CRITERIA',
@@ -422,25 +421,6 @@ export function rfqTurn(context: BrandTurnContext, answer: z.infer<typeof rfqSch
     message_text: `${opening}\n${list}\n${closing}`,
     used_strategies: offered(context, answer.used_strategies),
   });
-}
-
-/** `- SKU(Description) — Qty 1,200` for every line that fits, then a count of the rest. */
-function itemListWithin(context: BrandTurnContext, budget: number): string {
-  const lines = context.baseline.lines.map(
-    (line) => `- ${itemRef(line)} — Qty ${line.quantity.toLocaleString('en-US')}`,
-  );
-  const shown: string[] = [];
-  let used = 0;
-  for (const [index, line] of lines.entries()) {
-    const restNote = index === lines.length - 1 ? 0 : 60;
-    if (used + line.length + 1 + restNote > budget) {
-      shown.push(`- and ${lines.length - index} more lines as in the quotation`);
-      break;
-    }
-    shown.push(line);
-    used += line.length + 1;
-  }
-  return shown.join('\n');
 }
 
 /** What is wrong with an answer, in words the model is shown when it is asked to try again. */

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { createRng } from '../../../commerce/rng.js';
 import { agentTurnSchema, type Baseline, type Offer } from '../../types.js';
 import { cashCost } from '../brand-analysis.js';
-import { formatSkuRef, wordCount } from '../format.js';
+import { formatSkuRef, productName, wordCount } from '../format.js';
+import { RFQ_LINES_FILE } from '../../format.js';
 import {
   askInfoPayloadSchema,
   brandTurnSchema,
@@ -110,24 +111,28 @@ describe('offline brand: RFQ', () => {
       expect(turn.action.type).toBe('REQUEST_CRITERIA');
       for (const line of baseline.lines) {
         const qty = line.quantity.toLocaleString('en-US');
-        expect(turn.message_text).toContain(`- ${formatSkuRef(line.sku, line.description)} — Qty ${qty}`);
+        expect(turn.message_text).toContain(`- ${formatSkuRef(line.sku, productName(line.description))} — Qty ${qty}`);
       }
       expect(turn.message_text).toMatch(/lead time/i);
       expect(brandTurnSchema.parse(turn).action.payload.items).toHaveLength(baseline.lines.length);
     }
   });
 
-  it('summarises the tail of a very long quotation instead of overflowing the message', () => {
+  it('lists the top lines by spend of a long quotation and says the full list is attached', () => {
     const line = BASELINE.lines[0];
     if (line === undefined) throw new Error('fixture has no lines');
+    // Spend grows with the index: the last ten lines are the largest.
     const lines = Array.from({ length: 120 }, (_, index) => ({
       ...line,
       sku: `MC${String(index).padStart(3, '0')}-LCH-L`,
+      quantity: 100 + index,
     }));
     const turn = offlineRfq(brandContext('SUP-003', { baseline: { ...BASELINE, lines } }));
     expect(turn.message_text.length).toBeLessThanOrEqual(4_000);
-    expect(turn.message_text).toMatch(/and \d+ more lines/);
-    expect(turn.message_text).toContain('- MC000-LCH-L(Sawtooth Down Parka - Lichen - L) — Qty 300');
+    expect(turn.message_text).toContain(`- and 110 more lines: the full list is attached (${RFQ_LINES_FILE})`);
+    expect(turn.message_text).toContain('- MC119-LCH-L(Sawtooth Down Parka) — Qty 219');
+    expect(turn.message_text).toContain('- MC110-LCH-L(Sawtooth Down Parka) — Qty 210');
+    expect(turn.message_text).not.toContain('MC109-LCH-L');
     expect(brandTurnSchema.parse(turn).action.payload.items).toHaveLength(120);
   });
 

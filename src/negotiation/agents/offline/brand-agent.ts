@@ -8,7 +8,8 @@ import { analyse, isLeadTimeTopic, isSplitTopic, prefersSpeed, type BrandAnalysi
 import { tierQuantity } from './concessions.js';
 import { formatMoney, formatPercent } from '../../../commerce/money.js';
 import { describePaymentTerms } from '../../../commerce/payment-terms.js';
-import { formatItemList, formatShare, MAX_MESSAGE_CHARS, skuRef, wordCount } from '../format.js';
+import { formatShare, MAX_MESSAGE_CHARS, skuRef, wordCount } from '../format.js';
+import { rfqItemList } from '../../format.js';
 import { citedCompetitor, competingGap } from '../discretion.js';
 import { OFFER_FACTS, showFact, type SupplierFact } from '../../facts.js';
 import { settledByMandate } from '../../mandate.js';
@@ -40,8 +41,6 @@ import {
 
 /** The synthesizer's word budget (seed 002 §6.4). */
 export const MESSAGE_WORDS = { min: 80, max: 100 } as const;
-/** An RFQ lists every line; past this it summarises the tail rather than overflow the message. */
-const MAX_RFQ_CHARS = 3_500;
 
 /** Chance of asking about an unknown lead-time tolerance when this supplier is the slow one. */
 const LEAD_QUESTION_CHANCE = 0.5;
@@ -80,8 +79,7 @@ export function offlineRfq(context: BrandTurnContext): BrandTurn {
   const extra = missing === null ? null : pickPhrase(missing, fill, rng, { preferred, said: never });
   for (const tactic of extra?.tactics ?? []) tactics.add(tactic);
   const closing = extra === null ? outro.text : `${extra.text} ${outro.text}`;
-  const budget = MAX_RFQ_CHARS - intro.text.length - closing.length - 4;
-  const text = `${intro.text}\n${itemListWithin(context, budget)}\n${closing}`;
+  const text = `${intro.text}\n${rfqItemList(baseline.lines)}\n${closing}`;
   return {
     action: {
       type: 'REQUEST_CRITERIA',
@@ -90,21 +88,6 @@ export function offlineRfq(context: BrandTurnContext): BrandTurn {
     message_text: text,
     used_strategies: creditStrategies(context.suggestedStrategies, tactics),
   };
-}
-
-/** The full `SKU(Description) — Qty N` list, or as much of it as fits with a count of the rest. */
-function itemListWithin(context: BrandTurnContext, budget: number): string {
-  const full = formatItemList(context.baseline.lines);
-  if (full.length <= budget) return full;
-  const shown: string[] = [];
-  let used = 0;
-  const lines = full.split('\n');
-  for (const line of lines) {
-    if (used + line.length + 1 > budget - 60) break;
-    shown.push(line);
-    used += line.length + 1;
-  }
-  return `${shown.join('\n')}\n- and ${lines.length - shown.length} more lines as in the attached quotation`;
 }
 
 export function offlinePillars(context: BrandTurnContext): PillarBriefs {
