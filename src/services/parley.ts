@@ -45,7 +45,7 @@ export interface Parley {
   confirmAll(
     teamId: string,
     input: Inputs.ConfirmAllInput,
-  ): InTeam<ServiceResult<{ confirmed: number; stillOpen: number }>>;
+  ): InTeam<ServiceResult<{ confirmed: number; stillOpen: number; unseen: number }>>;
   chooseSupplier(teamId: string, input: Inputs.ChooseSupplierInput): InTeam<ServiceResult<{ supplierId: string }>>;
   showReviewPage(teamId: string, input: Inputs.ShowReviewPageInput): InTeam<ServiceResult>;
   /** Starts the negotiation, then drives it in the background. */

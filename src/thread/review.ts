@@ -123,7 +123,9 @@ async function reviewModel(tx: WorkspaceTx, quotationId: string, page: number): 
   });
   const lines = needed.map((item): ReviewLine => {
     const candidates = candidatesSchema.parse(item.candidates).slice(0, MATCH_REVIEW.maxCandidates).map(product);
-    const suggested = candidates.find((c) => c.productId === item.productId) ?? null;
+    // The line's own confidence (the matcher's, lowered by its flags) is the one "Confirm all" judges by.
+    const candidate = candidates.find((c) => c.productId === item.productId);
+    const suggested = candidate ? { ...candidate, confidence: item.matchConfidence } : null;
     return {
       itemId: item.id,
       sheet: item.sheet,

@@ -10,7 +10,8 @@ import {
   reviewPageCodec,
   supplierChoiceCodec,
 } from '../ids.js';
-import { REVIEW_PAGE_SIZE, type ReviewLine, type ReviewModel, buildReviewMessage, reviewPageCount } from './review.js';
+import { REVIEW_PAGE_SIZE, reviewPageCount } from '../../quotation/confirm-all.js';
+import { type ReviewLine, type ReviewModel, buildReviewMessage } from './review.js';
 import {
   HOSTILE,
   buttons,
@@ -194,7 +195,36 @@ describe('buildReviewMessage', () => {
     }
     // Every line appears on exactly one page.
     expect(seen.size).toBe(300);
-    expect(visibleText(buildReviewMessage(model(many, { page: 2 })))).toContain('Confirm all suggestions (300)');
+    // "Confirm all" covers the page on screen only: the other 285 suggestions are open, and the message says why.
+    const second = visibleText(buildReviewMessage(model(many, { page: 2 })));
+    expect(second).toContain('Confirm all suggestions (15)');
+    expect(second).toContain('285 suggestions on other pages are not included');
+  });
+
+  it('counts in "Confirm all" the page shown and the lines the matcher was sure of, and says what stays open', () => {
+    // Line 30 (page 3) was matched at 1.0 but a flag on its quantity cost 0.2: the matcher was sure of the product.
+    // Line 31 (page 3) was matched at 0.72 with no flag: nobody has seen it, so it stays open.
+    // Line 2 (page 1, shown) is below mustActBelow: it must be decided on its own.
+    const lines = Array.from({ length: 32 }, (_, i) => line(i));
+    const sure = lines[30];
+    const weak = lines[2];
+    if (!sure || !weak) throw new Error('fixture');
+    lines[30] = line(30, {
+      flags: ['quantity is not a whole number'],
+      suggestion: sure.suggestion && { ...sure.suggestion, confidence: 0.8 },
+    });
+    lines[2] = line(2, { suggestion: weak.suggestion && { ...weak.suggestion, confidence: 0.4 } });
+    const message = buildReviewMessage(model(lines, { page: 1 }));
+    expectNoViolations(message, 'message');
+    const confirmAll = buttons(message).find((b) => b.actionId === ACTION.reviewConfirmAll);
+    expect(confirmAll?.text).toBe('Confirm all suggestions (15)');
+    const dialog = JSON.stringify(message.blocks);
+    expect(dialog).toContain('the 14 on this page and 1 on other pages that the matcher is sure of');
+    // Lines 15–29 and 31 on pages 2 and 3.
+    expect(visibleText(message)).toContain('16 suggestions on other pages are not included');
+
+    const allSeen = buildReviewMessage(model(lines.slice(0, 15)));
+    expect(visibleText(allSeen)).not.toContain('not included');
   });
 
   it('clamps a page out of range', () => {

@@ -33,6 +33,13 @@ import {
   who,
 } from './blocks.js';
 import { escapeTruncate, inline, oneLine, plain } from './escape.js';
+import {
+  REVIEW_PAGE_SIZE,
+  type ReviewListLine,
+  clampReviewPage,
+  confirmAllScope,
+  reviewPageCount,
+} from '../../quotation/confirm-all.js';
 
 export interface ReviewProduct {
   productId: string;
@@ -100,19 +107,9 @@ export const NO_CATALOG_HINT =
   'An approver or workspace admin can import the brand’s catalog (CSV or XLSX) with `/parley catalog`; ' +
   'lines can still be marked “Not in catalog” here meanwhile.';
 
-/**
- * Lines per page. Each undecided line takes 2 blocks; the rest of the message at most 13 — 15 lines keep a page at
- * 43 of Slack’s 50 blocks.
- */
-export const REVIEW_PAGE_SIZE = 15;
-
 const RAW_SKU_MAX = 60;
 const RAW_DESCRIPTION_MAX = 200;
 const PRODUCT_NAME_MAX = 80;
-
-export function reviewPageCount(lineCount: number): number {
-  return Math.max(1, Math.ceil(lineCount / REVIEW_PAGE_SIZE));
-}
 
 function productText(p: { sku: string; name: string }): string {
   return `${inline(p.sku, 40)} — ${inline(p.name, PRODUCT_NAME_MAX)}`;
@@ -186,6 +183,25 @@ function lineBlocks(line: ReviewLine, currency: string): KnownBlock[] {
   return [section([head, suggestion, ...flags].join('\n')), actions(reviewLineBlockId(line.itemId), elements)];
 }
 
+/** What "Confirm all" needs to know of a review line (src/quotation/confirm-all.ts decides). */
+function reviewListLine(line: ReviewLine): ReviewListLine {
+  return {
+    pending: line.decision === null,
+    suggested: line.suggestion !== null,
+    confidence: line.suggestion?.confidence ?? 0,
+    flagCount: line.flags?.length ?? 0,
+  };
+}
+
+/** Why "Confirm all" leaves suggestions open: the buyer has not seen them, and the matcher is not sure of them. */
+export function unseenSentence(unseen: number): string {
+  return (
+    `:eyes: ${plural(unseen, 'suggestion')} on other pages ${unseen === 1 ? 'is' : 'are'} not included in ` +
+    '“Confirm all”: Parley confirms only the suggestions you have seen and those its matcher is sure of. ' +
+    'Open their pages to confirm them.'
+  );
+}
+
 function dedupe(products: readonly ReviewProduct[]): ReviewProduct[] {
   const seen = new Set<string>();
   return products.filter((p) => (seen.has(p.productId) ? false : (seen.add(p.productId), true)));
@@ -256,9 +272,8 @@ function supplierBlocks(model: ReviewModel): KnownBlock[] {
 export function buildReviewMessage(model: ReviewModel): SlackMessage {
   const lines = model.lines;
   const pages = reviewPageCount(lines.length);
-  const page = Math.min(Math.max(1, Math.floor(model.page) || 1), pages);
+  const page = clampReviewPage(model.page, lines.length);
   const pending = lines.filter((l) => l.decision === null);
-  const confirmable = pending.filter((l) => l.suggestion !== null);
   const supplierSettled = model.supplier.kind !== 'uncertain';
   const file = inline(model.fileName, 100);
 
@@ -281,16 +296,21 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
     blocks.push(divider());
   }
 
-  if (confirmable.length > 0) {
+  const scope = confirmAllScope(lines.map(reviewListLine), page);
+  if (scope.confirm.length > 0) {
+    const what =
+      scope.sure > 0
+        ? `the ${quantity(scope.seen)} on this page and ${quantity(scope.sure)} on other pages that the matcher is sure of`
+        : `the ${quantity(scope.seen)} on this page`;
     blocks.push(
       actions(BLOCK.reviewConfirmAll, [
         button({
-          text: `Confirm all suggestions (${confirmable.length})`,
+          text: `Confirm all suggestions (${scope.confirm.length})`,
           actionId: ACTION.reviewConfirmAll,
           value: confirmAllCodec.encode({ qt: model.quotationId }),
           confirm: {
             title: 'Confirm all suggestions?',
-            text: `${plural(confirmable.length, 'open line')} will be matched to the suggested product, on every page.`,
+            text: `${plural(scope.confirm.length, 'open line')} will be matched to the suggested product: ${what}.`,
             confirm: 'Confirm all',
             deny: 'Cancel',
           },
@@ -298,6 +318,7 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
       ]),
     );
   }
+  if (scope.unseen > 0) blocks.push(context([unseenSentence(scope.unseen)]));
 
   if (pages > 1) {
     const pager: ActionsBlockElement[] = [];
