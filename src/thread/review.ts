@@ -132,6 +132,8 @@ async function reviewModel(tx: WorkspaceTx, quotationId: string, page: number): 
       row: item.rowNumber,
       rawSku: item.rawSku,
       rawDescription: item.rawDescription,
+      color: item.color,
+      size: item.size,
       quantity: item.quantity,
       unitPrice: item.unitPrice === null ? null : Number(item.unitPrice),
       suggestion:

@@ -265,6 +265,8 @@ async function recordParsedQuotation(
         rawUnitPrice: item.unitPrice === null ? null : String(item.unitPrice),
         rawNotes: item.notes,
         description: item.description,
+        color: item.color,
+        size: item.size,
         quantity: item.quantity === null ? null : Math.round(item.quantity),
         unitPrice: item.unitPrice,
         totalPrice: item.totalPrice,

@@ -148,6 +148,25 @@ describe('buildReviewMessage', () => {
     expect(buttons(message).some((b) => b.actionId === ACTION.reviewPageNext)).toBe(false);
   });
 
+  it('shows the colour and size the file gave a line, escaped, and neither when the file has none', () => {
+    const withVariant = line(1, { color: 'Glacier White <!here>', size: 'XL & up' });
+    const message = buildReviewMessage(model([withVariant, line(2)]));
+    expectNoViolations(message, 'message');
+    expectNoInjection(message);
+    const text = visibleText(message);
+    expect(text).toContain('colour Glacier White &lt;!here&gt; · size XL &amp; up · 120 × $32.50');
+    expect(text).not.toContain('colour Glacier White <!here>');
+    // Line 2 has no colour or size cell: its quantity line is as before.
+    expect(text).toMatch(/row 12\*[^\n]*\n120 × \$32\.50/);
+
+    const decided = line(3, {
+      color: 'Obsidian Black',
+      size: 'M',
+      decision: { kind: 'confirmed', sku: 'MB013-0BS-M', name: 'Insulated Winter Jacket', by: 'U0BUYER01' },
+    });
+    expect(visibleText(buildReviewMessage(model([decided])))).toContain('colour Obsidian Black · size M');
+  });
+
   it('shows decided lines without buttons, and Start once all are decided', () => {
     const decided = [
       line(1, {
@@ -271,6 +290,8 @@ describe('buildReviewMessage', () => {
         sheet: long,
         rawSku: long,
         rawDescription: long,
+        color: long,
+        size: long,
         flags: [long, long, long, long],
         suggestion: { productId: `clprod${String(i).padStart(19, '0')}`, sku: long, name: long, confidence: 0.6 },
         candidates: Array.from({ length: 8 }, (_, j) => ({

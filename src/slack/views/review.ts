@@ -59,6 +59,9 @@ export interface ReviewLine {
   row: number;
   rawSku: string | null;
   rawDescription: string | null;
+  /** The colour and size as the file wrote them (file text: escaped when shown). */
+  color?: string | null;
+  size?: string | null;
   quantity: number | null;
   unitPrice: number | null;
   /** The matcher's best guess; null when nothing matched. */
@@ -110,6 +113,7 @@ export const NO_CATALOG_HINT =
 const RAW_SKU_MAX = 60;
 const RAW_DESCRIPTION_MAX = 200;
 const PRODUCT_NAME_MAX = 80;
+const VARIANT_MAX = 40;
 
 function productText(p: { sku: string; name: string }): string {
   return `${inline(p.sku, 40)} — ${inline(p.name, PRODUCT_NAME_MAX)}`;
@@ -129,8 +133,12 @@ function lineHeadline(line: ReviewLine, currency: string): string {
   const where = `${inline(line.sheet, 40)} · row ${line.row}`;
   const sku = line.rawSku ? `\`${inline(line.rawSku.replace(/`/g, 'ˋ'), RAW_SKU_MAX)}\`` : '_no SKU_';
   const desc = line.rawDescription ? inline(line.rawDescription, RAW_DESCRIPTION_MAX) : '_no description_';
+  const variant = [
+    line.color ? `colour ${inline(line.color, VARIANT_MAX)}` : null,
+    line.size ? `size ${inline(line.size, VARIANT_MAX)}` : null,
+  ].filter((part) => part !== null);
   const qty = `${quantity(line.quantity)} × ${money(line.unitPrice, currency)}`;
-  return `*${where}* — ${sku} ${desc}\n${qty}`;
+  return `*${where}* — ${sku} ${desc}\n${[...variant, qty].join(' · ')}`;
 }
 
 function lineBlocks(line: ReviewLine, currency: string): KnownBlock[] {
