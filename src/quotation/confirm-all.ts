@@ -7,8 +7,8 @@
 import { MATCH_REVIEW } from '../config/business-rules.js';
 
 /**
- * Review lines per page. Each undecided line takes 2 blocks; the rest of the review message at most 13 — 15 lines
- * keep a page at 43 of Slack's 50 blocks (src/slack/views/review.ts).
+ * Review lines per page. Each undecided line takes 2 blocks; the rest of the review message at most 14 — 15 lines
+ * keep a page at 44 of Slack's 50 blocks (src/slack/views/review.ts).
  */
 export const REVIEW_PAGE_SIZE = 15;
 

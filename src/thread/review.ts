@@ -8,12 +8,14 @@ import { countActiveProducts } from '../db/stores/catalog-store.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import {
   buildReviewMessage,
+  buildReviewWorkbookSummary,
   buildFileError,
+  type ReviewWorkbookSummary,
   type ReviewLine,
   type ReviewModel,
   type StatusStage,
 } from '../slack/views/index.js';
-import { reviewKey, threadOf, message, edit } from './thread.js';
+import { reviewKey, statusKey, threadOf, message, edit, upload } from './thread.js';
 import { enqueueStatus } from './status-card.js';
 
 // ───────────────────────────── Reading and review ─────────────────────────────
@@ -71,6 +73,41 @@ export async function enqueueReviewChanged(tx: WorkspaceTx, quotationId: string,
     edit(thread, `${reviewKey(quotationId)}:${change}`, reviewKey(quotationId), buildReviewMessage(model)),
   );
   await enqueueStatus(tx, quotationId, await reviewStage(tx, quotationId), `review:${change}`);
+}
+
+/** The review workbook of every line, uploaded into the thread; `version` tells two states of the lines apart. */
+export async function enqueueReviewWorkbook(tx: WorkspaceTx, quotationId: string, version: string, content: Buffer) {
+  const thread = await threadOf(tx, quotationId);
+  const base = thread.fileName.replace(/\.[^.]*$/, '').slice(0, 80) || 'quotation';
+  return enqueueSlackCall(
+    tx,
+    upload(thread, `q:${quotationId}:workbook:${version}`, {
+      filename: `${base} - review.xlsx`,
+      title: `Review workbook: every line of ${thread.fileName.slice(0, 100)}`,
+      content,
+    }),
+  );
+}
+
+/**
+ * A review workbook shared back (read as a file of its own, `fileQuotationId`): its status card becomes the summary
+ * of what was applied, so the thread has one answer to the file, not a second status card.
+ */
+export async function enqueueReviewWorkbookApplied(
+  tx: WorkspaceTx,
+  fileQuotationId: string,
+  summary: ReviewWorkbookSummary,
+) {
+  const thread = await threadOf(tx, fileQuotationId);
+  await enqueueSlackCall(
+    tx,
+    edit(
+      thread,
+      `${statusKey(fileQuotationId)}:workbook`,
+      statusKey(fileQuotationId),
+      buildReviewWorkbookSummary(summary),
+    ),
+  );
 }
 
 async function reviewStage(tx: WorkspaceTx, quotationId: string): Promise<StatusStage> {

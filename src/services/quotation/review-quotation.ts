@@ -147,7 +147,7 @@ export async function showReviewPage(
   return done(undefined);
 }
 
-async function gateQuotation(ctx: ServiceContext, quotationId: string, by: string) {
+export async function gateQuotation(ctx: ServiceContext, quotationId: string, by: string) {
   const quotation = await ctx.db.quotation.findUnique({
     where: { id: quotationId },
     select: {
@@ -172,12 +172,12 @@ async function gateQuotation(ctx: ServiceContext, quotationId: string, by: strin
   return done(quotation);
 }
 
-function reviewed(ctx: ServiceContext, by: string) {
+export function reviewed(ctx: Pick<ServiceContext, 'now'>, by: string) {
   return { reviewedBySlackUserId: by, reviewedAt: ctx.now() };
 }
 
 /** Moves the quotation between review and ready, then re-renders the review and the status card. */
-async function afterReviewChange(tx: WorkspaceTx, quotationId: string, changeKey: string, page: number) {
+export async function afterReviewChange(tx: WorkspaceTx, quotationId: string, changeKey: string, page: number) {
   const open = await tx.quotationItem.count({ where: { quotationId, reviewState: 'needs_review' } });
   const quotation = await tx.quotation.findUniqueOrThrow({ where: { id: quotationId }, select: { supplierId: true } });
   const usable = await tx.quotationItem.count({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTION,
   candidateOptionCodec,
+  downloadLinesCodec,
   itemIdFromReviewLineBlockId,
   quotationIdFromPageJumpBlockId,
   quotationRefCodec,
@@ -11,7 +12,7 @@ import {
   supplierChoiceCodec,
 } from '../ids.js';
 import { REVIEW_PAGE_SIZE, reviewPageCount } from '../../quotation/confirm-all.js';
-import { type ReviewLine, type ReviewModel, buildReviewMessage } from './review.js';
+import { type ReviewLine, type ReviewModel, buildReviewMessage, buildReviewWorkbookSummary } from './review.js';
 import {
   HOSTILE,
   buttons,
@@ -167,6 +168,42 @@ describe('buildReviewMessage', () => {
     expect(visibleText(buildReviewMessage(model([decided])))).toContain('colour Obsidian Black · size M');
   });
 
+  it('offers every line as a workbook for a large quotation only', () => {
+    const large = buildReviewMessage(model([line(1)]));
+    const download = buttons(large).find((b) => b.actionId === ACTION.reviewDownloadLines);
+    expect(download?.text).toBe('Download all lines (54)');
+    expect(downloadLinesCodec.decode(download?.value)).toEqual({ qt: QT });
+    const summary = { ...model([]).summary, lineCount: 12 };
+    const small = buildReviewMessage(model([line(1)], { summary }));
+    expect(buttons(small).some((b) => b.actionId === ACTION.reviewDownloadLines)).toBe(false);
+  });
+
+  it('summarises a review workbook shared back: changes, rows not applied (escaped), or why nothing was', () => {
+    const problems = Array.from({ length: 12 }, (_, i) => `Row ${i + 2}: “<!channel> ${'x'.repeat(400)}” is not a SKU`);
+    const applied = buildReviewWorkbookSummary({
+      kind: 'applied',
+      fileName: 'quote - review.xlsx',
+      quotationFileName: 'quote.xlsx',
+      confirmed: 3,
+      notInCatalog: 1,
+      unchanged: 2950,
+      problems,
+    });
+    expectNoViolations(applied, 'message');
+    expectNoInjection(applied);
+    const text = visibleText(applied);
+    expect(text).toContain('3 lines confirmed, 1 line marked not in catalog, 2,950 rows unchanged');
+    expect(text).toContain('12 rows were not applied');
+    expect(text).toContain('…and 2 more rows.');
+    const refused = buildReviewWorkbookSummary({
+      kind: 'refused',
+      fileName: 'quote - review.xlsx',
+      reason: 'that quotation is past its review.',
+    });
+    expectNoViolations(refused, 'message');
+    expect(visibleText(refused)).toContain('nothing was applied: that quotation is past its review.');
+  });
+
   it('shows decided lines without buttons, and Start once all are decided', () => {
     const decided = [
       line(1, {
@@ -279,7 +316,8 @@ describe('buildReviewMessage', () => {
     const l = line(1, { suggestion: null, candidates: [] });
     const message = buildReviewMessage(model([l]));
     expectNoViolations(message, 'message');
-    expect(buttons(message).map((b) => b.actionId)).toEqual([ACTION.reviewNotInCatalog]);
+    // (The quotation has 54 lines: "Download all lines" is offered below the review too.)
+    expect(buttons(message).map((b) => b.actionId)).toEqual([ACTION.reviewNotInCatalog, ACTION.reviewDownloadLines]);
     expect(visibleText(message)).toContain('No catalog match found');
   });
 

@@ -7,6 +7,7 @@ import {
   BLOCK,
   candidateOptionCodec,
   confirmAllCodec,
+  downloadLinesCodec,
   quotationRefCodec,
   reviewConfirmCodec,
   reviewItemCodec,
@@ -327,6 +328,18 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
     );
   }
   if (scope.unseen > 0) blocks.push(context([unseenSentence(scope.unseen)]));
+  if (model.summary.lineCount > REVIEW_PAGE_SIZE) {
+    // Large quotations: every line (the auto-accepted ones too, which the pages never show) in one workbook.
+    blocks.push(
+      actions(BLOCK.reviewWorkbook, [
+        button({
+          text: `Download all lines (${quantity(model.summary.lineCount)})`,
+          actionId: ACTION.reviewDownloadLines,
+          value: downloadLinesCodec.encode({ qt: model.quotationId }),
+        }),
+      ]),
+    );
+  }
 
   if (pages > 1) {
     const pager: ActionsBlockElement[] = [];
@@ -392,6 +405,56 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
   const pageNote = pages > 1 ? ` (page ${page} of ${pages})` : '';
   return {
     text: `Review of ${file}: ${status}, ${plural(model.autoAccepted, 'line')} auto-accepted${pageNote}`,
+    blocks,
+  };
+}
+
+/** What became of a review workbook shared back in the thread. */
+export type ReviewWorkbookSummary =
+  | {
+      kind: 'applied';
+      fileName: string;
+      /** The quotation's file the workbook was made from. */
+      quotationFileName: string;
+      confirmed: number;
+      notInCatalog: number;
+      unchanged: number;
+      /** One sentence per row not applied (file text inside is escaped here). */
+      problems: string[];
+    }
+  | { kind: 'refused'; fileName: string; reason: string };
+
+const PROBLEMS_SHOWN = 10;
+
+/** The reply to a review workbook shared back: what changed, what did not and why, or why nothing was applied. */
+export function buildReviewWorkbookSummary(summary: ReviewWorkbookSummary): SlackMessage {
+  const file = inline(summary.fileName, 100);
+  if (summary.kind === 'refused') {
+    const text = `:warning: *${file}* is Parley’s review workbook, but nothing was applied: ${escapeTruncate(summary.reason, 500)}`;
+    return { text: `Review workbook ${file}: nothing applied`, blocks: [section(text)] };
+  }
+  const changed = summary.confirmed + summary.notInCatalog;
+  const head =
+    changed === 0
+      ? `:page_facing_up: *${file}*: no line changed (${plural(summary.unchanged, 'row')} as Parley wrote them).`
+      : `:white_check_mark: *${file}* applied to the review of *${inline(summary.quotationFileName, 100)}*: ` +
+        `${plural(summary.confirmed, 'line')} confirmed, ${plural(summary.notInCatalog, 'line')} marked not in ` +
+        `catalog, ${plural(summary.unchanged, 'row')} unchanged.`;
+  const blocks: KnownBlock[] = [section(head)];
+  if (summary.problems.length > 0) {
+    const shown = summary.problems.slice(0, PROBLEMS_SHOWN).map((p) => `• ${escapeTruncate(oneLine(p), 250)}`);
+    const more = summary.problems.length - shown.length;
+    blocks.push(
+      section(
+        `:warning: ${plural(summary.problems.length, 'row was', 'rows were')} not applied; their lines are as they were:\n` +
+          shown.join('\n') +
+          (more > 0 ? `\n…and ${plural(more, 'more row')}.` : ''),
+      ),
+      context(['Fix those rows in the workbook and share it again: rows already applied are left as they are.']),
+    );
+  }
+  return {
+    text: `Review workbook ${file}: ${plural(changed, 'line')} changed, ${plural(summary.problems.length, 'row')} not applied`,
     blocks,
   };
 }
