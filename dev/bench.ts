@@ -33,6 +33,7 @@ import { env } from '../src/config/env.js';
 import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from './reliability/reliability-bench.js';
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
 import { isDocumentKindSentence } from '../src/quotation/document-kind.js';
+import { confirmAllScope } from '../src/quotation/confirm-all.js';
 import { isChargeLabel, isClosingDiscountLabel, isTaxLabel, totalKind } from '../src/quotation/row-kinds.js';
 import { runOutcomes } from './outcomes/outcomes-bench.js';
 import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
@@ -74,6 +75,8 @@ async function ingest(): Promise<void> {
   // Lines read that no truth line sits on and whose label names a tax, total, discount or charge.
   let summaryRowsAsItems = 0;
   let docKindRight = 0;
+  // Lines "Confirm all" would confirm, clicked on the review's first page, to a SKU other than the truth file's.
+  let confirmAllWrong = 0;
   for (const file of files) {
     const truth: QuotationTruth = quotationTruthSchema.parse(
       JSON.parse(await readFile(join(SAMPLES_DIR, file.replace(/\.xlsx$/, '.truth.json')), 'utf8')),
@@ -97,6 +100,7 @@ async function ingest(): Promise<void> {
     }).length;
     // Every bundled sample is a supplier's quotation: no sentence saying otherwise is the right answer.
     if (!parsed.warnings.some(isDocumentKindSentence)) docKindRight++;
+    confirmAllWrong += wrongByConfirmAll(parsed, truth);
     scores.push(score);
     const figures = corpusFigures([score]);
     rows.push([
@@ -146,6 +150,7 @@ async function ingest(): Promise<void> {
       ...corpus,
       summaryRowsAsItems,
       docKindAccuracy: round(docKindRight / Math.max(1, files.length), 3),
+      confirmAllWrong,
       largeFileSeconds: round(largeFileSeconds, 3),
       matcherMsPerLine: round(matcher.msPerLine, 4),
       fuseBaselineMsPerLine: round(matcher.baselineMsPerLine, 3),
@@ -154,6 +159,31 @@ async function ingest(): Promise<void> {
       matcherVsSkuFirstFuse: round(matcher.skuFirstMsPerLine / matcher.msPerLine, 1),
     }),
   );
+}
+
+/**
+ * The lines "Confirm all suggestions" would confirm when the buyer clicks it on the first review page (the one the
+ * review opens on) whose suggested SKU is not the truth file's — or that sit on no truth line at all.
+ */
+function wrongByConfirmAll(parsed: ParsedQuotation, truth: QuotationTruth): number {
+  const listed = parsed.items.filter((item) => item.reviewState !== 'auto_accepted');
+  const scope = confirmAllScope(
+    listed.map((item) => ({
+      pending: true,
+      suggested: item.match.productId !== null,
+      confidence: item.match.confidence,
+      flagCount: item.flags.length,
+    })),
+    1,
+  );
+  const squash = (text: string | null) => (text ?? '').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return scope.confirm.filter((index) => {
+    const item = listed[index];
+    if (!item) return false;
+    const atRow = truth.items.filter((t) => t.sheet === item.sheet && t.row === item.row);
+    const expected = atRow.length === 1 ? atRow[0] : atRow.find((t) => squash(t.size) === squash(item.size));
+    return expected?.sku !== item.match.sku;
+  }).length;
 }
 
 /**

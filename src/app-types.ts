@@ -55,6 +55,11 @@ export interface ConfirmAllInput {
   page: number;
 }
 
+export interface DownloadReviewLinesInput {
+  quotationId: string;
+  by: string;
+}
+
 /** Link the quotation to a supplier Parley knows, or create one from the name as read. */
 export type SupplierChoice = { kind: 'existing'; supplierId: string } | { kind: 'new' };
 

@@ -23,6 +23,7 @@ import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
 import { quotationToReread, readQuotation, type ReadQuotationOutcome } from './quotation/read-quotation.js';
 import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './quotation/receive-shared-file.js';
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
+import { sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { WorkQueue } from './work-queue.js';
 
@@ -45,7 +46,8 @@ export interface Parley {
   confirmAll(
     teamId: string,
     input: Inputs.ConfirmAllInput,
-  ): InTeam<ServiceResult<{ confirmed: number; stillOpen: number }>>;
+  ): InTeam<ServiceResult<{ confirmed: number; stillOpen: number; unseen: number }>>;
+  downloadReviewLines(teamId: string, input: Inputs.DownloadReviewLinesInput): InTeam<ServiceResult<{ lines: number }>>;
   chooseSupplier(teamId: string, input: Inputs.ChooseSupplierInput): InTeam<ServiceResult<{ supplierId: string }>>;
   showReviewPage(teamId: string, input: Inputs.ShowReviewPageInput): InTeam<ServiceResult>;
   /** Starts the negotiation, then drives it in the background. */
@@ -244,6 +246,7 @@ export function createParley(options: ParleyOptions): Parley {
     rereadQuotation: (workspaceId, quotationId) => reread(workspaceId, quotationId),
     reviewItem: (teamId, input) => inTeam(teamId, (ctx) => reviewItem(ctx, input)),
     confirmAll: (teamId, input) => inTeam(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
+    downloadReviewLines: (teamId, input) => inTeam(teamId, (ctx) => sendReviewWorkbook(ctx, input)),
     chooseSupplier: (teamId, input) => inTeam(teamId, (ctx) => chooseSupplier(ctx, input)),
     showReviewPage: (teamId, input) => inTeam(teamId, (ctx) => showReviewPage(ctx, input)),
     beginNegotiation: (teamId, input) => inTeam(teamId, (ctx) => begin(ctx, input)),

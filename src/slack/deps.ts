@@ -16,6 +16,7 @@ import type {
   ChooseCurveballInput,
   ChooseSupplierInput,
   ConfirmAllInput,
+  DownloadReviewLinesInput,
   FileSharedInput,
   RecentChannelFile,
   RejectPoInput,
@@ -48,6 +49,8 @@ export interface Parley {
   recentFiles(teamId: string, channelId: string): Promise<Shown<RecentChannelFile[]>>;
   reviewItem(teamId: string, input: ReviewItemInput): Promise<Outcome>;
   confirmAll(teamId: string, input: ConfirmAllInput): Promise<Outcome>;
+  /** Uploads every line of the quotation as the review workbook into its thread. */
+  downloadReviewLines(teamId: string, input: DownloadReviewLinesInput): Promise<Outcome>;
   chooseSupplier(teamId: string, input: ChooseSupplierInput): Promise<Outcome>;
   showReviewPage(teamId: string, input: ShowReviewPageInput): Promise<Outcome>;
   beginNegotiation(teamId: string, input: BeginNegotiationInput): Promise<Outcome>;

@@ -10,6 +10,8 @@ export const ACTION = {
   reviewConfirm: 'review_confirm',
   reviewNotInCatalog: 'review_not_in_catalog',
   reviewConfirmAll: 'review_confirm_all',
+  /** Every line of the quotation as an XLSX to fix in Excel and share back (the review workbook). */
+  reviewDownloadLines: 'review_download_lines',
   reviewPagePrev: 'review_page_prev',
   reviewPageNext: 'review_page_next',
   reviewPageJump: 'review_page_jump',
@@ -119,6 +121,7 @@ export const BLOCK = {
   /** The App Home's Import catalog button. */
   catalogHome: 'catalog_home',
   reviewConfirmAll: 'review_confirm_all',
+  reviewWorkbook: 'review_workbook',
   reviewPager: 'review_pager',
   reviewSupplier: 'review_supplier',
   reviewStart: 'review_start',
@@ -219,6 +222,7 @@ export const reviewItemCodec = valueCodec(z.strictObject({ i: idSchema }), BUTTO
 export const candidateOptionCodec = valueCodec(z.strictObject({ p: idSchema }), OPTION_VALUE_MAX);
 /** Confirm all suggestions of a quotation. */
 export const confirmAllCodec = quotationRefCodec;
+export const downloadLinesCodec = quotationRefCodec;
 /** Use an existing supplier (`s`) or create a new one from the name as read (`s` absent). */
 export const supplierChoiceCodec = valueCodec(
   z.strictObject({ qt: idSchema, s: idSchema.optional() }),

@@ -8,12 +8,14 @@ import { countActiveProducts } from '../db/stores/catalog-store.js';
 import { enqueueSlackCall } from '../outbox/index.js';
 import {
   buildReviewMessage,
+  buildReviewWorkbookSummary,
   buildFileError,
+  type ReviewWorkbookSummary,
   type ReviewLine,
   type ReviewModel,
   type StatusStage,
 } from '../slack/views/index.js';
-import { reviewKey, threadOf, message, edit } from './thread.js';
+import { reviewKey, statusKey, threadOf, message, edit, upload } from './thread.js';
 import { enqueueStatus } from './status-card.js';
 
 // ───────────────────────────── Reading and review ─────────────────────────────
@@ -73,6 +75,41 @@ export async function enqueueReviewChanged(tx: WorkspaceTx, quotationId: string,
   await enqueueStatus(tx, quotationId, await reviewStage(tx, quotationId), `review:${change}`);
 }
 
+/** The review workbook of every line, uploaded into the thread; `version` tells two states of the lines apart. */
+export async function enqueueReviewWorkbook(tx: WorkspaceTx, quotationId: string, version: string, content: Buffer) {
+  const thread = await threadOf(tx, quotationId);
+  const base = thread.fileName.replace(/\.[^.]*$/, '').slice(0, 80) || 'quotation';
+  return enqueueSlackCall(
+    tx,
+    upload(thread, `q:${quotationId}:workbook:${version}`, {
+      filename: `${base} - review.xlsx`,
+      title: `Review workbook: every line of ${thread.fileName.slice(0, 100)}`,
+      content,
+    }),
+  );
+}
+
+/**
+ * A review workbook shared back (read as a file of its own, `fileQuotationId`): its status card becomes the summary
+ * of what was applied, so the thread has one answer to the file, not a second status card.
+ */
+export async function enqueueReviewWorkbookApplied(
+  tx: WorkspaceTx,
+  fileQuotationId: string,
+  summary: ReviewWorkbookSummary,
+) {
+  const thread = await threadOf(tx, fileQuotationId);
+  await enqueueSlackCall(
+    tx,
+    edit(
+      thread,
+      `${statusKey(fileQuotationId)}:workbook`,
+      statusKey(fileQuotationId),
+      buildReviewWorkbookSummary(summary),
+    ),
+  );
+}
+
 async function reviewStage(tx: WorkspaceTx, quotationId: string): Promise<StatusStage> {
   const counts = await tx.quotationItem.groupBy({
     by: ['reviewState'],
@@ -123,13 +160,17 @@ async function reviewModel(tx: WorkspaceTx, quotationId: string, page: number): 
   });
   const lines = needed.map((item): ReviewLine => {
     const candidates = candidatesSchema.parse(item.candidates).slice(0, MATCH_REVIEW.maxCandidates).map(product);
-    const suggested = candidates.find((c) => c.productId === item.productId) ?? null;
+    // The line's own confidence (the matcher's, lowered by its flags) is the one "Confirm all" judges by.
+    const candidate = candidates.find((c) => c.productId === item.productId);
+    const suggested = candidate ? { ...candidate, confidence: item.matchConfidence } : null;
     return {
       itemId: item.id,
       sheet: item.sheet,
       row: item.rowNumber,
       rawSku: item.rawSku,
       rawDescription: item.rawDescription,
+      color: item.color,
+      size: item.size,
       quantity: item.quantity,
       unitPrice: item.unitPrice === null ? null : Number(item.unitPrice),
       suggestion:

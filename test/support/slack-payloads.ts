@@ -105,6 +105,7 @@ export function fakeParley() {
     recentFiles: vi.fn<Parley['recentFiles']>(async () => ({ ok: true, value: [] })),
     reviewItem: vi.fn<Parley['reviewItem']>(async () => DONE),
     confirmAll: vi.fn<Parley['confirmAll']>(async () => DONE),
+    downloadReviewLines: vi.fn<Parley['downloadReviewLines']>(async () => DONE),
     chooseSupplier: vi.fn<Parley['chooseSupplier']>(async () => DONE),
     showReviewPage: vi.fn<Parley['showReviewPage']>(async () => DONE),
     beginNegotiation: vi.fn<Parley['beginNegotiation']>(async () => DONE),

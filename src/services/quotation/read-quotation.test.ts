@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/tes
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { chooseSupplier } from './review-quotation.js';
 import { READ_LEASE_MS, readQuotation } from './read-quotation.js';
+import { quotationTruthSchema } from '../../../dev/sample-corpus/truth.js';
 
 const TEAM = 'T0READLEAS';
 const BUYER = 'U0BUYER001';
@@ -160,5 +161,34 @@ describe('readQuotation: readers fenced by the read lease', () => {
     expect(await first).toBe('review');
     expect(await row(quotation.id)).toMatchObject({ status: 'review', readLeaseOwner: 'instance-a' });
     expect((await itemIds(quotation.id)).length).toBeGreaterThan(0);
+  });
+
+  it('keeps each line’s colour and size as the file gave them, and the review shows them (issue 16, item 6)', async () => {
+    const quotation = await receivedQuotation();
+    const titled = await readFile(new URL('../../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url));
+    const truth = quotationTruthSchema.parse(
+      JSON.parse(
+        await readFile(
+          new URL('../../../data/samples/02-title-block-header-row-9.truth.json', import.meta.url),
+          'utf8',
+        ),
+      ),
+    );
+    expect(
+      await readQuotation(ctx, { quotationId: quotation.id, owner: 'instance-a', download: async () => titled }),
+    ).toBe('review');
+    const items = await ctx.db.quotationItem.findMany({
+      where: { quotationId: quotation.id },
+      orderBy: { position: 'asc' },
+    });
+    expect(items.map((item) => [item.rowNumber, item.color, item.size])).toEqual(
+      truth.items.map((item) => [item.row, item.color, item.size]),
+    );
+    const posts = await ctx.db.slackOutbox.findMany({ where: { method: 'chat.postMessage' } });
+    const review = posts.find(
+      (row) => row.dedupeKey.includes(quotation.id) && JSON.stringify(row.payload).includes('Review'),
+    );
+    const first = truth.items[0];
+    expect(JSON.stringify(review?.payload)).toContain(`colour ${first?.color} · size ${first?.size}`);
   });
 });

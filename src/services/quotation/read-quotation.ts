@@ -14,7 +14,9 @@ import { type ParsedQuotation, parseQuotation } from '../../quotation/parse-quot
 import { withUsageScope } from '../../llm/usage-scope.js';
 import { type SlackFiles, sharedFileDownload } from './download-shared-file.js';
 import type { ServiceContext } from '../service-context.js';
-import { enqueueQuotationFailed, enqueueQuotationRead } from '../../thread/review.js';
+import { enqueueQuotationFailed, enqueueQuotationRead, enqueueReviewWorkbookApplied } from '../../thread/review.js';
+import type { SharedReviewWorkbook } from '../../quotation/review-workbook.js';
+import { applyReviewWorkbook, sharedReviewWorkbook } from './review-workbook.js';
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;
@@ -34,7 +36,7 @@ export interface ReadQuotationOptions {
 }
 
 /** `lease_lost`: another reader took the quotation while this one worked; this one wrote nothing. */
-export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read' | 'lease_lost';
+export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read' | 'lease_lost' | 'review_workbook';
 
 /** A held read lease: the expiry this reader last wrote is its fencing token. */
 interface ReadLease {
@@ -100,6 +102,12 @@ async function readHeld(
     const data = await options.download();
     // Lost while downloading: the Claude re-read of the sheets would be paid for nothing.
     if (heartbeat.lost()) throw new ReadLeaseLost();
+    // Parley's own review workbook shared back in a thread: applied to the quotation it names, not read as a quote.
+    const workbook = await sharedReviewWorkbook(data, ctx.limits);
+    if (workbook) {
+      await heartbeat.stop();
+      return await recordReviewWorkbook(ctx, lease, workbook);
+    }
     const suppliers = await ctx.db.supplier.findMany({
       where: { isSimulated: false },
       select: { id: true, code: true, name: true },
@@ -221,6 +229,35 @@ async function failQuotation(ctx: ServiceContext, lease: ReadLease, error: { cod
 }
 
 /**
+ * A review workbook shared back: applied to the quotation it was made for, in one transaction with this file's row
+ * (done: it is not a quotation) and its status card turned into the summary. Written only under the reader's lease.
+ */
+async function recordReviewWorkbook(
+  ctx: ServiceContext,
+  lease: ReadLease,
+  workbook: SharedReviewWorkbook,
+): Promise<'review_workbook'> {
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.quotation.updateMany({
+      where: heldBy(lease),
+      data: { status: 'completed', notes: `Parley review workbook for quotation ${workbook.quotationId}` },
+    });
+    if (count === 0) throw new ReadLeaseLost();
+    const file = await tx.quotation.findUniqueOrThrow({
+      where: { id: lease.quotationId },
+      select: { fileName: true, uploadedBySlackUserId: true },
+    });
+    const summary = await applyReviewWorkbook(tx, ctx, {
+      fileName: file.fileName,
+      sharedBy: file.uploadedBySlackUserId,
+      workbook,
+    });
+    await enqueueReviewWorkbookApplied(tx, lease.quotationId, summary);
+  });
+  return 'review_workbook';
+}
+
+/**
  * The parse result becomes the quotation's lines; the supplier is linked when it is certainly one of ours. Written
  * only under the reader's lease (ReadLeaseLost otherwise, and nothing is written): the fenced update comes first, so
  * its row lock also holds off a second reader's claim until these lines are committed.
@@ -268,6 +305,8 @@ async function recordParsedQuotation(
         rawUnitPrice: item.unitPrice === null ? null : String(item.unitPrice),
         rawNotes: item.notes,
         description: item.description,
+        color: item.color,
+        size: item.size,
         quantity: item.quantity === null ? null : Math.round(item.quantity),
         unitPrice: item.unitPrice,
         totalPrice: item.totalPrice,

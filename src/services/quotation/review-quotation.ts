@@ -3,7 +3,8 @@
 // also re-renders the review and the status card; a repeated click changes nothing. When every line and the supplier
 // are settled the quotation is `ready` and the thread offers to start the negotiation.
 import type { ItemDecision, SupplierChoice } from '../../app-types.js';
-import { MATCH_REVIEW, QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
+import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
+import { confirmAllScope } from '../../quotation/confirm-all.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { supplierColumns } from '../../db/seed.js';
 import type { WorkspaceTx } from '../../db/scoped.js';
@@ -56,28 +57,44 @@ export async function reviewItem(ctx: ServiceContext, options: ReviewItemOptions
   return done(undefined, changed);
 }
 
-/** Confirms every suggestion a click may confirm (confidence ≥ MATCH_REVIEW.mustActBelow); the rest stay open. */
+/**
+ * "Confirm all suggestions" clicked on review page `page`: confirms the open suggestions the buyer saw on that page
+ * and those the matcher was sure of on any page (src/quotation/confirm-all.ts); the rest stay open, counted in
+ * `unseen`, and the re-rendered review says why.
+ */
 export async function confirmAllSuggestions(
   ctx: ServiceContext,
   options: { quotationId: string; by: string; page: number },
-): Promise<ServiceResult<{ confirmed: number; stillOpen: number }>> {
+): Promise<ServiceResult<{ confirmed: number; stillOpen: number; unseen: number }>> {
   const gate = await gateQuotation(ctx, options.quotationId, options.by);
   if (!gate.ok) return gate;
   return ctx.db.$transaction(async (tx) => {
+    // The review list as the message pages it: every line that needed a person, in sheet order.
+    const listed = await tx.quotationItem.findMany({
+      where: { quotationId: options.quotationId, reviewState: { not: 'auto_accepted' } },
+      orderBy: { position: 'asc' },
+      select: { id: true, reviewState: true, productId: true, matchConfidence: true, flags: true },
+    });
+    const scope = confirmAllScope(
+      listed.map((item) => ({
+        pending: item.reviewState === 'needs_review',
+        suggested: item.productId !== null,
+        confidence: item.matchConfidence,
+        flagCount: Array.isArray(item.flags) ? item.flags.length : 0,
+      })),
+      options.page,
+    );
+    const ids = scope.confirm.flatMap((index) => listed[index]?.id ?? []);
     const { count } = await tx.quotationItem.updateMany({
-      where: {
-        quotationId: options.quotationId,
-        reviewState: 'needs_review',
-        productId: { not: null },
-        matchConfidence: { gte: MATCH_REVIEW.mustActBelow },
-      },
+      // Still open: a line decided by someone else since it was read keeps that decision.
+      where: { id: { in: ids }, reviewState: 'needs_review', productId: { not: null } },
       data: { reviewState: 'confirmed', ...reviewed(ctx, options.by) },
     });
     const stillOpen = await tx.quotationItem.count({
       where: { quotationId: options.quotationId, reviewState: 'needs_review' },
     });
     if (count > 0) await afterReviewChange(tx, options.quotationId, `all:${count}:${stillOpen}`, options.page);
-    return done({ confirmed: count, stillOpen }, count > 0);
+    return done({ confirmed: count, stillOpen, unseen: scope.unseen }, count > 0);
   });
 }
 
@@ -130,7 +147,7 @@ export async function showReviewPage(
   return done(undefined);
 }
 
-async function gateQuotation(ctx: ServiceContext, quotationId: string, by: string) {
+export async function gateQuotation(ctx: ServiceContext, quotationId: string, by: string) {
   const quotation = await ctx.db.quotation.findUnique({
     where: { id: quotationId },
     select: {
@@ -155,12 +172,12 @@ async function gateQuotation(ctx: ServiceContext, quotationId: string, by: strin
   return done(quotation);
 }
 
-function reviewed(ctx: ServiceContext, by: string) {
+export function reviewed(ctx: Pick<ServiceContext, 'now'>, by: string) {
   return { reviewedBySlackUserId: by, reviewedAt: ctx.now() };
 }
 
 /** Moves the quotation between review and ready, then re-renders the review and the status card. */
-async function afterReviewChange(tx: WorkspaceTx, quotationId: string, changeKey: string, page: number) {
+export async function afterReviewChange(tx: WorkspaceTx, quotationId: string, changeKey: string, page: number) {
   const open = await tx.quotationItem.count({ where: { quotationId, reviewState: 'needs_review' } });
   const quotation = await tx.quotation.findUniqueOrThrow({ where: { id: quotationId }, select: { supplierId: true } });
   const usable = await tx.quotationItem.count({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTION,
   candidateOptionCodec,
+  downloadLinesCodec,
   itemIdFromReviewLineBlockId,
   quotationIdFromPageJumpBlockId,
   quotationRefCodec,
@@ -10,7 +11,8 @@ import {
   reviewPageCodec,
   supplierChoiceCodec,
 } from '../ids.js';
-import { REVIEW_PAGE_SIZE, type ReviewLine, type ReviewModel, buildReviewMessage, reviewPageCount } from './review.js';
+import { REVIEW_PAGE_SIZE, reviewPageCount } from '../../quotation/confirm-all.js';
+import { type ReviewLine, type ReviewModel, buildReviewMessage, buildReviewWorkbookSummary } from './review.js';
 import {
   HOSTILE,
   buttons,
@@ -147,6 +149,61 @@ describe('buildReviewMessage', () => {
     expect(buttons(message).some((b) => b.actionId === ACTION.reviewPageNext)).toBe(false);
   });
 
+  it('shows the colour and size the file gave a line, escaped, and neither when the file has none', () => {
+    const withVariant = line(1, { color: 'Glacier White <!here>', size: 'XL & up' });
+    const message = buildReviewMessage(model([withVariant, line(2)]));
+    expectNoViolations(message, 'message');
+    expectNoInjection(message);
+    const text = visibleText(message);
+    expect(text).toContain('colour Glacier White &lt;!here&gt; · size XL &amp; up · 120 × $32.50');
+    expect(text).not.toContain('colour Glacier White <!here>');
+    // Line 2 has no colour or size cell: its quantity line is as before.
+    expect(text).toMatch(/row 12\*[^\n]*\n120 × \$32\.50/);
+
+    const decided = line(3, {
+      color: 'Obsidian Black',
+      size: 'M',
+      decision: { kind: 'confirmed', sku: 'MB013-0BS-M', name: 'Insulated Winter Jacket', by: 'U0BUYER01' },
+    });
+    expect(visibleText(buildReviewMessage(model([decided])))).toContain('colour Obsidian Black · size M');
+  });
+
+  it('offers every line as a workbook for a large quotation only', () => {
+    const large = buildReviewMessage(model([line(1)]));
+    const download = buttons(large).find((b) => b.actionId === ACTION.reviewDownloadLines);
+    expect(download?.text).toBe('Download all lines (54)');
+    expect(downloadLinesCodec.decode(download?.value)).toEqual({ qt: QT });
+    const summary = { ...model([]).summary, lineCount: 12 };
+    const small = buildReviewMessage(model([line(1)], { summary }));
+    expect(buttons(small).some((b) => b.actionId === ACTION.reviewDownloadLines)).toBe(false);
+  });
+
+  it('summarises a review workbook shared back: changes, rows not applied (escaped), or why nothing was', () => {
+    const problems = Array.from({ length: 12 }, (_, i) => `Row ${i + 2}: “<!channel> ${'x'.repeat(400)}” is not a SKU`);
+    const applied = buildReviewWorkbookSummary({
+      kind: 'applied',
+      fileName: 'quote - review.xlsx',
+      quotationFileName: 'quote.xlsx',
+      confirmed: 3,
+      notInCatalog: 1,
+      unchanged: 2950,
+      problems,
+    });
+    expectNoViolations(applied, 'message');
+    expectNoInjection(applied);
+    const text = visibleText(applied);
+    expect(text).toContain('3 lines confirmed, 1 line marked not in catalog, 2,950 rows unchanged');
+    expect(text).toContain('12 rows were not applied');
+    expect(text).toContain('…and 2 more rows.');
+    const refused = buildReviewWorkbookSummary({
+      kind: 'refused',
+      fileName: 'quote - review.xlsx',
+      reason: 'that quotation is past its review.',
+    });
+    expectNoViolations(refused, 'message');
+    expect(visibleText(refused)).toContain('nothing was applied: that quotation is past its review.');
+  });
+
   it('shows decided lines without buttons, and Start once all are decided', () => {
     const decided = [
       line(1, {
@@ -194,7 +251,36 @@ describe('buildReviewMessage', () => {
     }
     // Every line appears on exactly one page.
     expect(seen.size).toBe(300);
-    expect(visibleText(buildReviewMessage(model(many, { page: 2 })))).toContain('Confirm all suggestions (300)');
+    // "Confirm all" covers the page on screen only: the other 285 suggestions are open, and the message says why.
+    const second = visibleText(buildReviewMessage(model(many, { page: 2 })));
+    expect(second).toContain('Confirm all suggestions (15)');
+    expect(second).toContain('285 suggestions on other pages are not included');
+  });
+
+  it('counts in "Confirm all" the page shown and the lines the matcher was sure of, and says what stays open', () => {
+    // Line 30 (page 3) was matched at 1.0 but a flag on its quantity cost 0.2: the matcher was sure of the product.
+    // Line 31 (page 3) was matched at 0.72 with no flag: nobody has seen it, so it stays open.
+    // Line 2 (page 1, shown) is below mustActBelow: it must be decided on its own.
+    const lines = Array.from({ length: 32 }, (_, i) => line(i));
+    const sure = lines[30];
+    const weak = lines[2];
+    if (!sure || !weak) throw new Error('fixture');
+    lines[30] = line(30, {
+      flags: ['quantity is not a whole number'],
+      suggestion: sure.suggestion && { ...sure.suggestion, confidence: 0.8 },
+    });
+    lines[2] = line(2, { suggestion: weak.suggestion && { ...weak.suggestion, confidence: 0.4 } });
+    const message = buildReviewMessage(model(lines, { page: 1 }));
+    expectNoViolations(message, 'message');
+    const confirmAll = buttons(message).find((b) => b.actionId === ACTION.reviewConfirmAll);
+    expect(confirmAll?.text).toBe('Confirm all suggestions (15)');
+    const dialog = JSON.stringify(message.blocks);
+    expect(dialog).toContain('the 14 on this page and 1 on other pages that the matcher is sure of');
+    // Lines 15–29 and 31 on pages 2 and 3.
+    expect(visibleText(message)).toContain('16 suggestions on other pages are not included');
+
+    const allSeen = buildReviewMessage(model(lines.slice(0, 15)));
+    expect(visibleText(allSeen)).not.toContain('not included');
   });
 
   it('clamps a page out of range', () => {
@@ -230,7 +316,8 @@ describe('buildReviewMessage', () => {
     const l = line(1, { suggestion: null, candidates: [] });
     const message = buildReviewMessage(model([l]));
     expectNoViolations(message, 'message');
-    expect(buttons(message).map((b) => b.actionId)).toEqual([ACTION.reviewNotInCatalog]);
+    // (The quotation has 54 lines: "Download all lines" is offered below the review too.)
+    expect(buttons(message).map((b) => b.actionId)).toEqual([ACTION.reviewNotInCatalog, ACTION.reviewDownloadLines]);
     expect(visibleText(message)).toContain('No catalog match found');
   });
 
@@ -241,6 +328,8 @@ describe('buildReviewMessage', () => {
         sheet: long,
         rawSku: long,
         rawDescription: long,
+        color: long,
+        size: long,
         flags: [long, long, long, long],
         suggestion: { productId: `clprod${String(i).padStart(19, '0')}`, sku: long, name: long, confidence: 0.6 },
         candidates: Array.from({ length: 8 }, (_, j) => ({

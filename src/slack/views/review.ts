@@ -7,6 +7,7 @@ import {
   BLOCK,
   candidateOptionCodec,
   confirmAllCodec,
+  downloadLinesCodec,
   quotationRefCodec,
   reviewConfirmCodec,
   reviewItemCodec,
@@ -33,6 +34,13 @@ import {
   who,
 } from './blocks.js';
 import { escapeTruncate, inline, oneLine, plain } from './escape.js';
+import {
+  REVIEW_PAGE_SIZE,
+  type ReviewListLine,
+  clampReviewPage,
+  confirmAllScope,
+  reviewPageCount,
+} from '../../quotation/confirm-all.js';
 
 export interface ReviewProduct {
   productId: string;
@@ -52,6 +60,9 @@ export interface ReviewLine {
   row: number;
   rawSku: string | null;
   rawDescription: string | null;
+  /** The colour and size as the file wrote them (file text: escaped when shown). */
+  color?: string | null;
+  size?: string | null;
   quantity: number | null;
   unitPrice: number | null;
   /** The matcher's best guess; null when nothing matched. */
@@ -100,19 +111,10 @@ export const NO_CATALOG_HINT =
   'An approver or workspace admin can import the brand’s catalog (CSV or XLSX) with `/parley catalog`; ' +
   'lines can still be marked “Not in catalog” here meanwhile.';
 
-/**
- * Lines per page. Each undecided line takes 2 blocks; the rest of the message at most 13 — 15 lines keep a page at
- * 43 of Slack’s 50 blocks.
- */
-export const REVIEW_PAGE_SIZE = 15;
-
 const RAW_SKU_MAX = 60;
 const RAW_DESCRIPTION_MAX = 200;
 const PRODUCT_NAME_MAX = 80;
-
-export function reviewPageCount(lineCount: number): number {
-  return Math.max(1, Math.ceil(lineCount / REVIEW_PAGE_SIZE));
-}
+const VARIANT_MAX = 40;
 
 function productText(p: { sku: string; name: string }): string {
   return `${inline(p.sku, 40)} — ${inline(p.name, PRODUCT_NAME_MAX)}`;
@@ -132,8 +134,12 @@ function lineHeadline(line: ReviewLine, currency: string): string {
   const where = `${inline(line.sheet, 40)} · row ${line.row}`;
   const sku = line.rawSku ? `\`${inline(line.rawSku.replace(/`/g, 'ˋ'), RAW_SKU_MAX)}\`` : '_no SKU_';
   const desc = line.rawDescription ? inline(line.rawDescription, RAW_DESCRIPTION_MAX) : '_no description_';
+  const variant = [
+    line.color ? `colour ${inline(line.color, VARIANT_MAX)}` : null,
+    line.size ? `size ${inline(line.size, VARIANT_MAX)}` : null,
+  ].filter((part) => part !== null);
   const qty = `${quantity(line.quantity)} × ${money(line.unitPrice, currency)}`;
-  return `*${where}* — ${sku} ${desc}\n${qty}`;
+  return `*${where}* — ${sku} ${desc}\n${[...variant, qty].join(' · ')}`;
 }
 
 function lineBlocks(line: ReviewLine, currency: string): KnownBlock[] {
@@ -184,6 +190,25 @@ function lineBlocks(line: ReviewLine, currency: string): KnownBlock[] {
     }),
   );
   return [section([head, suggestion, ...flags].join('\n')), actions(reviewLineBlockId(line.itemId), elements)];
+}
+
+/** What "Confirm all" needs to know of a review line (src/quotation/confirm-all.ts decides). */
+function reviewListLine(line: ReviewLine): ReviewListLine {
+  return {
+    pending: line.decision === null,
+    suggested: line.suggestion !== null,
+    confidence: line.suggestion?.confidence ?? 0,
+    flagCount: line.flags?.length ?? 0,
+  };
+}
+
+/** Why "Confirm all" leaves suggestions open: the buyer has not seen them, and the matcher is not sure of them. */
+export function unseenSentence(unseen: number): string {
+  return (
+    `:eyes: ${plural(unseen, 'suggestion')} on other pages ${unseen === 1 ? 'is' : 'are'} not included in ` +
+    '“Confirm all”: Parley confirms only the suggestions you have seen and those its matcher is sure of. ' +
+    'Open their pages to confirm them.'
+  );
 }
 
 function dedupe(products: readonly ReviewProduct[]): ReviewProduct[] {
@@ -256,9 +281,8 @@ function supplierBlocks(model: ReviewModel): KnownBlock[] {
 export function buildReviewMessage(model: ReviewModel): SlackMessage {
   const lines = model.lines;
   const pages = reviewPageCount(lines.length);
-  const page = Math.min(Math.max(1, Math.floor(model.page) || 1), pages);
+  const page = clampReviewPage(model.page, lines.length);
   const pending = lines.filter((l) => l.decision === null);
-  const confirmable = pending.filter((l) => l.suggestion !== null);
   const supplierSettled = model.supplier.kind !== 'uncertain';
   const file = inline(model.fileName, 100);
 
@@ -281,19 +305,37 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
     blocks.push(divider());
   }
 
-  if (confirmable.length > 0) {
+  const scope = confirmAllScope(lines.map(reviewListLine), page);
+  if (scope.confirm.length > 0) {
+    const what =
+      scope.sure > 0
+        ? `the ${quantity(scope.seen)} on this page and ${quantity(scope.sure)} on other pages that the matcher is sure of`
+        : `the ${quantity(scope.seen)} on this page`;
     blocks.push(
       actions(BLOCK.reviewConfirmAll, [
         button({
-          text: `Confirm all suggestions (${confirmable.length})`,
+          text: `Confirm all suggestions (${scope.confirm.length})`,
           actionId: ACTION.reviewConfirmAll,
           value: confirmAllCodec.encode({ qt: model.quotationId }),
           confirm: {
             title: 'Confirm all suggestions?',
-            text: `${plural(confirmable.length, 'open line')} will be matched to the suggested product, on every page.`,
+            text: `${plural(scope.confirm.length, 'open line')} will be matched to the suggested product: ${what}.`,
             confirm: 'Confirm all',
             deny: 'Cancel',
           },
+        }),
+      ]),
+    );
+  }
+  if (scope.unseen > 0) blocks.push(context([unseenSentence(scope.unseen)]));
+  if (model.summary.lineCount > REVIEW_PAGE_SIZE) {
+    // Large quotations: every line (the auto-accepted ones too, which the pages never show) in one workbook.
+    blocks.push(
+      actions(BLOCK.reviewWorkbook, [
+        button({
+          text: `Download all lines (${quantity(model.summary.lineCount)})`,
+          actionId: ACTION.reviewDownloadLines,
+          value: downloadLinesCodec.encode({ qt: model.quotationId }),
         }),
       ]),
     );
@@ -363,6 +405,56 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
   const pageNote = pages > 1 ? ` (page ${page} of ${pages})` : '';
   return {
     text: `Review of ${file}: ${status}, ${plural(model.autoAccepted, 'line')} auto-accepted${pageNote}`,
+    blocks,
+  };
+}
+
+/** What became of a review workbook shared back in the thread. */
+export type ReviewWorkbookSummary =
+  | {
+      kind: 'applied';
+      fileName: string;
+      /** The quotation's file the workbook was made from. */
+      quotationFileName: string;
+      confirmed: number;
+      notInCatalog: number;
+      unchanged: number;
+      /** One sentence per row not applied (file text inside is escaped here). */
+      problems: string[];
+    }
+  | { kind: 'refused'; fileName: string; reason: string };
+
+const PROBLEMS_SHOWN = 10;
+
+/** The reply to a review workbook shared back: what changed, what did not and why, or why nothing was applied. */
+export function buildReviewWorkbookSummary(summary: ReviewWorkbookSummary): SlackMessage {
+  const file = inline(summary.fileName, 100);
+  if (summary.kind === 'refused') {
+    const text = `:warning: *${file}* is Parley’s review workbook, but nothing was applied: ${escapeTruncate(summary.reason, 500)}`;
+    return { text: `Review workbook ${file}: nothing applied`, blocks: [section(text)] };
+  }
+  const changed = summary.confirmed + summary.notInCatalog;
+  const head =
+    changed === 0
+      ? `:page_facing_up: *${file}*: no line changed (${plural(summary.unchanged, 'row')} as Parley wrote them).`
+      : `:white_check_mark: *${file}* applied to the review of *${inline(summary.quotationFileName, 100)}*: ` +
+        `${plural(summary.confirmed, 'line')} confirmed, ${plural(summary.notInCatalog, 'line')} marked not in ` +
+        `catalog, ${plural(summary.unchanged, 'row')} unchanged.`;
+  const blocks: KnownBlock[] = [section(head)];
+  if (summary.problems.length > 0) {
+    const shown = summary.problems.slice(0, PROBLEMS_SHOWN).map((p) => `• ${escapeTruncate(oneLine(p), 250)}`);
+    const more = summary.problems.length - shown.length;
+    blocks.push(
+      section(
+        `:warning: ${plural(summary.problems.length, 'row was', 'rows were')} not applied; their lines are as they were:\n` +
+          shown.join('\n') +
+          (more > 0 ? `\n…and ${plural(more, 'more row')}.` : ''),
+      ),
+      context(['Fix those rows in the workbook and share it again: rows already applied are left as they are.']),
+    );
+  }
+  return {
+    text: `Review workbook ${file}: ${plural(changed, 'line')} changed, ${plural(summary.problems.length, 'row')} not applied`,
     blocks,
   };
 }

@@ -13,6 +13,7 @@ import { chooseCurveball } from './choose-curveball.js';
 import { chooseSupplier } from './choose-supplier.js';
 import type { ClickArgs } from './click.js';
 import { confirmAll } from './confirm-all.js';
+import { downloadReviewLines } from './download-review-lines.js';
 import { confirmMatch } from './confirm-match.js';
 import { earlyTermination } from './early-termination.js';
 import { negotiateFile } from './negotiate-file.js';
@@ -32,6 +33,7 @@ export function register(app: App, deps: SlackDeps): void {
   on(ACTION.reviewConfirm, confirmMatch(deps));
   on(ACTION.reviewNotInCatalog, reviewNotInCatalog(deps));
   on(ACTION.reviewConfirmAll, confirmAll(deps));
+  on(ACTION.reviewDownloadLines, downloadReviewLines(deps));
   on(ACTION.reviewPagePrev, reviewPage(deps));
   on(ACTION.reviewPageNext, reviewPage(deps));
   on(ACTION.reviewSupplierUseExisting, chooseSupplier(deps));

@@ -1,0 +1,119 @@
+// The buyer's review behind the Slack layer, against a real database (PGlite, or DATABASE_URL's PostgreSQL):
+// "Confirm all suggestions" confirms what the buyer saw and what the matcher was sure of, nothing else (issue 16).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogProduct } from '../../catalog/products-csv.js';
+import { loadEnv } from '../../config/env.js';
+import { seedWorkspace } from '../../db/seed.js';
+import { REVIEW_PAGE_SIZE } from '../../quotation/confirm-all.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { createContextFactory, type ServiceContext } from '../service-context.js';
+import { confirmAllSuggestions } from './review-quotation.js';
+
+const TEAM = 'T0REVIEW01';
+const BUYER = 'U0BUYER001';
+const LINES = 40;
+/** Page 3: matched at 1.0, one flag on its quantity lowered it to 0.8. */
+const SURE = 35;
+/** Page 1: below mustActBelow, decided on its own. */
+const WEAK = 3;
+
+const jacket = (n: number): CatalogProduct => ({
+  brand: 'Valden Outdoor',
+  sku: `MC${String(n).padStart(3, '0')}-GLW-M`,
+  name: `Summit Jacket ${n}`,
+  color: 'Glacier White',
+  size: 'M',
+  category: 'Jackets',
+});
+
+let db: TestDatabase;
+let ctx: ServiceContext;
+let files = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedWorkspace(db.prisma, {
+    slackTeamId: TEAM,
+    brandName: 'Valden Outdoor',
+    catalog: Array.from({ length: LINES }, (_, n) => jacket(n + 1)),
+  });
+  const contexts = createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: null, now: () => new Date() });
+  const found = await contexts.forTeam(TEAM);
+  if (!found) throw new Error('no workspace');
+  ctx = found;
+});
+afterAll(() => db?.destroy());
+
+/** A quotation in review: every line suggested at 0.72 unless said otherwise, in sheet order. */
+async function quotationInReview() {
+  const n = ++files;
+  const quotation = await ctx.db.quotation.create({
+    data: {
+      workspaceId: ctx.workspace.id,
+      slackFileId: `F0REVIEW${n}`,
+      slackChannelId: 'C0REVIEW01',
+      slackThreadTs: `1767225600.00020${n}`,
+      slackMessageTs: `1767225600.00020${n}`,
+      uploadedBySlackUserId: BUYER,
+      fileName: 'quote.xlsx',
+      status: 'review',
+    },
+  });
+  const products = await ctx.db.product.findMany({ orderBy: { sku: 'asc' }, select: { id: true, sku: true } });
+  await ctx.db.quotationItem.createMany({
+    data: products.map((product, position) => ({
+      workspaceId: ctx.workspace.id,
+      quotationId: quotation.id,
+      position,
+      sheet: 'Quote',
+      rowNumber: position + 2,
+      rawSku: product.sku,
+      productId: product.id,
+      matchConfidence: position === SURE ? 0.8 : position === WEAK ? 0.4 : 0.72,
+      matchMethod: 'fuzzy_sku' as const,
+      candidates: [{ productId: product.id, sku: product.sku, confidence: 0.72 }],
+      flags:
+        position === SURE
+          ? [{ code: 'arithmetic_mismatch', message: 'qty × price ≠ total', sheet: 'Quote', row: 37, column: 4 }]
+          : [],
+      reviewState: 'needs_review' as const,
+    })),
+  });
+  return quotation;
+}
+
+const states = async (quotationId: string) =>
+  (await ctx.db.quotationItem.findMany({ where: { quotationId }, orderBy: { position: 'asc' } })).map(
+    (item) => item.reviewState,
+  );
+
+describe('confirmAllSuggestions', () => {
+  it('confirms the page shown and the lines the matcher was sure of; the rest stay open, counted', async () => {
+    const quotation = await quotationInReview();
+    const result = await confirmAllSuggestions(ctx, { quotationId: quotation.id, by: BUYER, page: 2 });
+    // Page 2 is lines 15–29 (all 15 clickable), plus line 35 from page 3.
+    expect(result).toMatchObject({ ok: true, value: { confirmed: REVIEW_PAGE_SIZE + 1, unseen: 23 } });
+    const after = await states(quotation.id);
+    after.forEach((state, position) => {
+      const seen = position >= REVIEW_PAGE_SIZE && position < 2 * REVIEW_PAGE_SIZE;
+      expect([position, state]).toEqual([position, seen || position === SURE ? 'confirmed' : 'needs_review']);
+    });
+
+    // The re-rendered review (page 2) tells the buyer what stayed open and why.
+    const edits = await ctx.db.slackOutbox.findMany({ where: { method: 'chat.update' } });
+    const review = JSON.stringify(edits.map((row) => row.payload));
+    expect(review).toContain('23 suggestions on other pages are not included');
+
+    // The same click again on page 1: that page's clickable lines (not the must-act one) are confirmed now.
+    const again = await confirmAllSuggestions(ctx, { quotationId: quotation.id, by: BUYER, page: 1 });
+    expect(again).toMatchObject({ ok: true, value: { confirmed: REVIEW_PAGE_SIZE - 1, unseen: 9 } });
+    expect((await states(quotation.id))[WEAK]).toBe('needs_review');
+  });
+
+  it('refuses someone who may not review, and changes nothing', async () => {
+    const quotation = await quotationInReview();
+    const result = await confirmAllSuggestions(ctx, { quotationId: quotation.id, by: 'U0STRANGER', page: 1 });
+    expect(result).toMatchObject({ ok: false, error: 'not_allowed' });
+    expect(new Set(await states(quotation.id))).toEqual(new Set(['needs_review']));
+  });
+});
