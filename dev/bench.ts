@@ -37,7 +37,7 @@ import { isChargeLabel, isClosingDiscountLabel, isTaxLabel, totalKind } from '..
 import { runOutcomes } from './outcomes/outcomes-bench.js';
 import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
 import { runEngineScale } from './scale/engine-scale.js';
-import { runNegotiationDbScale } from './scale/negotiation-db-scale.js';
+import { type DbScaleRow, runNegotiationDbScale } from './scale/negotiation-db-scale.js';
 import { type DatabaseKind, postgresAvailable } from './reliability/bench-databases.js';
 import { readSampleBaseline } from './sample-baseline.js';
 
@@ -163,8 +163,9 @@ async function ingest(): Promise<void> {
 
 /**
  * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
- * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process.
- * Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
+ * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process —
+ * the engine alone, in memory. Then the same negotiation as Parley runs it, through the negotiation store on PGlite
+ * and PostgreSQL (dev/scale/negotiation-db-scale.ts): wall time, bytes written per step, the Slack floor. Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
  * API, which records every prompt and returns the usage the cost is computed from: prompt tokens as Claude counts
  * them, estimated by character class (src/llm/tokens.ts), of everything the real SDK sends — tool definitions and the
  * tool-use system prompt the API adds included — with Anthropic's prompt caching emulated (minimum prefix per model,
@@ -206,8 +207,11 @@ async function negotiation(): Promise<void> {
   await Promise.all(Array.from({ length: 20 }, (_, index) => run(100 + index)));
   const concurrentSeconds = (performance.now() - concurrentStarted) / 1000;
 
+  // The same negotiation as Parley runs it: through the store, a transaction per step, on each database.
+  const backends = await benchBackends();
+  const stored = await runNegotiationDbScale({ baseline, quotedSupplier, sizes: [baseline.lines.length], backends });
   const claude = await claudeNegotiation(baseline, quotedSupplier);
-  const large = await readSample('13-large-3000-lines.xlsx', catalog);
+  const large = await readSample(LARGE_SAMPLE, catalog);
   const claudeLarge = await claudeNegotiation(large.baseline, large.quotedSupplier);
   const { usage, requests, fallbacks, brandTurns, supplierTurns } = claude;
   const claudeCost = costOf(usage);
@@ -232,6 +236,17 @@ async function negotiation(): Promise<void> {
         (20 / concurrentSeconds).toFixed(1),
       ],
     ],
+  );
+  console.log(
+    `\nThrough the database (store, outbox rows, answers; no decision/PO), ${baseline.lines.length} lines:\n` +
+      stored
+        .map(
+          (row) =>
+            `  ${row.backend}: ${row.seconds.toFixed(2)} s for ${row.saves} saved steps, ` +
+            `${Math.round(row.bytesPerStep)} bytes of write-ahead log per step, ${row.posts} posts = a Slack floor of ` +
+            `${row.slackFloorSeconds} s`,
+        )
+        .join('\n'),
   );
   console.log('\nClaude path, where the money goes (tokens; USD at the prices of business-rules):');
   const usageRow = (row: ReturnType<typeof summarizeUsage>[number]) => [
@@ -274,8 +289,23 @@ async function negotiation(): Promise<void> {
       estCostUsdPerNegotiation: round(claudeCost, 4),
       promptTokensPerBrandTurnLargeQuote: Math.max(...claudeLarge.brandTurns),
       estCostUsdLargeQuote: round(costOf(claudeLarge.usage), 4),
+      storedNegotiationSecondsPglite: storedFigure(stored, 'pglite', (row) => round(row.seconds, 2)),
+      storedNegotiationSecondsPostgres: storedFigure(stored, 'postgres', (row) => round(row.seconds, 2)),
+      storedBytesPerStep: storedFigure(stored, 'pglite', (row) => Math.round(row.bytesPerStep)),
+      slackFloorSeconds: storedFigure(stored, 'pglite', (row) => row.slackFloorSeconds),
     }),
   );
+}
+
+/** `--backends pglite,postgres`; by default PGlite, and PostgreSQL when its server answers. */
+async function benchBackends(option?: string): Promise<DatabaseKind[]> {
+  if (option) return option.split(',').map((b): DatabaseKind => (b === 'postgres' ? 'postgres' : 'pglite'));
+  return ['pglite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
+}
+
+function storedFigure(rows: DbScaleRow[], backend: DatabaseKind, figure: (row: DbScaleRow) => number): number | null {
+  const row = rows.find((candidate) => candidate.backend === backend);
+  return row ? figure(row) : null;
 }
 
 function readSample(file: string, catalog: CatalogIndex) {
@@ -514,9 +544,7 @@ async function scale(): Promise<void> {
 
   const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
   const { baseline, quotedSupplier } = await readSample(LARGE_SAMPLE, catalog);
-  const backends: DatabaseKind[] = values.backends
-    ? values.backends.split(',').map((b): DatabaseKind => (b === 'postgres' ? 'postgres' : 'pglite'))
-    : ['pglite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
+  const backends = await benchBackends(values.backends);
   const dbRows = await runNegotiationDbScale({ baseline, quotedSupplier, sizes: SCALE_SIZES, backends });
   console.log(
     '\nWhole negotiations through the database (store, outbox rows, answers; offline agents; no decision/PO). ' +
