@@ -38,9 +38,14 @@ import { isChargeLabel, isClosingDiscountLabel, isTaxLabel, totalKind } from '..
 import { runOutcomes } from './outcomes/outcomes-bench.js';
 import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
 import { runEngineScale } from './scale/engine-scale.js';
+import { type DbScaleRow, runNegotiationDbScale } from './scale/negotiation-db-scale.js';
+import { type DatabaseKind, postgresAvailable } from './reliability/bench-databases.js';
 import { readSampleBaseline } from './sample-baseline.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
+/** The 3,000-line sample, and the sizes `bench scale` takes from it. */
+const LARGE_SAMPLE = '13-large-3000-lines.xlsx';
+const SCALE_SIZES = [16, 300, 3000] as const;
 /** Lines timed against the naive baseline: every line would take minutes at the baseline's speed. */
 const MATCHER_SAMPLE_LINES = 300;
 
@@ -188,8 +193,9 @@ function wrongByConfirmAll(parsed: ParsedQuotation, truth: QuotationTruth): numb
 
 /**
  * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
- * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process.
- * Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
+ * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process —
+ * the engine alone, in memory. Then the same negotiation as Parley runs it, through the negotiation store on PGlite
+ * and PostgreSQL (dev/scale/negotiation-db-scale.ts): wall time, bytes written per step, the Slack floor. Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
  * API, which records every prompt and returns the usage the cost is computed from: prompt tokens as Claude counts
  * them, estimated by character class (src/llm/tokens.ts), of everything the real SDK sends — tool definitions and the
  * tool-use system prompt the API adds included — with Anthropic's prompt caching emulated (minimum prefix per model,
@@ -231,8 +237,11 @@ async function negotiation(): Promise<void> {
   await Promise.all(Array.from({ length: 20 }, (_, index) => run(100 + index)));
   const concurrentSeconds = (performance.now() - concurrentStarted) / 1000;
 
+  // The same negotiation as Parley runs it: through the store, a transaction per step, on each database.
+  const backends = await benchBackends();
+  const stored = await runNegotiationDbScale({ baseline, quotedSupplier, sizes: [baseline.lines.length], backends });
   const claude = await claudeNegotiation(baseline, quotedSupplier);
-  const large = await readSample('13-large-3000-lines.xlsx', catalog);
+  const large = await readSample(LARGE_SAMPLE, catalog);
   const claudeLarge = await claudeNegotiation(large.baseline, large.quotedSupplier);
   const { usage, requests, fallbacks, brandTurns, supplierTurns } = claude;
   const claudeCost = costOf(usage);
@@ -257,6 +266,17 @@ async function negotiation(): Promise<void> {
         (20 / concurrentSeconds).toFixed(1),
       ],
     ],
+  );
+  console.log(
+    `\nThrough the database (store, outbox rows, answers; no decision/PO), ${baseline.lines.length} lines:\n` +
+      stored
+        .map(
+          (row) =>
+            `  ${row.backend}: ${row.seconds.toFixed(2)} s for ${row.saves} saved steps, ` +
+            `${Math.round(row.bytesPerStep)} bytes of write-ahead log per step, ${row.posts} posts = a Slack floor of ` +
+            `${row.slackFloorSeconds} s`,
+        )
+        .join('\n'),
   );
   console.log('\nClaude path, where the money goes (tokens; USD at the prices of business-rules):');
   const usageRow = (row: ReturnType<typeof summarizeUsage>[number]) => [
@@ -299,8 +319,23 @@ async function negotiation(): Promise<void> {
       estCostUsdPerNegotiation: round(claudeCost, 4),
       promptTokensPerBrandTurnLargeQuote: Math.max(...claudeLarge.brandTurns),
       estCostUsdLargeQuote: round(costOf(claudeLarge.usage), 4),
+      storedNegotiationSecondsPglite: storedFigure(stored, 'pglite', (row) => round(row.seconds, 2)),
+      storedNegotiationSecondsPostgres: storedFigure(stored, 'postgres', (row) => round(row.seconds, 2)),
+      storedBytesPerStep: storedFigure(stored, 'pglite', (row) => Math.round(row.bytesPerStep)),
+      slackFloorSeconds: storedFigure(stored, 'pglite', (row) => row.slackFloorSeconds),
     }),
   );
+}
+
+/** `--backends pglite,postgres`; by default PGlite, and PostgreSQL when its server answers. */
+async function benchBackends(option?: string): Promise<DatabaseKind[]> {
+  if (option) return option.split(',').map((b): DatabaseKind => (b === 'postgres' ? 'postgres' : 'pglite'));
+  return ['pglite', ...((await postgresAvailable()) ? (['postgres'] as const) : [])];
+}
+
+function storedFigure(rows: DbScaleRow[], backend: DatabaseKind, figure: (row: DbScaleRow) => number): number | null {
+  const row = rows.find((candidate) => candidate.backend === backend);
+  return row ? figure(row) : null;
 }
 
 function readSample(file: string, catalog: CatalogIndex) {
@@ -515,14 +550,18 @@ async function catalogImport(): Promise<void> {
 }
 
 /**
- * Issue 18's scale figures, the part measured so far: the engine in memory on the first 16, 300 and 3,000 lines of
- * the 3,000-line sample (wall time, ms per line, the checkpoint's size when the negotiation ends — what each step
- * writes whole today). The database, Slack floor, catalog-size and prompt-token figures are still to come.
+ * Issue 18's scale figures on the first 16, 300 and 3,000 lines of the 3,000-line sample: the engine alone in memory
+ * (wall time, ms per line, the final state's JSON size), then whole negotiations through the database on PGlite and
+ * PostgreSQL (dev/scale/negotiation-db-scale.ts: wall time and ms per line, bytes written per step, the Slack floor).
+ * `--backends pglite,postgres` (both, PostgreSQL when it answers). Catalog sizes and prompt tokens are still to come:
+ * their keys are null.
  */
 async function scale(): Promise<void> {
-  const rows = await runEngineScale(join(SAMPLES_DIR, '13-large-3000-lines.xlsx'), [16, 300, 3000]);
+  const { values } = parseArgs({ args: process.argv.slice(3), options: { backends: { type: 'string' } } });
+  const rows = await runEngineScale(join(SAMPLES_DIR, LARGE_SAMPLE), SCALE_SIZES);
+  console.log('The engine alone, in memory:');
   printTable(
-    ['lines', 'seconds', 'ms/line', 'steps', 'final checkpoint bytes'],
+    ['lines', 'seconds', 'ms/line', 'steps', 'final state JSON bytes'],
     rows.map((row) => [
       String(row.lines),
       row.seconds.toFixed(2),
@@ -532,6 +571,32 @@ async function scale(): Promise<void> {
     ]),
   );
   const at = (lines: number) => rows.find((row) => row.lines === lines);
+
+  const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
+  const { baseline, quotedSupplier } = await readSample(LARGE_SAMPLE, catalog);
+  const backends = await benchBackends(values.backends);
+  const dbRows = await runNegotiationDbScale({ baseline, quotedSupplier, sizes: SCALE_SIZES, backends });
+  console.log(
+    '\nWhole negotiations through the database (store, outbox rows, answers; offline agents; no decision/PO). ' +
+      "bytes/step: write-ahead log per saved step (on PostgreSQL the whole server's log). Slack floor: posts × 1 s.",
+  );
+  printTable(
+    ['backend', 'lines', 'seconds', 'ms/line', 'saves', 'bytes/step', 'posts', 'Slack floor s', 'seconds ÷ floor'],
+    dbRows.map((row) => [
+      row.backend,
+      String(row.lines),
+      row.seconds.toFixed(2),
+      row.msPerLine.toFixed(2),
+      String(row.saves),
+      String(Math.round(row.bytesPerStep)),
+      String(row.posts),
+      String(row.slackFloorSeconds),
+      (row.seconds / Math.max(row.slackFloorSeconds, 1)).toFixed(2),
+    ]),
+  );
+  const db = (backend: DatabaseKind, lines: number) =>
+    dbRows.find((row) => row.backend === backend && row.lines === lines) ?? null;
+  const figure = (value: number | undefined, decimals: number) => (value === undefined ? null : round(value, decimals));
   console.log(
     JSON.stringify({
       engineInMemorySeconds3000: round(at(3000)?.seconds ?? 0, 2),
@@ -539,6 +604,24 @@ async function scale(): Promise<void> {
       engineMsPerLine300: round(at(300)?.msPerLine ?? 0, 3),
       engineMsPerLine3000: round(at(3000)?.msPerLine ?? 0, 3),
       checkpointBytes3000: at(3000)?.finalCheckpointBytes ?? 0,
+      negotiation3000PgliteSeconds: figure(db('pglite', 3000)?.seconds, 2),
+      negotiation3000PostgresSeconds: figure(db('postgres', 3000)?.seconds, 2),
+      // PGlite, the default database; the PostgreSQL figures follow.
+      negotiationMsPerLine16: figure(db('pglite', 16)?.msPerLine, 2),
+      negotiationMsPerLine300: figure(db('pglite', 300)?.msPerLine, 2),
+      negotiationMsPerLine3000: figure(db('pglite', 3000)?.msPerLine, 2),
+      negotiationMsPerLine16Postgres: figure(db('postgres', 16)?.msPerLine, 2),
+      negotiationMsPerLine3000Postgres: figure(db('postgres', 3000)?.msPerLine, 2),
+      bytesPerStep3000: figure(db('pglite', 3000)?.bytesPerStep, 0),
+      bytesPerStep3000Postgres: figure(db('postgres', 3000)?.bytesPerStep, 0),
+      slackFloorSeconds3000: figure(db('pglite', 3000)?.slackFloorSeconds, 0),
+      promptTokensPerTurn16: null,
+      promptTokensPerTurn3000: null,
+      estCostUsd16: null,
+      estCostUsd3000: null,
+      matcherVsSkuFirstFuse: null,
+      matchUsPerLine10k: null,
+      matchUsPerLine1m: null,
     }),
   );
 }

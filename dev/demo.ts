@@ -18,7 +18,9 @@ import { env } from '../src/config/env.js';
 import { openAppDatabase } from '../src/db/app-database.js';
 import { decide, decisionInputFromState } from '../src/decision/decide.js';
 import { seedWorkspace } from '../src/db/seed.js';
-import { negotiationStateSchema } from '../src/negotiation/engine.js';
+import { loadCheckpoint } from '../src/db/stores/negotiation-store.js';
+import { scopeToWorkspace } from '../src/db/scoped.js';
+import type { NegotiationState } from '../src/negotiation/engine.js';
 import { checkCallLog, formatProblems } from './slack-stand-in/call-log.js';
 import { brandCatalogCsv, freshTeam, skusOfSample } from './slack-stand-in/fresh-workspace.js';
 import { playCatalogImport } from './slack-stand-in/play-catalog-import.js';
@@ -88,7 +90,13 @@ try {
     include: { negotiation: { include: { purchaseOrders: { include: { approvals: true } } } } },
   });
   const po = quotation.negotiation?.purchaseOrders.find((p) => p.status === 'approved') ?? null;
-  const versusQuote = po && quotation.negotiation ? againstQuote(quotation.negotiation.checkpoint, po) : '';
+  const versusQuote =
+    po && quotation.negotiation
+      ? againstQuote(
+          (await loadCheckpoint(scopeToWorkspace(db.prisma, quotation.workspaceId), quotation.negotiation.id)).state,
+          po,
+        )
+      : '';
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const summary =
     `${basename(filePath)} → ${quotation.negotiation?.status ?? quotation.status} negotiation with 3 suppliers, ` +
@@ -143,8 +151,7 @@ try {
  * ", $4,165.01 below the quote's landed cost" — or above it with the buyer's consent. Paying more than the quote
  * without the buyer's click is the one thing the demo must never show: it throws instead.
  */
-function againstQuote(checkpoint: unknown, po: { effectiveLandedCost: unknown; currency: string }): string {
-  const state = negotiationStateSchema.parse(checkpoint);
+function againstQuote(state: NegotiationState, po: { effectiveLandedCost: unknown; currency: string }): string {
   const decided = decide(decisionInputFromState(state));
   const quote = decided.ok ? decided.numbers.limits.quoteLandedCost : null;
   if (quote === null) return '';

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { CatalogIndex } from '../src/catalog/catalog-index.js';
 import { env } from '../src/config/env.js';
 import { baselineFromQuotation } from '../src/negotiation/baseline.js';
+import type { Baseline } from '../src/negotiation/types.js';
 import { parseQuotation } from '../src/quotation/parse-quotation.js';
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
 
@@ -15,4 +16,10 @@ export async function readSampleBaseline(path: string, catalog: CatalogIndex) {
     llm: null,
   });
   return baselineFromQuotation(parsed, new Map(catalog.entries.map((e) => [e.sku, e.name])));
+}
+
+/** The first `count` lines of a baseline, its total recomputed from them: one sample read at several sizes. */
+export function firstLines(baseline: Baseline, count: number): Baseline {
+  const lines = baseline.lines.slice(0, count);
+  return { ...baseline, lines, total: lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) };
 }

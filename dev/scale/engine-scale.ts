@@ -1,13 +1,12 @@
 // The engine alone, in memory, on the first 16, 300 and 3,000 lines of the 3,000-line sample: seconds, ms per line,
-// and the checkpoint a step would write whole (its JSON size), so the cost per line can be compared across sizes.
-// The database and Slack parts of `bench scale` (issue 18) are not measured here.
+// and the final state's JSON size (what a step wrote whole before checkpoints were stored as deltas). The same
+// negotiations through the database are dev/scale/negotiation-db-scale.ts.
 import { SIMULATED_SUPPLIERS } from '../../src/config/business-rules.js';
 import { CatalogIndex, toCatalogEntries } from '../../src/catalog/catalog-index.js';
 import { CATALOG_CSV, readCatalogCsv } from '../../src/catalog/products-csv.js';
 import { createNegotiationAgents } from '../../src/negotiation/agents/create-agents.js';
 import { runUnattended } from '../../src/negotiation/run-unattended.js';
-import type { Baseline } from '../../src/negotiation/types.js';
-import { readSampleBaseline } from '../sample-baseline.js';
+import { firstLines, readSampleBaseline } from '../sample-baseline.js';
 
 export interface EngineScaleRow {
   lines: number;
@@ -15,12 +14,6 @@ export interface EngineScaleRow {
   msPerLine: number;
   steps: number;
   finalCheckpointBytes: number;
-}
-
-/** The first `count` lines of a baseline, its total recomputed from them. */
-function firstLines(baseline: Baseline, count: number): Baseline {
-  const lines = baseline.lines.slice(0, count);
-  return { ...baseline, lines, total: lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) };
 }
 
 export async function runEngineScale(samplePath: string, sizes: readonly number[]): Promise<EngineScaleRow[]> {

@@ -10,7 +10,8 @@ import { callProblems } from '../../dev/slack-stand-in/call-log.js';
 import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { decide, decisionInputFromState } from '../../src/decision/decide.js';
-import { negotiationStateSchema } from '../../src/negotiation/engine.js';
+import { loadCheckpoint } from '../../src/db/stores/negotiation-store.js';
+import { scopeToWorkspace } from '../../src/db/scoped.js';
 import { ACTION, BLOCK } from '../../src/slack/ids.js';
 
 const SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
@@ -45,7 +46,7 @@ describe('the mandate in Slack, end to end', () => {
     const quotation = await quotationOf(story.threadTs);
     const negotiation = quotation.negotiation;
     if (!negotiation) throw new Error('no negotiation');
-    const state = negotiationStateSchema.parse(negotiation.checkpoint);
+    const { state } = await loadCheckpoint(scopeToWorkspace(running.db.prisma, quotation.workspaceId), negotiation.id);
     expect(state.mode).toBe('speed');
     const [consent] = state.mandate.premiumConsents;
     expect(state.mandate.premiumConsents).toHaveLength(1);

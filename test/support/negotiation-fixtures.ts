@@ -37,3 +37,26 @@ export const exampleSetup = (seed: number, overrides: Partial<NegotiationSetup> 
   profiles: [{ ...QUOTED_SUPPLIER_DEFAULTS, name: 'Ningbo Everbright' }, ...SIMULATED_SUPPLIERS],
   ...overrides,
 });
+
+/**
+ * The example negotiation on a quotation of `count` lines, as a large file would give (sizes of a few styles, some
+ * with volume tiers): for the checkpoint's storage, whose long arrays are stored by content.
+ */
+export const manyLinesSetup = (seed: number, count: number): NegotiationSetup => {
+  const sizes = ['XS', 'S', 'M', 'L', 'XL'];
+  const lines = Array.from({ length: count }, (_, index) => {
+    const style = Math.floor(index / sizes.length);
+    const unitPrice = Math.round((6 + ((style * 37) % 90) + (index % sizes.length) * 0.25) * 100) / 100;
+    return {
+      sku: `ST${String(style).padStart(4, '0')}-BLK-${sizes[index % sizes.length] ?? 'M'}`,
+      description: `Style ${style} ${['parka', 'tee', 'shirt', 'fleece'][style % 4] ?? 'tee'}`,
+      quantity: 50 + ((index * 13) % 400),
+      unitPrice,
+      tiers: index % 7 === 0 ? [{ minQty: 1000, unitPrice: Math.round(unitPrice * 90) / 100 }] : [],
+      notes: index % 11 === 0 ? 'carton of 20' : null,
+    };
+  });
+  const total = Math.round(lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) * 100) / 100;
+  const example = exampleSetup(seed);
+  return { ...example, baseline: { ...example.baseline, lines, total } };
+};

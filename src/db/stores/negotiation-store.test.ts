@@ -186,16 +186,14 @@ function interleaveAfterFirstRead(db: WorkspaceDb, then: () => Promise<void>): W
     const value: unknown = Reflect.get(target, prop);
     return typeof value === 'function' ? value.bind(target) : value;
   };
-  const negotiation = new Proxy(db.negotiation, {
-    get(target, prop) {
-      if (prop !== 'findUniqueOrThrow' || done) return bound(target, prop);
-      return async (args: Parameters<WorkspaceDb['negotiation']['findUniqueOrThrow']>[0]) => {
-        const row = await target.findUniqueOrThrow(args);
-        done = true;
-        await then();
-        return row;
-      };
-    },
-  });
-  return new Proxy(db, { get: (target, prop) => (prop === 'negotiation' ? negotiation : bound(target, prop)) });
+  // The checkpoint is read in one raw statement (the base with the deltas since): the first one is the read.
+  const queryRaw = async (...args: Parameters<WorkspaceDb['$queryRaw']>) => {
+    const rows: unknown = await db.$queryRaw(...args);
+    if (!done) {
+      done = true;
+      await then();
+    }
+    return rows;
+  };
+  return new Proxy(db, { get: (target, prop) => (prop === '$queryRaw' ? queryRaw : bound(target, prop)) });
 }

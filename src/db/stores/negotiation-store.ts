@@ -5,6 +5,7 @@
 import type { SupplierProfile } from '../../config/business-rules.js';
 import { toJsonColumn } from '../json.js';
 import type { WorkspaceDb, WorkspaceTx } from '../scoped.js';
+import { checkpointWrite, type CheckpointWrite, encodeFor, readCheckpoint } from './checkpoint-store.js';
 import {
   advance,
   answer,
@@ -15,7 +16,6 @@ import {
   type NegotiationEvent,
   type NegotiationSetup,
   type NegotiationState,
-  negotiationStateSchema,
   type StepResult,
 } from '../../negotiation/engine.js';
 
@@ -39,7 +39,8 @@ export type AlsoWrite = (tx: WorkspaceTx, events: NegotiationEvent[], state: Neg
 
 export async function startNegotiation(db: WorkspaceDb, options: StartNegotiationOptions, alsoWrite?: AlsoWrite) {
   const { state, events } = createNegotiation({ ...options.setup, questionBudget: options.questionBudget });
-  return db.$transaction(async (tx) => {
+  const checkpoint = checkpointWrite(db.$workspaceId, null, -1, state);
+  const started = await db.$transaction(async (tx) => {
     const negotiation = await tx.negotiation.create({
       data: {
         workspaceId: db.$workspaceId,
@@ -52,7 +53,7 @@ export async function startNegotiation(db: WorkspaceDb, options: StartNegotiatio
         walkAwayTotal: state.mandate.walkAwayTotal,
         notes: state.buyerNotes,
         rngSeed: state.seed,
-        checkpoint: toJsonColumn(state),
+        ...checkpoint.columns,
         startedBySlackUserId: options.startedBySlackUserId,
         startedAt: new Date(),
       },
@@ -64,10 +65,13 @@ export async function startNegotiation(db: WorkspaceDb, options: StartNegotiatio
         supplierId: options.supplierIds[profile.code] ?? missing(profile.code),
       })),
     });
-    await writeEvents(tx, db.$workspaceId, negotiation.id, state, events);
+    await writeEvents(tx, db.$workspaceId, negotiation.id, state, events, checkpoint);
+    await checkpoint.finish(tx, negotiation.id);
     await alsoWrite?.(tx, events, state);
     return { negotiationId: negotiation.id, state, events };
   });
+  checkpoint.committed(started.negotiationId);
+  return started;
 }
 
 function missing(code: string): never {
@@ -105,12 +109,12 @@ export async function releaseLease(db: WorkspaceDb, negotiationId: string, owner
   });
 }
 
+/**
+ * The latest checkpoint and its version. The state is frozen: it is the one the next step's delta is taken from, so it
+ * must not be edited in place (the engine copies on write).
+ */
 export async function loadCheckpoint(db: WorkspaceDb, negotiationId: string) {
-  const row = await db.negotiation.findUniqueOrThrow({
-    where: { id: negotiationId },
-    select: { checkpoint: true, checkpointVersion: true },
-  });
-  return { state: negotiationStateSchema.parse(row.checkpoint), version: row.checkpointVersion };
+  return readCheckpoint(db, negotiationId);
 }
 
 /**
@@ -125,12 +129,14 @@ export async function saveStep(
   alsoWrite?: AlsoWrite,
 ): Promise<number> {
   const { state, events } = result;
-  return db.$transaction(async (tx) => {
+  // Only what the step changed is written (a delta, with the line sets it adds), or a new base now and then.
+  const checkpoint = checkpointWrite(db.$workspaceId, negotiationId, fromVersion, state);
+  const saved = await db.$transaction(async (tx) => {
     const { count } = await tx.negotiation.updateMany({
       // jobs: an expired (or cancelled) negotiation takes no more steps, so a late click cannot revive it.
       where: { id: negotiationId, checkpointVersion: fromVersion, status: { notIn: ['expired', 'cancelled'] } },
       data: {
-        checkpoint: toJsonColumn(state),
+        ...checkpoint.columns,
         checkpointVersion: { increment: 1 },
         currentRound: state.round,
         phase: state.phase,
@@ -152,10 +158,13 @@ export async function saveStep(
     // Another process (or this one, before a crash) already saved a step from this checkpoint: ours is a duplicate.
     if (count === 0) throw new StaleStepError(`Negotiation ${negotiationId} moved on from version ${fromVersion}`);
     await markPause(tx, negotiationId, statusOf(state));
-    await writeEvents(tx, db.$workspaceId, negotiationId, state, events);
+    await writeEvents(tx, db.$workspaceId, negotiationId, state, events, checkpoint);
+    await checkpoint.finish(tx, negotiationId);
     await alsoWrite?.(tx, events, state);
     return fromVersion + 1;
   });
+  checkpoint.committed(negotiationId);
+  return saved;
 }
 
 // jobs: `pausedAt` is when the negotiation last started waiting for the buyer (the expiry job counts from it). Set
@@ -188,6 +197,8 @@ async function writeEvents(
   negotiationId: string,
   state: NegotiationState,
   events: NegotiationEvent[],
+  // Actions and offers carry every line: stored in stored form, their lines the line sets the checkpoint has.
+  lineSets: Pick<CheckpointWrite, 'lineSets'>,
 ) {
   const suppliers = await tx.negotiationSupplier.findMany({
     where: { negotiationId },
@@ -212,7 +223,7 @@ async function writeEvents(
           role: event.role,
           speakerName: event.speaker,
           text: event.text,
-          action: toJsonColumn(event.action),
+          action: encodeFor(lineSets, event.action),
           actionType: event.action.type,
           usedStrategies: event.usedStrategies,
           pillarBriefs: event.pillarBriefs ? toJsonColumn(event.pillarBriefs) : undefined,
@@ -232,11 +243,11 @@ async function writeEvents(
           negotiationSupplierId: rowId,
           roundNumber: event.round,
           phase: state.phase,
-          offerData: toJsonColumn(event.offer),
+          offerData: encodeFor(lineSets, event.offer),
           offerTotal: event.offer.total,
           evaluation: evaluation?.evaluation ?? null,
         },
-        update: { offerData: toJsonColumn(event.offer), offerTotal: event.offer.total },
+        update: { offerData: encodeFor(lineSets, event.offer), offerTotal: event.offer.total },
       });
     } else if (event.type === 'question_asked') {
       await tx.pendingQuestion.create({
@@ -281,7 +292,7 @@ async function writeEvents(
           status: event.status,
           impasseReason: event.status === 'impasse' && event.reason !== 'accepted' ? event.reason : null,
           impasseDetails: event.details ? { details: event.details } : undefined,
-          finalOffer: supplier?.offers.at(-1) ? toJsonColumn(supplier.offers.at(-1)) : undefined,
+          finalOffer: supplier?.offers.at(-1) ? encodeFor(lineSets, supplier.offers.at(-1)) : undefined,
           finalOfferTotal: supplier?.offers.at(-1)?.total ?? null,
         },
       });
