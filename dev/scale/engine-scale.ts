@@ -18,7 +18,7 @@ export interface EngineScaleRow {
 }
 
 /** The first `count` lines of a baseline, its total recomputed from them. */
-function firstLines(baseline: Baseline, count: number): Baseline {
+export function firstLines(baseline: Baseline, count: number): Baseline {
   const lines = baseline.lines.slice(0, count);
   return { ...baseline, lines, total: lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) };
 }
