@@ -8,23 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { CatalogIndex, toCatalogEntries } from '../src/catalog/catalog-index.js';
 import { type MatchQuery, measureMatcher } from '../src/catalog/matcher.js';
 import { readCatalogCsv } from '../src/catalog/products-csv.js';
-import { SIMULATED_SUPPLIERS, type SupplierProfile } from '../src/config/business-rules.js';
-import { decide, decisionInputFromState } from '../src/decision/decide.js';
-import { writeDecision } from '../src/decision/write-decision.js';
+import { SIMULATED_SUPPLIERS } from '../src/config/business-rules.js';
 import { priceFor } from '../src/llm/cost.js';
-import { estimateTokens, type FakeResponder, startFakeClaude } from '../test/support/fake-messages-api.js';
-import type { LlmUsage } from '../src/llm/llm.js';
 import { minCacheableTokens } from '../src/llm/prompt-cache.js';
 import { summarizeUsage } from '../src/llm/usage.js';
 import { createNegotiationAgents } from '../src/negotiation/agents/create-agents.js';
-import {
-  HEALTHY_BRIEF,
-  HEALTHY_MESSAGE,
-  HEALTHY_REPLY,
-  healthyNegotiationReplies,
-} from '../test/support/fake-replies.js';
 import { runUnattended } from '../src/negotiation/run-unattended.js';
-import type { Baseline } from '../src/negotiation/types.js';
 import { CATALOG_CSV } from '../src/catalog/products-csv.js';
 import { type ParsedQuotation, parseQuotation } from '../src/quotation/parse-quotation.js';
 import { quotationTruthSchema, type QuotationTruth } from './sample-corpus/truth.js';
@@ -37,9 +26,11 @@ import { confirmAllScope } from '../src/quotation/confirm-all.js';
 import { isChargeLabel, isClosingDiscountLabel, isTaxLabel, totalKind } from '../src/quotation/row-kinds.js';
 import { runOutcomes } from './outcomes/outcomes-bench.js';
 import { runCatalogImportBench } from './catalog/catalog-import-bench.js';
+import { claudeNegotiation, costOf } from './scale/claude-negotiation.js';
 import { runEngineScale } from './scale/engine-scale.js';
 import { type DbScaleRow, runNegotiationDbScale } from './scale/negotiation-db-scale.js';
 import { type DatabaseKind, postgresAvailable } from './reliability/bench-databases.js';
+import { promptScaleFigures, runPromptScale } from './scale/prompt-scale.js';
 import { readSampleBaseline } from './sample-baseline.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
@@ -195,10 +186,12 @@ function wrongByConfirmAll(parsed: ParsedQuotation, truth: QuotationTruth): numb
  * Offline negotiations (3 suppliers × 4 rounds, curveball, questions answered automatically) on the baseline read from
  * a sample quotation: sequential latency and throughput, and throughput with 20 running at once in this process —
  * the engine alone, in memory. Then the same negotiation as Parley runs it, through the negotiation store on PGlite
- * and PostgreSQL (dev/scale/negotiation-db-scale.ts): wall time, bytes written per step, the Slack floor. Then one whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
- * API, which records every prompt and returns the usage the cost is computed from: prompt tokens as Claude counts
- * them, estimated by character class (src/llm/tokens.ts), of everything the real SDK sends — tool definitions and the
- * tool-use system prompt the API adds included — with Anthropic's prompt caching emulated (minimum prefix per model,
+ * and PostgreSQL (dev/scale/negotiation-db-scale.ts): wall time, bytes written per step, the Slack floor. Then one
+ * whole negotiation on the Claude path — every round, then the decision memo — against the fake Messages
+ * API, which records every prompt and returns the usage the cost is computed from: each turn's prompt counted with
+ * the SDK's `messages.countTokens` (the fake counts by character class, src/llm/tokens.ts, as it bills), everything the
+ * real SDK sends — tool definitions and the tool-use system prompt the API adds included — with Anthropic's prompt
+ * caching emulated (minimum prefix per model,
  * 5-minute lifetime, writes 1.25×, reads 0.1×), and every answer at the longest its prompt allows (`atUpperBounds`).
  * The same Claude negotiation is run on the 3,000-line sample, to show how prompts grow with the quotation.
  */
@@ -342,124 +335,6 @@ function readSample(file: string, catalog: CatalogIndex) {
   return readSampleBaseline(join(SAMPLES_DIR, file), catalog);
 }
 
-function costOf(usage: readonly LlmUsage[]): number {
-  return usage.reduce((sum, entry) => sum + entry.costUsd, 0);
-}
-
-/**
- * One whole negotiation on the Claude path against the fake Messages API (seed 1, balanced mode), then the decision
- * memo. A brand turn is the call that writes its briefs and message, with the synthesis call that follows it when
- * there is one; a supplier turn is one reply. The buyer declines an early finish so the cost is not understated.
- */
-async function claudeNegotiation(baseline: Baseline, quotedSupplier: SupplierProfile) {
-  const usage: LlmUsage[] = [];
-  const fallbacks: string[] = [];
-  const { api, llm } = await startFakeClaude(atUpperBounds(withDecisionMemo(healthyNegotiationReplies)), {
-    fastModel: env.ANTHROPIC_FAST_MODEL,
-    reasoningModel: env.ANTHROPIC_REASONING_MODEL,
-    onUsage: (entry) => usage.push(entry),
-  });
-  try {
-    const { state } = await runUnattended(
-      {
-        seed: 1,
-        brandName: 'Valden Outdoor',
-        mode: 'balanced',
-        maxRounds: 4,
-        mandate: { targetTotal: null, walkAwayTotal: null },
-        buyerNotes: null,
-        baseline,
-        profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
-      },
-      createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }),
-      { answers: 'auto', earlyTermination: 'continue' },
-    );
-    const decided = decide(decisionInputFromState(state));
-    // The memo's call is billed whether or not its figures pass the check; a rejected memo is not a Claude failure.
-    if (decided.ok) await writeDecision(decided.numbers, { llm });
-  } finally {
-    await api.close();
-  }
-  const brandTurns: number[] = [];
-  const supplierTurns: number[] = [];
-  let previous: string | undefined;
-  for (const request of api.requests) {
-    const tool = request.tool_choice?.name;
-    const tokens = estimateTokens(request);
-    if (tool === 'write_turn') brandTurns.push(tokens);
-    if (tool === 'send_message') {
-      if (previous === 'write_turn' && brandTurns.length > 0) brandTurns.push((brandTurns.pop() ?? 0) + tokens);
-      else brandTurns.push(tokens);
-    }
-    if (tool === 'reply_to_buyer') supplierTurns.push(tokens);
-    previous = tool;
-  }
-  return { usage, requests: api.requests, fallbacks, brandTurns, supplierTurns };
-}
-
-/**
- * Answers as long as their prompts allow, so output tokens are not understated: each brief at its 200 characters,
- * the brand's message at 100 words, a supplier's at 110.
- */
-function atUpperBounds(respond: FakeResponder): FakeResponder {
-  const words = (source: string, count: number) => {
-    const text = `${source} `.repeat(4).split(/\s+/).filter(Boolean);
-    return `${text
-      .slice(0, count)
-      .join(' ')
-      .replace(/[,;:.]?$/, '')}.`;
-  };
-  const brief = HEALTHY_BRIEF.slice(0, 200);
-  return (request, index) => {
-    const reply = respond(request, index);
-    if (reply.kind !== 'tool' || typeof reply.input !== 'object' || reply.input === null) return reply;
-    const input = reply.input as Record<string, unknown>;
-    switch (request.tool_choice?.name) {
-      case 'write_turn':
-        return {
-          ...reply,
-          input: {
-            ...input,
-            negotiator: brief,
-            riskAnalyst: brief,
-            productCost: brief,
-            message_text: words(HEALTHY_MESSAGE, 100),
-          },
-        };
-      case 'send_message':
-        return { ...reply, input: { ...input, message_text: words(HEALTHY_MESSAGE, 100) } };
-      case 'reply_to_buyer':
-        return { ...reply, input: { ...input, message_text: words(HEALTHY_REPLY, 110) } };
-      default:
-        return reply;
-    }
-  };
-}
-
-/**
- * The healthy fake Claude, plus a recommendation memo of plausible length for the decision's call (reasoning tier):
- * a summary, five key points and the trade-offs, ~350 words.
- */
-function withDecisionMemo(respond: FakeResponder): FakeResponder {
-  const sentence =
-    'Ningbo Everbright Garments offers the lowest landed cost on the full order, while Alpine Premium is capped at ' +
-    'sixty percent after its capacity shock and RapidGear Co trades a higher price for the shortest lead time.';
-  const memo = {
-    summary: `${sentence} The recommendation keeps the award with the supplier whose offer scores best overall.`,
-    keyPoints: {
-      price: `${sentence} Price carries the largest weight in the balanced mode.`,
-      quality: 'Alpine Premium has the best quality record and the lowest defect rate; the others are close enough.',
-      leadTime: 'RapidGear Co delivers soonest; the awarded supplier still meets the buyer’s delivery window.',
-      cashFlow: 'Paying more of the order later lowers the cash-flow cost; the scores include it for every offer.',
-      risk: 'A single supplier is simpler to manage; a split would hedge capacity risk at the cost of the overhead.',
-    },
-    tradeOffs: `${sentence} Choosing speed or quality instead would cost more than the difference is worth here.`,
-    cheapestNotChosenReason: null,
-  };
-  return (request, index) =>
-    request.tool_choice?.name === 'write_decision' ? { kind: 'tool', input: memo } : respond(request, index);
-}
-
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
@@ -551,14 +426,16 @@ async function catalogImport(): Promise<void> {
 
 /**
  * Issue 18's scale figures on the first 16, 300 and 3,000 lines of the 3,000-line sample: the engine alone in memory
- * (wall time, ms per line, the final state's JSON size), then whole negotiations through the database on PGlite and
- * PostgreSQL (dev/scale/negotiation-db-scale.ts: wall time and ms per line, bytes written per step, the Slack floor).
- * `--backends pglite,postgres` (both, PostgreSQL when it answers). Catalog sizes and prompt tokens are still to come:
- * their keys are null.
+ * (wall time, ms per line, the final state's JSON size), then one Claude negotiation on the first 16 and on all 3,000
+ * lines (dev/scale/prompt-scale.ts: the largest turn's prompt counted with the SDK, the cost the fake bills), then
+ * whole negotiations through the database on PGlite and PostgreSQL (dev/scale/negotiation-db-scale.ts: wall time and
+ * ms per line, bytes written per step, the Slack floor). `--backends pglite,postgres` (both, PostgreSQL when it
+ * answers). Catalog sizes are still to come: their keys are null.
  */
 async function scale(): Promise<void> {
   const { values } = parseArgs({ args: process.argv.slice(3), options: { backends: { type: 'string' } } });
   const rows = await runEngineScale(join(SAMPLES_DIR, LARGE_SAMPLE), SCALE_SIZES);
+  const prompts = await runPromptScale(join(SAMPLES_DIR, LARGE_SAMPLE));
   console.log('The engine alone, in memory:');
   printTable(
     ['lines', 'seconds', 'ms/line', 'steps', 'final state JSON bytes'],
@@ -568,6 +445,19 @@ async function scale(): Promise<void> {
       row.msPerLine.toFixed(2),
       String(row.steps),
       String(row.finalCheckpointBytes),
+    ]),
+  );
+  console.log('\nClaude path (fake Messages API; prompts counted with the SDK, the largest turn; cost billed):');
+  printTable(
+    ['lines', 'calls', 'prompt tokens/turn', 'brand turn', 'supplier turn', 'est. USD', 'fallbacks'],
+    prompts.map((row) => [
+      String(row.lines),
+      String(row.calls),
+      String(row.promptTokensPerTurn),
+      String(row.brandTurnTokens),
+      String(row.supplierTurnTokens),
+      row.estCostUsd.toFixed(4),
+      String(row.fallbacks),
     ]),
   );
   const at = (lines: number) => rows.find((row) => row.lines === lines);
@@ -599,6 +489,7 @@ async function scale(): Promise<void> {
   const figure = (value: number | undefined, decimals: number) => (value === undefined ? null : round(value, decimals));
   console.log(
     JSON.stringify({
+      ...promptScaleFigures(prompts),
       engineInMemorySeconds3000: round(at(3000)?.seconds ?? 0, 2),
       engineMsPerLine16: round(at(16)?.msPerLine ?? 0, 3),
       engineMsPerLine300: round(at(300)?.msPerLine ?? 0, 3),
@@ -615,10 +506,6 @@ async function scale(): Promise<void> {
       bytesPerStep3000: figure(db('pglite', 3000)?.bytesPerStep, 0),
       bytesPerStep3000Postgres: figure(db('postgres', 3000)?.bytesPerStep, 0),
       slackFloorSeconds3000: figure(db('pglite', 3000)?.slackFloorSeconds, 0),
-      promptTokensPerTurn16: null,
-      promptTokensPerTurn3000: null,
-      estCostUsd16: null,
-      estCostUsd3000: null,
       matcherVsSkuFirstFuse: null,
       matchUsPerLine10k: null,
       matchUsPerLine1m: null,

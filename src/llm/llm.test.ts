@@ -2,7 +2,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { costUsd, priceFor } from './cost.js';
 import { type FakeMessagesApi, type FakeReply, startFakeClaude } from '../../test/support/fake-messages-api.js';
-import { cachedPrefixTokens, LlmError, type LlmUsage, promptParams, toolInputSchema } from './llm.js';
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  cachedPrefixTokens,
+  LlmError,
+  type LlmUsage,
+  promptParams,
+  promptTokenEstimate,
+  toolInputSchema,
+} from './llm.js';
+import { TOOL_USE_SYSTEM_PROMPT_TOKENS } from './tokens.js';
 
 const answerSchema = z.object({ total: z.number().positive(), currency: z.enum(['USD', 'EUR']) });
 
@@ -125,6 +134,31 @@ describe('Claude structured output through the real SDK', () => {
       [false, true],
       [true, false],
     ]);
+  });
+
+  it('counts a prompt with the SDK as the fake bills it: tools and the tool-use system prompt included', async () => {
+    const { llm, usage, api } = await llmAnswering([{ kind: 'tool', input: { total: 1, currency: 'USD' } }]);
+    await llm.structured(request);
+    const sent = api.requests[0];
+    const client = new Anthropic({ apiKey: 'test-key', baseURL: api.url, maxRetries: 0 });
+    const params = {
+      model: sent?.model ?? '',
+      system: String(sent?.system),
+      messages: (sent?.messages ?? []) as Anthropic.MessageParam[],
+    };
+    const withTool = await client.messages.countTokens({
+      ...params,
+      tools: sent?.tools as Anthropic.Tool[],
+      tool_choice: { type: 'tool', name: request.toolName },
+    });
+    const bare = await client.messages.countTokens(params);
+
+    expect(withTool.input_tokens).toBe(usage[0]?.inputTokens);
+    expect(withTool.input_tokens).toBe(promptTokenEstimate(request));
+    // The tool's definition and the 313 tokens the API adds for a forced tool are in the count.
+    expect(withTool.input_tokens - bare.input_tokens).toBeGreaterThan(TOOL_USE_SYSTEM_PROMPT_TOKENS.tool);
+    expect(api.counted).toHaveLength(2);
+    expect(api.requests).toHaveLength(1);
   });
 
   it('shows the model its validation error once, then accepts the corrected answer', async () => {

@@ -321,3 +321,32 @@ export async function runScripted(options: ScriptOptions): Promise<ScriptResult>
     ended: Object.fromEntries(CODES.map((code) => [code, state(code).ended])),
   };
 }
+
+const ORDER_COLOURS = ['BLK', 'NVY', 'OLV', 'SND', 'RST'] as const;
+const ORDER_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'] as const;
+
+/**
+ * An apparel order of `count` lines as quotations are: styles × 5 colours × 6 sizes (3,000 lines are 100 styles), one
+ * price per style with XXL 8% dearer, quantities spread unevenly so a few styles carry most of the money.
+ */
+export function apparelOrder(count: number): Baseline {
+  const lines = Array.from({ length: count }, (_, index) => {
+    const style = Math.floor(index / 30);
+    const colour = ORDER_COLOURS[Math.floor(index / 6) % 5] ?? 'BLK';
+    const size = ORDER_SIZES[index % 6] ?? 'M';
+    const price = 8 + ((style * 37) % 70) + 0.45;
+    return {
+      sku: `ST${String(style).padStart(3, '0')}-${colour}-${size}`,
+      description: `Ridge ${style} Jacket`,
+      quantity: 50 + ((style * 13 + index * 7) % 40) * 10,
+      unitPrice: Math.round((size === 'XXL' ? price * 1.08 : price) * 100) / 100,
+      tiers: [],
+      notes: null,
+    };
+  });
+  return {
+    ...BASELINE,
+    lines,
+    total: Math.round(lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) * 100) / 100,
+  };
+}

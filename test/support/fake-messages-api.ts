@@ -1,6 +1,13 @@
 // A local stand-in for Anthropic's Messages API (POST /v1/messages), so the real SDK can be exercised in tests and
 // benchmarks without the network: scripted tool-use answers, usage figures, 429/529/500, slow replies, bad JSON — and
 // prompt caching as the API bills it (prompt-cache.ts), so a cost measured here is the cost the API would charge.
+//
+// Token counting (POST /v1/messages/count_tokens, the SDK's `client.messages.countTokens`) follows the rule the usage
+// figures follow, so a count and a bill agree: `input_tokens` is `promptTokens(promptBlocks(request))` — every tool's
+// definition, the tool-use system prompt the API adds when there are tools (313 tokens with a forced tool, 346
+// otherwise: tokens.ts), the system prompt and every message, each estimated by character class (tokens.ts). The
+// count is what a call with that prompt would bill as input + cache writes + cache reads. Counting answers no
+// scripted reply and is not recorded in `requests`; it is recorded in `counted`.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadEnv } from '../../src/config/env.js';
@@ -45,6 +52,8 @@ export type FakeResponder = (request: RecordedRequest, index: number) => FakeRep
 export interface FakeMessagesApi {
   url: string;
   requests: RecordedRequest[];
+  /** The prompts sent to count_tokens, in order. */
+  counted: RecordedRequest[];
   /** The most requests that were open at the same time. */
   readonly peakConcurrency: number;
   close(): Promise<void>;
@@ -60,6 +69,7 @@ export async function startFakeMessagesApi(
   options: FakeMessagesApiOptions = {},
 ): Promise<FakeMessagesApi> {
   const requests: RecordedRequest[] = [];
+  const counted: RecordedRequest[] = [];
   const cache = new PromptCache(options.now);
   let open = 0;
   let peak = 0;
@@ -68,12 +78,17 @@ export async function startFakeMessagesApi(
     peak = Math.max(peak, open);
     res.on('close', () => open--);
     const body = JSON.parse(await readBody(req)) as RecordedRequest;
-    const index = requests.push(body) - 1;
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       if (res.destroyed) return;
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(payload));
     };
+    if (req.url?.startsWith('/v1/messages/count_tokens')) {
+      counted.push(body);
+      send(200, { input_tokens: estimateTokens(body) });
+      return;
+    }
+    const index = requests.push(body) - 1;
     let plan: CachePlan;
     try {
       // The cache is looked up when the request arrives; what it writes is readable once the response begins.
@@ -121,6 +136,7 @@ export async function startFakeMessagesApi(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    counted,
     get peakConcurrency() {
       return peak;
     },

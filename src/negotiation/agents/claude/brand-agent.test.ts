@@ -17,9 +17,10 @@ import {
   estimateBrandTurnPromptTokens,
   synthesisPrompt,
   turnPrompt,
+  turnRequest,
 } from './brand-agent.js';
 import { brandTurnSchema, type BrandTurnContext, type HistoryMessage, type PillarBriefs } from '../interfaces.js';
-import { brandAction, brandContext, supplierProfile, toOffer } from '../../../../test/support/agents.js';
+import { apparelOrder, brandAction, brandContext, supplierProfile, toOffer } from '../../../../test/support/agents.js';
 
 // ───────────────────────────── Fixtures: 16 lines, 3 rounds ─────────────────────────────
 
@@ -277,13 +278,13 @@ describe('the Claude brand agent', () => {
     expect(request?.system).toBe(turnPrompt(false));
     const prompt = String(request?.messages[0]?.content);
     // Negotiator: the style, the trajectory, the last messages. Risk: the shock and the buyer's needs. Cost: the
-    // largest lines with this supplier's prices, the rest summed, and every offer's cash cost.
+    // largest styles with this supplier's prices, the rest summed, and every offer's cash cost.
     expect(prompt).toContain('Their style:');
     expect(prompt).toContain('<conversation>');
     expect(prompt).toContain('can fill at most 60%');
     expect(prompt).toContain('Need delivery within 30 days');
     expect(prompt).toContain('MC011-GRN-XL(Glacier Hooded Parka)');
-    expect(prompt).toContain('+10 smaller lines');
+    expect(prompt).toContain('+10 smaller styles (10 lines)');
     expect(prompt).not.toContain('KS004-GRY-M');
     expect(prompt).toContain('cash cost');
 
@@ -452,6 +453,79 @@ describe('the Claude brand agent', () => {
     }));
     const context = afterThreeRounds('SUP-003', { baseline: large, history: { messages: [], offers, brandAsks: [] } });
     expect(estimateBrandTurnPromptTokens(context).total).toBeLessThanOrEqual(4_000);
+  });
+
+  it('sends a prompt as long at 3,000 lines as at 16 (within 1.5×), every disputed line in it', () => {
+    // The same order at two sizes, three rounds in; the conversation disputes three lines of it, small ones too.
+    const turnAt = (count: number) => {
+      const order = apparelOrder(count);
+      const disputed = [order.lines.at(-1), order.lines[Math.floor(count / 2)], order.lines[3]].flatMap((line) =>
+        line === undefined ? [] : [line],
+      );
+      const at = (factor: number, round: number, code: string) =>
+        toOffer(
+          {
+            lines: order.lines.map((line) => ({
+              sku: line.sku,
+              unitPrice: Math.round(line.unitPrice * factor * 100) / 100,
+            })),
+            leadTimeDays: 30,
+            paymentTerms: '40/60',
+            concessions: [],
+            conditions: [],
+          },
+          code,
+          round,
+          order,
+        );
+      const offers = [at(1.02, 1, 'SUP-002'), at(0.98, 2, 'SUP-002')];
+      const [first, second, third] = disputed.map((line) => `${line.sku}(${line.description})`);
+      const context = afterThreeRounds('SUP-002', {
+        baseline: order,
+        history: {
+          messages: [
+            {
+              round: 1,
+              from: 'brand',
+              text: `Please quote ${first} and the rest.`,
+              action: { type: 'REQUEST_CRITERIA', payload: {} },
+            },
+            { round: 1, from: 'supplier', text: say(1, 'Alpine'), action: { type: 'PROPOSE_OFFER', payload: {} } },
+            {
+              round: 2,
+              from: 'brand',
+              text: `${say(2, 'Alex')} Can you sharpen ${first} and ${second}?`,
+              action: brandAction({ round: 2, targetTotal: Math.round(order.total * 0.95) }),
+            },
+            {
+              round: 2,
+              from: 'supplier',
+              text: `We hold ${third} where it is; the others move.`,
+              action: { type: 'COUNTER_OFFER', payload: {} },
+            },
+          ],
+          offers,
+          brandAsks: [],
+        },
+        others: [{ profile: supplierProfile('SUP-003'), latestOffer: at(0.97, 2, 'SUP-003') }],
+      });
+      return { context, disputed, tokens: estimateBrandTurnPromptTokens(context).total };
+    };
+    const small = turnAt(16);
+    const large = turnAt(3_000);
+
+    expect(large.tokens / small.tokens).toBeLessThanOrEqual(1.5);
+    const prompt = String(turnRequest(large.context).prompt);
+    expect(large.disputed).toHaveLength(3);
+    for (const line of large.disputed) {
+      // Cited, quoted and this supplier's price: the disputed line whole, though it is far from the largest.
+      expect(prompt).toContain(
+        `${line.sku}(${line.description}) | ${line.quantity} | ${line.unitPrice.toFixed(2)} | ${(Math.round(line.unitPrice * 98) / 100).toFixed(2)}`,
+      );
+    }
+    // One price per style with the rule for its sizes, not a row per line.
+    expect(prompt).toMatch(/ST\d{3}\(Ridge \d+ Jacket\) \| 30 \| \d+ \| \d+\.\d{2}; XXL \d+\.\d{2} \|/);
+    expect(prompt).toContain('+94 smaller styles (2820 lines)');
   });
 
   it('trims a long history: the last messages verbatim, the older ones as one summary line', async () => {

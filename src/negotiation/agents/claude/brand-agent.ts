@@ -25,7 +25,7 @@ import { paymentTermsSchema } from '../../../commerce/payment-terms.js';
 import type { SupplierFact } from '../../facts.js';
 import type { Mandate } from '../../mandate.js';
 import { assumedAsStated } from '../../message-checks.js';
-import type { ActionType, Offer } from '../../types.js';
+import type { ActionType, BaselineLine, Offer } from '../../types.js';
 import { cashCost } from '../brand-analysis.js';
 import { ANONYMOUS_COMPETITOR, citedCompetitor, distinctiveNameWords } from '../discretion.js';
 import { wordCount } from '../format.js';
@@ -52,9 +52,12 @@ import {
   offerTerms,
   profileLine,
   quotationNotes,
+  disputedLines,
   quotationTable,
   quotationTerms,
   strategiesLine,
+  styleTable,
+  type TableColumn,
   topLines,
   UNTRUSTED_RULE,
   untrusted,
@@ -166,8 +169,8 @@ export type TurnAnswer = z.infer<typeof turnSchema>;
 const MESSAGE_WORD_BOUNDS = { min: 55, max: 135 } as const;
 /** An ask below this share of the standing total is not a negotiating position. */
 const MIN_ASK_SHARE = 0.5;
-/** Lines listed in a turn's price table; the rest is one line with their count and value. */
-const TURN_TABLE_LINES = 6;
+/** Styles listed in a turn's price table; the rest is one line with their count and value. */
+const TURN_TABLE_STYLES = 6;
 
 const MAX_TOKENS = { rfq: 400, turn: 1_200, synthesize: 900 } as const;
 
@@ -233,6 +236,7 @@ export function turnRequest(context: BrandTurnContext): StructuredRequest<TurnAn
   const { baseline } = context;
   const standing = standingOffer(context);
   const theirs = standing === null ? [] : [{ header: `${context.supplier.code} now`, value: priceIn(standing) }];
+  const theirStyles = standing === null ? [] : [{ header: `${context.supplier.code} now`, price: unitPriceIn(standing) }];
   const prompt = [
     turnHeader(context),
     mandateSection(context.mandate, baseline.currency),
@@ -242,7 +246,8 @@ export function turnRequest(context: BrandTurnContext): StructuredRequest<TurnAn
     competitorSection(context),
     // The exchange the message answers: the last brand message and the supplier's reply; the rest as one summary line.
     conversation(context.history.messages, { ...conversationOptions(context), keepMessages: 2, maxMessageChars: 450 }),
-    `${quotationTerms(baseline)}\n${quotationTable(baseline, theirs, TURN_TABLE_LINES)}`,
+    `${quotationTerms(baseline)}\n${styleTable(baseline, theirStyles, TURN_TABLE_STYLES)}`,
+    disputedSection(context, theirs),
     quotationNotes(baseline, 500),
     cashSection(context, standing),
     buyerNotes(context.buyerNotes),
@@ -266,7 +271,9 @@ export function turnRequest(context: BrandTurnContext): StructuredRequest<TurnAn
 export function synthesisRequest(context: BrandTurnContext, briefs: PillarBriefs): StructuredRequest<Synthesis> {
   const { baseline } = context;
   const standing = standingOffer(context);
-  const focus = topLines(baseline, 5).map((line) => {
+  const disputed = brandDisputedLines(context);
+  const top = topLines(baseline, 5).filter((line) => !disputed.includes(line));
+  const focus = [...top, ...disputed].map((line) => {
     const theirs = standing?.lines.find((candidate) => candidate.sku === line.sku);
     const price = theirs === undefined ? '' : ` · theirs ${theirs.unitPrice.toFixed(2)}`;
     return `${itemRef(line)} qty ${line.quantity} · quoted ${line.unitPrice.toFixed(2)}${price}`;
@@ -279,7 +286,7 @@ export function synthesisRequest(context: BrandTurnContext, briefs: PillarBriefs
     standingTerms(standing),
     conversation(context.history.messages, conversationOptions(context)),
     competitorSection(context),
-    `Largest lines (${baseline.currency}):\n${focus.join('\n')}`,
+    `Largest lines, then those under discussion (${baseline.currency}):\n${focus.join('\n')}`,
     mandateSection(context.mandate, baseline.currency),
     buyerNotes(context.buyerNotes),
     buyerAnswers(context.clarifications),
@@ -399,8 +406,32 @@ function conversationOptions(context: BrandTurnContext) {
 }
 
 function priceIn(offer: Offer) {
-  const bySku = new Map(offer.lines.map((line) => [line.sku, line.unitPrice]));
-  return (line: { sku: string }): string => bySku.get(line.sku)?.toFixed(2) ?? '-';
+  const price = unitPriceIn(offer);
+  return (line: { sku: string }): string => price(line)?.toFixed(2) ?? '-';
+}
+
+function unitPriceIn(offer: Offer) {
+  const bySku = new Map<string, number>();
+  for (const line of offer.lines) if (!bySku.has(line.sku)) bySku.set(line.sku, line.unitPrice);
+  return (line: { sku: string }): number | undefined => bySku.get(line.sku);
+}
+
+/**
+ * The lines in dispute (cited by SKU in the conversation, the buyer's notes or answers), each with its quoted price
+ * and this supplier's: every one of them, whatever the quotation's size. Null when none is.
+ */
+function disputedSection(context: BrandTurnContext, columns: readonly TableColumn[]): string | null {
+  const lines = brandDisputedLines(context);
+  if (lines.length === 0) return null;
+  return `Lines under discussion:\n${quotationTable({ ...context.baseline, lines }, columns, lines.length)}`;
+}
+
+export function brandDisputedLines(context: BrandTurnContext): BaselineLine[] {
+  const said = context.history.messages
+    .filter((message) => message.action?.type !== 'REQUEST_CRITERIA')
+    .map((message) => message.text);
+  const buyer = context.clarifications.flatMap((item) => [item.question, item.answer]);
+  return disputedLines(context.baseline, [...said, ...buyer, context.buyerNotes ?? '']);
 }
 
 function joinSections(sections: readonly (string | null)[]): string {

@@ -9,7 +9,7 @@ import { formatMoney } from '../../../commerce/money.js';
 import { labelAssumed, type SupplierFact } from '../../facts.js';
 import { getStrategy } from '../../strategies.js';
 import type { Baseline, BaselineLine, Offer, PriceTier } from '../../types.js';
-import { skuRef } from '../format.js';
+import { productName, skuRef } from '../format.js';
 import {
   readBrandAsk,
   type BrandAsk,
@@ -124,6 +124,136 @@ export function quotationTable(baseline: Baseline, columns: readonly TableColumn
     rows.push(`+${rest.length} smaller lines worth ${formatMoney(value, baseline.currency)} at quoted prices`);
   }
   return [header.join(' | '), ...rows].join('\n');
+}
+
+/** A line's style: its SKU's style code ("KT001" of "KT001-HMV-XL"), else its product name. */
+export function styleOf(line: Pick<BaselineLine, 'sku' | 'description'>): string {
+  const dash = line.sku.indexOf('-');
+  return dash > 0 ? line.sku.slice(0, dash) : productName(line.description);
+}
+
+/** A line's size as its SKU ends ("XL" of "KT001-HMV-XL"); the whole SKU when it has no dash. */
+function sizeOf(line: Pick<BaselineLine, 'sku'>): string {
+  return line.sku.slice(line.sku.lastIndexOf('-') + 1);
+}
+
+/** Prices after the style's own, listed one by one; past them, one range. */
+const RULE_EXCEPTIONS = 3;
+
+/**
+ * One price for a style's lines and a rule for the sizes that differ: `10.25; XXL/3XL 11.30`. The style's price is the
+ * one most of its units are at; each other price names its sizes (or its line count, past 4 sizes); past
+ * RULE_EXCEPTIONS other prices the rest is one range, so the rule stays short however many lines share the style.
+ * Lines `priceOf` does not know are left out; `-` when it knows none.
+ */
+export function priceRule(lines: readonly BaselineLine[], priceOf: (line: BaselineLine) => number | undefined): string {
+  const byPrice = new Map<string, { units: number; sizes: Set<string>; lines: number; price: number }>();
+  for (const line of lines) {
+    const price = priceOf(line);
+    if (price === undefined) continue;
+    const key = unit(price);
+    const entry = byPrice.get(key) ?? { units: 0, sizes: new Set<string>(), lines: 0, price };
+    entry.units += line.quantity;
+    entry.lines += 1;
+    entry.sizes.add(sizeOf(line));
+    byPrice.set(key, entry);
+  }
+  const prices = [...byPrice.values()].sort((a, b) => b.units - a.units || a.price - b.price);
+  const [main, ...others] = prices;
+  if (main === undefined) return '-';
+  const listed = others.slice(0, RULE_EXCEPTIONS).map((entry) => {
+    const who = entry.sizes.size <= 4 ? [...entry.sizes].join('/') : `${entry.lines} lines`;
+    return `${untrusted(who, 40)} ${unit(entry.price)}`;
+  });
+  const rest = others.slice(RULE_EXCEPTIONS);
+  if (rest.length > 0) {
+    const low = Math.min(...rest.map((entry) => entry.price));
+    const high = Math.max(...rest.map((entry) => entry.price));
+    const count = rest.reduce((sum, entry) => sum + entry.lines, 0);
+    listed.push(`${count} more lines ${unit(low)}–${unit(high)}`);
+  }
+  return [unit(main.price), ...listed].join('; ');
+}
+
+export interface StyleColumn {
+  header: string;
+  /** The column's price for a line, when it has one: the style's cell is the rule over them (priceRule). */
+  price(line: BaselineLine): number | undefined;
+}
+
+/**
+ * The quotation by style, the most valuable `maxStyles` of them: `SKU-style(Product) | lines | units | quoted | …`,
+ * one price per style with a rule for its sizes, then the rest as one line with its count and value. A 3,000-line
+ * order of a few hundred styles is as many rows as a 16-line one: what the prompt shows does not grow with the
+ * quotation, and the full list stays in code, which prices every line.
+ */
+export function styleTable(baseline: Baseline, columns: readonly StyleColumn[] = [], maxStyles = 6): string {
+  const styles = new Map<string, BaselineLine[]>();
+  for (const line of baseline.lines) {
+    const key = styleOf(line);
+    const lines = styles.get(key);
+    if (lines === undefined) styles.set(key, [line]);
+    else lines.push(line);
+  }
+  const valued = [...styles.entries()].map(([style, lines]) => ({
+    style,
+    lines,
+    value: lines.reduce((sum, line) => sum + lineValue(line), 0),
+  }));
+  const shown = new Set([...valued].sort((a, b) => b.value - a.value).slice(0, maxStyles));
+  // A style's volume tiers are those of its most valuable line that has any; the column only when one has them.
+  const tiersOf = (lines: readonly BaselineLine[]) =>
+    tiersText(
+      lines.filter((line) => line.tiers.length > 0).sort((a, b) => lineValue(b) - lineValue(a))[0]?.tiers ?? [],
+    );
+  const tiers = valued.some((entry) => shown.has(entry) && entry.lines.some((line) => line.tiers.length > 0));
+  const header = [
+    'style(Product)',
+    'lines',
+    'units',
+    `quoted ${baseline.currency}`,
+    ...(tiers ? ['tiers'] : []),
+    ...columns.map((c) => c.header),
+  ];
+  const rows = valued
+    .filter((entry) => shown.has(entry))
+    .map(({ style, lines }) =>
+      [
+        // A style of one line is named by its SKU, as the conversation cites it.
+        lines.length === 1 && lines[0] !== undefined
+          ? itemRef(lines[0])
+          : untrusted(`${style}(${productName(lines[0]?.description ?? '')})`, 80),
+        String(lines.length),
+        String(lines.reduce((sum, line) => sum + line.quantity, 0)),
+        priceRule(lines, (line) => line.unitPrice),
+        ...(tiers ? [tiersOf(lines)] : []),
+        ...columns.map((column) => priceRule(lines, column.price)),
+      ].join(' | '),
+    );
+  const rest = valued.filter((entry) => !shown.has(entry));
+  if (rest.length > 0) {
+    const value = rest.reduce((sum, entry) => sum + entry.value, 0);
+    const lines = rest.reduce((sum, entry) => sum + entry.lines.length, 0);
+    rows.push(
+      `+${rest.length} smaller styles (${lines} lines) worth ${formatMoney(value, baseline.currency)} at quoted prices`,
+    );
+  }
+  return [header.join(' | '), ...rows].join('\n');
+}
+
+/** Tokens that could be a SKU in running text: letters, digits and the separators SKUs use. */
+const SKU_LIKE = /[A-Za-z0-9][A-Za-z0-9._/-]*[A-Za-z0-9]|[A-Za-z0-9]/g;
+
+/**
+ * The quotation's lines in dispute: the ones a message of the negotiation or the buyer cites by SKU, in the
+ * quotation's order. An RFQ cites every line without disputing any, so callers leave RFQs out. The texts are capped
+ * (messages, notes, answers), so the lines are few whatever the quotation's size — and each is shown whole.
+ */
+export function disputedLines(baseline: Baseline, texts: readonly string[]): BaselineLine[] {
+  const cited = new Set<string>();
+  for (const text of texts) for (const [token] of text.matchAll(SKU_LIKE)) cited.add(token.toUpperCase());
+  if (cited.size === 0) return [];
+  return baseline.lines.filter((line) => cited.has(line.sku.toUpperCase()));
 }
 
 /** The quotation's totals and terms in one line. */

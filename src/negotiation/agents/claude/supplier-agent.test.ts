@@ -12,7 +12,8 @@ import {
 } from '../../../../test/support/fake-messages-api.js';
 import type { Baseline } from '../../types.js';
 import { readOfferDraft, supplierTurnSchema, type SupplierTurnContext } from '../interfaces.js';
-import { BASELINE, brandAction, supplierContext, toOffer } from '../../../../test/support/agents.js';
+import { apparelOrder, BASELINE, brandAction, supplierContext, toOffer } from '../../../../test/support/agents.js';
+import { promptTokenEstimate } from '../../../llm/llm.js';
 import { supplierEconomics } from '../../supplier-economics.js';
 import {
   createClaudeSupplierAgent,
@@ -159,6 +160,51 @@ describe('the Claude supplier agent', () => {
       max_tokens: 1,
     });
     expect(tokens).toBeLessThan(2_000);
+  });
+
+  it('sends a prompt as long at 3,000 lines as at 16 (within 1.5×), with the price of every disputed line', () => {
+    const turnAt = (count: number) => {
+      const order = apparelOrder(count);
+      const economics = supplierEconomics(supplierContext('SUP-002').profile, order, 1);
+      const opening = toOffer(
+        {
+          lines: economics.lines.map((line) => ({ sku: line.sku, unitPrice: line.opening })),
+          leadTimeDays: 25,
+          paymentTerms: '40/60',
+          concessions: [],
+          conditions: [],
+        },
+        'SUP-002',
+        1,
+        order,
+      );
+      const disputed = [order.lines.at(-1), order.lines[Math.floor(count / 2)]].flatMap((line) =>
+        line === undefined ? [] : [line],
+      );
+      const cited = disputed.map((line) => `${line.sku}(${line.description})`).join(' and ');
+      const context = roundTwo({
+        baseline: order,
+        economics,
+        history: { ...roundTwo().history, offers: [opening] },
+        latestBrandMessage: {
+          text: `A competing offer is 12% lower. Can you move on ${cited}?`,
+          action: brandAction({ round: 2, targetTotal: Math.round(opening.total * 0.9) }),
+        },
+      });
+      const planned = plannedTurn(context);
+      return { disputed, planned, request: supplierRequest(context, planned) };
+    };
+    const small = turnAt(16);
+    const large = turnAt(3_000);
+
+    expect(promptTokenEstimate(large.request) / promptTokenEstimate(small.request)).toBeLessThanOrEqual(1.5);
+    const draft = readOfferDraft(large.planned.action);
+    expect(draft).not.toBeNull();
+    const prompt = String(large.request.prompt);
+    for (const line of large.disputed) {
+      const price = draft?.lines.find((candidate) => candidate.sku === line.sku)?.unitPrice ?? 0;
+      expect(prompt).toContain(`${line.sku}(${line.description}) $${price.toFixed(2)}`);
+    }
   });
 
   it('does not give a track record the buyer has no history for to the quoting supplier to quote', () => {

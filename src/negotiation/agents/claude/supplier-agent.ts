@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { formatMoney } from '../../../commerce/money.js';
 import { createRng, fnv1a } from '../../../commerce/rng.js';
 import type { Llm, ModelTier, StructuredRequest } from '../../../llm/llm.js';
-import type { Offer } from '../../types.js';
+import type { BaselineLine, Offer } from '../../types.js';
 import { wordCount } from '../format.js';
 import {
   BRAND_PERSONA,
@@ -33,6 +33,7 @@ import {
 import { draftTotal, offlineSupplierTurn } from '../offline/supplier-agent.js';
 import {
   conversationLines,
+  disputedLines,
   FENCES,
   fence,
   itemRef,
@@ -184,16 +185,29 @@ function decidedReply(context: SupplierTurnContext, planned: SupplierTurn): stri
   return lines.join('\n');
 }
 
-/** The largest lines' new unit prices, with the old ones where they moved. */
+/**
+ * The largest lines' new unit prices, then those of every line in dispute (cited by SKU in the conversation), with
+ * the old ones where they moved: a bounded list whatever the quotation's size, since messages are capped.
+ */
 function citedPrices(context: SupplierTurnContext, draft: OfferDraft, last: Offer | undefined): string[] {
   const money = (amount: number) => formatMoney(amount, context.baseline.currency);
-  return topLines(context.baseline, CITED_LINES).flatMap((line) => {
+  const disputed = supplierDisputedLines(context);
+  const top = topLines(context.baseline, CITED_LINES).filter((line) => !disputed.includes(line));
+  return [...top, ...disputed].flatMap((line) => {
     const now = draft.lines.find((candidate) => candidate.sku === line.sku);
     if (now === undefined) return [];
     const before = last?.lines.find((candidate) => candidate.sku === line.sku)?.unitPrice;
     const was = before === undefined || Math.abs(before - now.unitPrice) < 0.005 ? '' : ` (was ${money(before)})`;
     return [`${itemRef(line)} ${money(now.unitPrice)}${was}`];
   });
+}
+
+/** The lines the conversation cites by SKU (the RFQ, which lists every line, aside). */
+export function supplierDisputedLines(context: SupplierTurnContext): BaselineLine[] {
+  const said = withLatest(context)
+    .filter((message) => message.action?.type !== 'REQUEST_CRITERIA')
+    .map((message) => message.text);
+  return disputedLines(context.baseline, said);
 }
 
 /** What the buyer told this supplier of its competitors: as the buyer said it, anonymous unless named. */
