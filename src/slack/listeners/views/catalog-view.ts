@@ -2,13 +2,13 @@
 // replaces it by id. The HTTP receiver answers Slack only when a listener returns (deadline.ts), so a step that takes
 // longer than that is shown from the background, after the listener has returned. A person may close the modal at
 // any time; the work goes on, and `/parley catalog` shows the last import.
-import { randomUUID } from 'node:crypto';
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { log } from '../../../log.js';
 import type { Refusal } from '../../deps.js';
+import { logFailure } from '../respond.js';
 import { buildCatalogClickFailedModal, buildCatalogFailedModal, buildModalNotice } from '../../views/index.js';
 
 const closedSchema = z.object({
@@ -58,8 +58,7 @@ export function catalogNotice(refusal: Refusal): ModalView {
  * modal has no channel for the ephemeral the other clicks get. Never throws.
  */
 export async function catalogClickFailed(client: WebClient, shown: ViewOutput | undefined, error: unknown) {
-  const ref = randomUUID().slice(0, 8);
-  log.error('a click on the catalog preview failed', { error, ref, viewId: shown?.id });
+  const ref = logFailure('a click on the catalog preview failed', error, { viewId: shown?.id });
   if (!shown) return;
   await updateCatalogView(client, shown.id, buildCatalogClickFailedModal(shown.blocks, ref)).catch((failed: unknown) =>
     log.error('could not tell a person their catalog click failed', { error: failed, ref }),
