@@ -22,7 +22,8 @@ import { createTokenCipher, type TokenCipher } from './services/workspace/token-
 import type { SlackDirectory } from './services/workspace/workspace-settings.js';
 import { createWorkQueue } from './services/work-queue.js';
 import { isTransientDatabaseError } from './db/transient-errors.js';
-import { createSlackApp, type SlackConnection } from './slack/app.js';
+import { createSlackApp, replaySavedEvent, type SlackConnection } from './slack/app.js';
+import { createInboxProcessor } from './inbox/slack-inbox.js';
 import { createOutboxPoster } from './outbox/index.js';
 import { createDatabaseClock } from './db/database-now.js';
 import { createSlackClients } from './slack/slack-clients.js';
@@ -160,8 +161,14 @@ export async function startParley(options: StartParleyOptions) {
     },
   });
   const screens = createScreens({ contexts, prisma: db.prisma });
+  // Socket Mode: Slack's events are saved in the inbox before they are acknowledged, and run from there.
+  const inbox =
+    connection.kind === 'socket'
+      ? createInboxProcessor({ prisma: db.prisma, owner, handle: (body) => replaySavedEvent(app, body) })
+      : null;
   const { app } = createSlackApp({
     connection,
+    ...(inbox ? { inbox } : {}),
     slackApiUrl: env.SLACK_API_URL,
     deps: { parley, screens },
     health: async () => {
@@ -204,6 +211,7 @@ export async function startParley(options: StartParleyOptions) {
   }
 
   poster.start();
+  inbox?.start();
   if (connection.kind === 'socket') await app.start();
   else await app.start(connection.port);
   log.info('parley started', { owner, connection: connection.kind, db: db.kind });
@@ -227,6 +235,7 @@ export async function startParley(options: StartParleyOptions) {
     async settle(timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        await inbox?.drain();
         await parley.idle();
         await poster.drain(Math.max(1, deadline - Date.now()));
         if (work.size === 0) return;
@@ -237,6 +246,7 @@ export async function startParley(options: StartParleyOptions) {
       clearInterval(clockSync);
       await jobs?.stop(); // jobs
       await app.stop();
+      await inbox?.stop();
       await parley.idle();
       await poster.stop();
       await sheetReader.close();

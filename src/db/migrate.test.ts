@@ -20,6 +20,7 @@ const EXPECTED_TABLES = [
   'PurchaseOrderItem',
   'Quotation',
   'QuotationItem',
+  'SlackInbox',
   'SlackInstallation',
   'SlackOutbox',
   'Supplier',

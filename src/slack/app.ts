@@ -4,7 +4,15 @@
 // listener is done (`processBeforeResponse`): listeners do only quick, durable work before that, so nothing Slack saw
 // acknowledged is lost to a crash. The listeners are registered per kind.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, HTTPReceiver, type InstallationStore, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import {
+  App,
+  HTTPReceiver,
+  type InstallationStore,
+  LogLevel,
+  type ReceiverEvent,
+  SocketModeReceiver,
+  type SocketModeReceiverOptions,
+} from '@slack/bolt';
 import { log } from '../log.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerActions } from './listeners/actions/index.js';
@@ -49,8 +57,15 @@ export type SlackConnection =
       installationStore: InstallationStore;
     };
 
+/** Where Socket Mode events are saved before Bolt acknowledges them (src/inbox/): resolves once saved. */
+export interface SlackEventInbox {
+  save(event: { eventId: string; teamId: string | null; body: Record<string, unknown> }): Promise<unknown>;
+}
+
 export interface SlackAppOptions {
   connection: SlackConnection;
+  /** Required in Socket Mode: events are saved here first and processed from it (see `replaySavedEvent`). */
+  inbox?: SlackEventInbox;
   slackApiUrl: string;
   deps: SlackDeps;
   /** `GET /healthz` on the HTTP receiver: what a load balancer or a test asks this instance. */
@@ -86,7 +101,8 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
   let app: App;
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (connection.kind === 'socket') {
-    receiver = new SocketModeReceiver({ appToken: connection.appToken });
+    if (!options.inbox) throw new Error('Socket Mode needs an inbox to save events in before they are acknowledged');
+    receiver = new InboxFirstSocketModeReceiver({ appToken: connection.appToken }, options.inbox);
     app = new App({ token: connection.botToken, receiver, ...appOptions });
   } else if (connection.kind === 'http') {
     receiver = new HTTPReceiver({
@@ -121,15 +137,67 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
   registerShortcuts(app, options.deps);
 
   // The backstop: unexpected errors are logged whole. A click or a submission has already been answered (with a short
-  // message to the person where a listener could give one). An event over HTTP has not: its error is thrown on, so the
-  // receiver answers 500 instead of acknowledging work that was not saved, and Slack sends the event again (the
-  // listeners are idempotent). In Socket Mode Bolt acknowledged the event on receipt; throwing would change nothing.
-  const rethrowEvents = connection.kind !== 'socket';
+  // message to the person where a listener could give one). An event has not: its error is thrown on — over HTTP the
+  // receiver answers 500 instead of acknowledging work that was not saved, and Slack sends the event again; in Socket
+  // Mode the event runs from the inbox, which tries it again later (the listeners are idempotent).
   app.error(async ({ error, body }: { error: Error; body: unknown }) => {
     log.error('slack listener failed', { error });
-    if (rethrowEvents && isEventCallback(body)) throw error;
+    if (isEventCallback(body)) throw error;
   });
   return { app, receiver };
+}
+
+/** Marks a delivery as coming from the inbox (Bolt copies it into the listeners' context). */
+const FROM_INBOX = 'parleyFromInbox';
+
+/**
+ * Runs an event saved in the inbox through the app's listeners, as Slack delivered it. Rejects when a listener failed,
+ * so the inbox tries it again.
+ */
+export async function replaySavedEvent(app: App, body: Record<string, unknown>): Promise<void> {
+  const event: ReceiverEvent = { body, ack: async () => {}, customProperties: { [FROM_INBOX]: true } };
+  await app.processEvent(event);
+}
+
+/**
+ * Socket Mode, with the acknowledgement after the save: Bolt acknowledges an event (over the socket) before any
+ * listener runs, so an Events API delivery is not handed to Bolt at all. It is saved in the inbox, then acknowledged;
+ * when the save fails it is not acknowledged, and Slack delivers it again. Clicks, submissions and commands go to Bolt
+ * as before (their listeners acknowledge once their work is saved). Replays from the inbox carry FROM_INBOX.
+ */
+class InboxFirstSocketModeReceiver extends SocketModeReceiver {
+  constructor(
+    options: SocketModeReceiverOptions,
+    private readonly inbox: SlackEventInbox,
+  ) {
+    super(options);
+  }
+
+  override init(app: App): void {
+    const inbox = this.inbox;
+    const savingFirst = new Proxy(app, {
+      get(target, property, receiver) {
+        if (property !== 'processEvent') return Reflect.get(target, property, receiver);
+        return async (event: ReceiverEvent): Promise<void> => {
+          const saved = event.customProperties?.[FROM_INBOX] !== true && savedEventOf(event.body);
+          if (!saved) return target.processEvent(event);
+          await inbox.save(saved);
+          await event.ack();
+        };
+      },
+    });
+    super.init(savingFirst);
+  }
+}
+
+/** What the inbox keeps of an Events API delivery; null for anything else (or one without an event id). */
+function savedEventOf(body: unknown): { eventId: string; teamId: string | null; body: Record<string, unknown> } | null {
+  if (!isEventCallback(body)) return null;
+  const envelope = body as Record<string, unknown>;
+  const eventId = envelope.event_id;
+  if (typeof eventId !== 'string' || eventId === '') return null;
+  const teamId = typeof envelope.team_id === 'string' ? envelope.team_id : null;
+  return { eventId, teamId, body: envelope };
 }
 
 /** An Events API delivery (Slack retries it when it is not answered with a 2xx), as opposed to a click or a form. */

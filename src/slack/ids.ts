@@ -118,6 +118,8 @@ export const BLOCK = {
   settingsDiscloseCompetitors: ACTION.settingsDiscloseCompetitors,
   catalogFile: ACTION.catalogFile,
   catalogActions: 'catalog_actions',
+  /** The warning over the catalog preview when a click on it did not go through. */
+  catalogClickFailed: 'catalog_click_failed',
   /** The App Home's Import catalog button. */
   catalogHome: 'catalog_home',
   reviewConfirmAll: 'review_confirm_all',

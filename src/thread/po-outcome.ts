@@ -1,9 +1,9 @@
 // A purchase order's approval or rejection in the thread, with the approved workbook. The approver's message is keyed
-// by the PO, the kind and the approver, so a repeated click writes nothing twice — and a repeat whose first attempt
-// committed the change but died before telling the thread can ask whether it was told.
+// by the PO, the kind and the approver, so a repeated click writes nothing twice. Written in the transaction of the
+// approval or rejection itself.
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCalls, isEnqueued, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
+import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
 import { buildPoOutcome } from '../slack/views/index.js';
 import { edit, message, negotiationThread, upload } from './thread.js';
 import { enqueueStatus } from './status-card.js';
@@ -11,16 +11,6 @@ import { enqueueStatus } from './status-card.js';
 /** The outbox key of an approver's approval or rejection message. */
 export function poOutcomeKey(purchaseOrderId: string, kind: 'approval' | 'rejection', by: string): string {
   return `po:${purchaseOrderId}:${kind}:${by}`;
-}
-
-/** Whether this approver's approval or rejection message was ever written (sent or not). */
-export function purchaseOrderOutcomeTold(
-  db: OutboxWriter,
-  purchaseOrderId: string,
-  kind: 'approval' | 'rejection',
-  by: string,
-): Promise<boolean> {
-  return isEnqueued(db, poOutcomeKey(purchaseOrderId, kind, by));
 }
 
 export async function enqueuePurchaseOrderOutcome(

@@ -32,19 +32,24 @@ async function openPoModal(threadTs: string) {
   );
 }
 /**
- * The workspace's database as a process that dies after its first transaction commits: every later transaction
- * fails before it starts (what an approver's repeat submission then finds: the approval, and no message about it).
+ * The workspace's database as a process that dies after writing the change but before writing its messages: inside
+ * every transaction, the first outbox write fails (the transaction is then rolled back, as a crash would leave it).
  */
-function dyingAfterFirstTransaction(db: WorkspaceDb): WorkspaceDb {
-  let transactions = 0;
+function dyingBeforeItsMessages(db: WorkspaceDb): WorkspaceDb {
+  const dyingTx = (tx: object) =>
+    new Proxy(tx, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property);
+        if (property !== 'slackOutbox') return value;
+        return { createMany: () => Promise.reject(new Error('the process died')) };
+      },
+    });
   return new Proxy(db, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property);
       if (property !== '$transaction' || typeof value !== 'function') return value;
-      return (...args: unknown[]): unknown => {
-        transactions += 1;
-        return transactions > 1 ? Promise.reject(new Error('the process died')) : Reflect.apply(value, target, args);
-      };
+      return (work: (tx: object) => Promise<unknown>, ...rest: unknown[]): unknown =>
+        Reflect.apply(value, target, [(tx: object) => work(dyingTx(tx)), ...rest]);
     },
   });
 }
@@ -171,8 +176,8 @@ describe('an approver who clicks Approve twice', () => {
   }, 120_000);
 });
 
-describe('an approval committed by a process that died before writing its messages', () => {
-  it('is told in the thread when the approver submits again (as they do when Slack saw no answer)', async () => {
+describe('an approval whose process died before writing its messages', () => {
+  it('is not recorded either (one transaction); the approver’s next submission records and tells it once', async () => {
     const { driver } = running.parley.sandbox;
     const story = await playStory(running.parley, {
       file: { name: 'crashed-approval.xlsx', bytes: await sample('01-clean-baseline.xlsx') },
@@ -180,7 +185,7 @@ describe('an approval committed by a process that died before writing its messag
     });
     const modal = await openPoModal(story.threadTs);
 
-    // The first submission's approval commits; its process dies before the thread is told (and before Slack hears).
+    // The first submission's process dies between recording the approval and writing the thread's messages.
     const quotation = await running.db.prisma.quotation.findFirstOrThrow({
       where: { slackThreadTs: story.threadTs },
       include: { negotiation: { include: { purchaseOrders: true } } },
@@ -190,19 +195,19 @@ describe('an approval committed by a process that died before writing its messag
     const contexts = createContextFactory({ prisma: running.db.prisma, env: running.parley.env, llm: null });
     const ctx = await contexts.forWorkspace(quotation.workspaceId);
     if (!ctx) throw new Error('no workspace');
-    const dying: ServiceContext = { ...ctx, db: dyingAfterFirstTransaction(ctx.db) };
+    const dying: ServiceContext = { ...ctx, db: dyingBeforeItsMessages(ctx.db) };
     const committed = approvePurchaseOrder(dying, {
       purchaseOrderId: po.id,
       by: PEOPLE.approver.id,
       expectedVersion: po.version,
     });
     await expect(committed).rejects.toThrow('the process died');
-    expect(await running.db.prisma.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } })).toBe(1);
+    expect(await running.db.prisma.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } })).toBe(0);
     await running.parley.settle();
     const confirmations = () => threadOf(story.threadTs).filter((m) => /approved by/.test(m.text));
     expect(confirmations()).toHaveLength(0);
 
-    // No answer came back, so the approver submits the same modal again: the approval stands once, now told.
+    // No answer came back, so the approver submits the same modal again: the approval is recorded once, and told.
     await driver.submitView(PEOPLE.approver.id, modal.id, {});
     await running.parley.settle();
     expect(confirmations()).toHaveLength(1);

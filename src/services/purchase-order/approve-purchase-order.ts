@@ -1,11 +1,12 @@
 // An approver approves the draft PO from its modal (seed 002 §11). The approval is recorded in one transaction with
 // the version the modal showed and the digest of the PO as shown; the last approval needed makes the PO approved.
-// Then the thread is told: the status card, a confirmation and — once approved — the workbook, rendered from the PO
-// as drafted and stored (never from the decision computed again: a rules change since the draft changes nothing).
+// In the same transaction the thread is told (outbox rows): the status card, a confirmation and — once approved — the
+// workbook, rendered from the PO as drafted and stored (never from the decision computed again: a rules change since
+// the draft changes nothing). So an approval exists exactly when its messages do: a crash or a database error between
+// the two leaves neither, and the approver's next submission records and tells it.
 //
 // Repeats: a double click or a Slack retry finds the approval recorded and changes nothing, and the outbox keys make
-// it post nothing twice. A repeat whose first attempt committed the approval but died before telling the thread (a
-// crash between the two transactions, before Slack was acknowledged, so Slack or the person submits again) tells it.
+// it post nothing twice.
 import { writeAudit } from '../../db/audit.js';
 import {
   approvalAfterLostRace,
@@ -19,7 +20,8 @@ import {
 import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
 import { buildPurchaseOrderWorkbook } from '../../decision/po-workbook.js';
 import { recordApproval } from '../../db/stores/purchase-orders.js';
-import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
+import type { WorkspaceTx } from '../../db/scoped.js';
+import { enqueuePurchaseOrderOutcome } from '../../thread/po-outcome.js';
 import { approversToRemind } from '../reminders/remind-po-approvers.js';
 import type { ServiceContext } from '../service-context.js';
 import { changePurchaseOrder } from './change-purchase-order.js';
@@ -44,11 +46,7 @@ export async function approvePurchaseOrder(
 ): Promise<PurchaseOrderResult> {
   const refusal = approverRefusal(options.by, ctx.workspace.settings.approvers, 'approve');
   if (refusal) return purchaseOrderRefused(refusal);
-  const result = await commit(ctx, options);
-  if (result.ok && result.value.po.approvals.some((a) => a.approverSlackUserId === options.by)) {
-    await tellThread(ctx, result.value.po, options.by, result.changed);
-  }
-  return result;
+  return commit(ctx, options);
 }
 
 function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Promise<PurchaseOrderResult> {
@@ -99,12 +97,12 @@ function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Prom
       }
       return true;
     },
+    tell: (tx, updated) => tellThread(tx, ctx, updated, by),
   });
 }
 
-/** The approver's message (and, once approved, the workbook): after a change, or on a repeat that was never told. */
-async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string, changed: boolean): Promise<void> {
-  if (!changed && (await purchaseOrderOutcomeTold(ctx.db, po.id, 'approval', by))) return;
+/** The approver's message (and, once approved, the workbook and the status card), in the approval's transaction. */
+async function tellThread(tx: WorkspaceTx, ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<void> {
   const workbook = po.status === 'approved' ? await approvedWorkbook(ctx, po) : null;
   const { settings } = ctx.workspace;
   const required = approvalsRequired(po, settings.dualApprovalAboveUsd);
@@ -113,9 +111,7 @@ async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string
     settings.approvers,
     po.approvals.map((a) => a.approverSlackUserId),
   );
-  await ctx.db.$transaction((tx) =>
-    enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'approval', required, waitingFor, workbook }),
-  );
+  await enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'approval', required, waitingFor, workbook });
 }
 
 /** The approved PO as a workbook, from its stored rows: what the approvers were shown and approved. */

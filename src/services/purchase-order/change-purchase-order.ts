@@ -1,6 +1,6 @@
 // The one way a purchase order changes state: in a transaction, read the PO, let the pure rules decide the step
-// (refuse, nothing to do, or record), record it with a conditional write over the version that was read, and answer
-// from the PO as it is afterwards. When someone else changed the PO between our read and our write (the conditional
+// (refuse, nothing to do, or record), record it with a conditional write over the version that was read, write what
+// the thread is told in the same transaction, and answer from the PO as it is afterwards. When someone else changed the PO between our read and our write (the conditional
 // write finds nothing, or the database reports a write race), the answer comes from the PO as it now stands.
 import type { PurchaseOrderRefusal, PurchaseOrderView } from '../../decision/purchase-order-rules.js';
 import { isWriteRace, loadPurchaseOrder, PO_TRANSACTION_OPTIONS } from '../../db/stores/purchase-orders.js';
@@ -20,6 +20,11 @@ export interface ChangePurchaseOrderOptions<R> {
   step(po: PurchaseOrderView): PurchaseOrderStep<R>;
   /** Writes the step (conditional on the PO's version); false when the PO changed since it was read. */
   record(tx: WorkspaceTx, po: PurchaseOrderView, step: R): Promise<boolean>;
+  /**
+   * What the recorded change tells (the thread's outbox rows), from the PO as it is afterwards: written in the same
+   * transaction, so the change and its messages are committed together or not at all.
+   */
+  tell(tx: WorkspaceTx, updated: PurchaseOrderView): Promise<void>;
   /** The step to answer with when the write lost a race: never `record`. */
   afterLostRace(
     po: PurchaseOrderView,
@@ -46,6 +51,7 @@ export async function changePurchaseOrder<R>(
       if (!(await options.record(tx, po, step))) throw new LostRace();
       const updated = await loadPurchaseOrder(tx, po.id);
       if (updated === null) throw new Error(`PO ${po.id} vanished inside its own transaction`);
+      await options.tell(tx, updated);
       return purchaseOrderDone(updated, step.message, true);
     }, PO_TRANSACTION_OPTIONS);
   } catch (error) {

@@ -475,20 +475,38 @@ describe('purchase orders: draft, approve, reject, get', () => {
     expect(poOf(redraft).id).toBe(po.id);
   });
 
-  it('tells the thread on a repeat whose first attempt committed but wrote no message', async () => {
+  it('writes the approval or rejection and its messages in one transaction: a failure between them leaves neither', async () => {
+    // A real fault between the two writes: the approval row goes in, then the outbox table is not there.
+    const outboxAway = async <T>(work: () => Promise<T>): Promise<T> => {
+      await db.prisma.$executeRawUnsafe('ALTER TABLE "SlackOutbox" RENAME TO "SlackOutbox_outage"');
+      try {
+        return await work();
+      } finally {
+        await db.prisma.$executeRawUnsafe('ALTER TABLE "SlackOutbox_outage" RENAME TO "SlackOutbox"');
+      }
+    };
     const po = poOf(await draft(await newNegotiation()));
+    const rowsBefore = await ws.slackOutbox.count();
+    await expect(outboxAway(() => approve(po, ALICE))).rejects.toThrow();
+    // Nothing of it at all: neither the approver's message, the workbook nor the status card.
+    expect(await ws.slackOutbox.count()).toBe(rowsBefore);
+    expect(await ws.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } })).toBe(0);
+    expect(poOf(await getPurchaseOrder(ctxWith(), { purchaseOrderId: po.id }))).toMatchObject({
+      status: 'draft',
+      version: po.version,
+    });
+    expect(await auditOf(po.id)).not.toContainEqual(expect.objectContaining({ action: 'purchase_order.approved' }));
+    expect(await outboxKeys(po)).toEqual([]);
+    // The approver submits again: recorded once, told once.
     expect(poOf(await approve(po, ALICE)).status).toBe('approved');
-    // The process died between the approval's transaction and the thread's: its rows were never written.
-    await ws.slackOutbox.deleteMany({ where: { dedupeKey: { startsWith: `po:${po.id}:` } } });
-    const repeat = await approve(po, ALICE);
-    expect(repeat).toMatchObject({ ok: true, changed: false });
     expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`, `po:${po.id}:workbook`]);
     expect(await ws.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } })).toBe(1);
 
     const other = poOf(await draft(await newNegotiation()));
+    await expect(outboxAway(() => reject(other, BOB, 'Too dear'))).rejects.toThrow();
+    expect(poOf(await getPurchaseOrder(ctxWith(), { purchaseOrderId: other.id })).status).toBe('draft');
+    expect(await outboxKeys(other)).toEqual([]);
     expect(poOf(await reject(other, BOB, 'Too dear')).status).toBe('rejected');
-    await ws.slackOutbox.deleteMany({ where: { dedupeKey: { startsWith: `po:${other.id}:` } } });
-    expect(await reject(other, BOB, 'Too dear')).toMatchObject({ ok: true, changed: false });
     expect(await outboxKeys(other)).toEqual([`po:${other.id}:rejection:${BOB}`]);
   });
 

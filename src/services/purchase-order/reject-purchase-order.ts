@@ -1,6 +1,6 @@
-// An approver rejects the draft PO with a reason (seed 002 §11), at the version their modal showed; then the thread is
-// told: the status card and the reason. Rejecting a rejected PO again changes nothing, and a repeat whose first attempt
-// committed the rejection but died before telling the thread tells it (see approve-purchase-order.ts).
+// An approver rejects the draft PO with a reason (seed 002 §11), at the version their modal showed; the thread is told
+// (the status card and the reason) in the same transaction (see approve-purchase-order.ts). Rejecting a rejected PO
+// again changes nothing.
 import { writeAudit } from '../../db/audit.js';
 import {
   approvalsRequired,
@@ -12,7 +12,8 @@ import {
   statusesLeadingTo,
 } from '../../decision/purchase-order-rules.js';
 import { recordRejection } from '../../db/stores/purchase-orders.js';
-import { enqueuePurchaseOrderOutcome, purchaseOrderOutcomeTold } from '../../thread/po-outcome.js';
+import type { WorkspaceTx } from '../../db/scoped.js';
+import { enqueuePurchaseOrderOutcome } from '../../thread/po-outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { changePurchaseOrder } from './change-purchase-order.js';
 import { purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
@@ -36,11 +37,7 @@ export async function rejectPurchaseOrder(
   if (refusal) return purchaseOrderRefused(refusal);
   const checked = checkRejectReason(options.reason);
   if (!checked.ok) return purchaseOrderRefused(checked);
-  const result = await commit(ctx, options, checked.reason);
-  if (result.ok && result.value.po.rejectedBySlackUserId === options.by) {
-    await tellThread(ctx, result.value.po, options.by, result.changed);
-  }
-  return result;
+  return commit(ctx, options, checked.reason);
 }
 
 function commit(
@@ -72,13 +69,12 @@ function commit(
       });
       return true;
     },
+    tell: (tx, updated) => tellThread(tx, ctx, updated, by),
   });
 }
 
-async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string, changed: boolean): Promise<void> {
-  if (!changed && (await purchaseOrderOutcomeTold(ctx.db, po.id, 'rejection', by))) return;
+/** The rejection's message and the status card, in the rejection's transaction. */
+function tellThread(tx: WorkspaceTx, ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<void> {
   const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
-  await ctx.db.$transaction((tx) =>
-    enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'rejection', required, waitingFor: [], workbook: null }),
-  );
+  return enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'rejection', required, waitingFor: [], workbook: null });
 }

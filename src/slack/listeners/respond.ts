@@ -33,8 +33,7 @@ export async function tellFailure(
   what: string,
   error: unknown,
 ): Promise<void> {
-  const ref = randomUUID().slice(0, 8);
-  log.error(what, { error, ref, userId: where.userId, channelId: where.channelId });
+  const ref = logFailure(what, error, { userId: where.userId, channelId: where.channelId });
   if (!where.channelId) return;
   const message = buildGenericError({ ref });
   await client.chat
@@ -46,6 +45,13 @@ export async function tellFailure(
       ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
     })
     .catch((failed: unknown) => log.error('could not tell a person about a failure', { error: failed, ref }));
+}
+
+/** Logs an unexpected failure whole under a short reference, which is what the person is told. */
+export function logFailure(what: string, error: unknown, context: Record<string, unknown> = {}): string {
+  const ref = randomUUID().slice(0, 8);
+  log.error(what, { error, ref, ...context });
+  return ref;
 }
 
 /** A refusal as the person reads it. Its sentence is written by Parley's services (fixed words, ids): trusted mrkdwn. */

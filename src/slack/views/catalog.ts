@@ -7,6 +7,7 @@ import type { CatalogImportReport, CatalogPreview } from '../../app-types.js';
 import { ACTION, BLOCK, CALLBACK, catalogImportCodec } from '../ids.js';
 import { actions, button, context, fieldsSection, section, slackDate } from './blocks.js';
 import { clip, inline, label, mention, preformatted } from './escape.js';
+import { LIMITS } from './limits.js';
 import type { ParseResult } from './modal-state.js';
 
 const TITLE = 'Import catalog';
@@ -179,6 +180,19 @@ export function buildCatalogImportedModal(report: CatalogImportReport): ModalVie
 
 export function buildCatalogCancelledModal(): ModalView {
   return shell([section('Cancelled. The catalog is unchanged.')]);
+}
+
+/**
+ * A click on the preview failed before anything was saved (logged under `ref`): the preview as the person saw it,
+ * under a warning asking them to click again. A warning from an earlier failed click is replaced, not stacked.
+ */
+export function buildCatalogClickFailedModal(shown: ModalView['blocks'], ref: string): ModalView {
+  const warning = section(
+    `:warning: That did not go through (ref \`${inline(ref, 40)}\`); nothing was changed. Please click again.`,
+    BLOCK.catalogClickFailed,
+  );
+  const rest = shown.filter((block) => block.block_id !== BLOCK.catalogClickFailed).slice(0, LIMITS.viewBlocks - 1);
+  return shell([warning, ...rest]);
 }
 
 /** The import failed unexpectedly (logged): the catalog is unchanged, as it is written in one transaction. */

@@ -1,18 +1,27 @@
 // Cancel on the catalog preview: the preview can no longer be imported, and the modal says the catalog is unchanged.
+// Acknowledged once the cancellation is saved (or at the ack deadline, the modal then following in the background); a
+// cancellation that fails shows the preview again with "did not go through, please click again".
 import type { SlackDeps } from '../../deps.js';
 import { catalogImportCodec } from '../../ids.js';
 import { buildCatalogCancelledModal } from '../../views/index.js';
-import { catalogNotice, updateCatalogView } from '../views/catalog-view.js';
+import { ACK_DEADLINE_MS, settleWithin } from '../deadline.js';
+import { catalogClickFailed, catalogNotice, showLater, updateCatalogView } from '../views/catalog-view.js';
 import { type ClickArgs, clickedAt, valueOf } from './click.js';
 
-export function catalogCancel({ parley }: SlackDeps) {
+export function catalogCancel({ parley }: SlackDeps, deadlineMs = ACK_DEADLINE_MS) {
   return async ({ ack, body, action, client }: ClickArgs): Promise<void> => {
     const value = catalogImportCodec.decode(valueOf(action));
     if (!value) return void (await ack());
     const { teamId, userId } = clickedAt(body);
-    const result = await parley.cancelCatalogImport(teamId, { importId: value.ci, by: userId }).finally(() => ack());
+    const cancelling = parley
+      .cancelCatalogImport(teamId, { importId: value.ci, by: userId })
+      .then((result) => (result.ok ? buildCatalogCancelledModal() : catalogNotice(result)));
+    const settled = await settleWithin(cancelling, deadlineMs);
+    await ack();
+    if (settled.status === 'rejected') return catalogClickFailed(client, body.view, settled.reason);
     const viewId = body.view?.id;
-    if (viewId)
-      await updateCatalogView(client, viewId, result.ok ? buildCatalogCancelledModal() : catalogNotice(result));
+    if (!viewId) return;
+    if (settled.status === 'pending') return showLater(client, viewId, cancelling);
+    await updateCatalogView(client, viewId, settled.value);
   };
 }

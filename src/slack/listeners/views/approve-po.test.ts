@@ -3,7 +3,6 @@ import type { ViewResponseAction } from '@slack/bolt';
 import { CALLBACK, poRefCodec } from '../../ids.js';
 import { approvePo } from './approve-po.js';
 import {
-  CHANNEL,
   DONE,
   fakeAck,
   fakeDeps,
@@ -49,18 +48,15 @@ describe('approvePo', () => {
     expect(ack).toHaveBeenCalledTimes(1);
   });
 
-  it('tells a refusal (a stale modal, someone not an approver) privately in the PO’s channel', async () => {
-    const { run, parley, screens, slack } = submit();
+  it('keeps the modal open with a notice over it on a refusal (a stale modal, someone not an approver)', async () => {
+    const { run, parley, slack, ack } = submit();
     parley.approvePo.mockResolvedValueOnce(refused('This purchase order changed since you opened it.'));
     await run();
-    expect(screens.purchaseOrderChannel).toHaveBeenCalledWith(TEAM, IDS.purchaseOrder);
-    expect(slack.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({
-        channel: CHANNEL,
-        user: USER,
-        text: 'This purchase order changed since you opened it.',
-      }),
-    );
+    expect(ack).toHaveBeenCalledTimes(1);
+    const answer = ack.mock.calls[0]?.[0];
+    expect(answer).toMatchObject({ response_action: 'push', view: { type: 'modal' } });
+    expect(JSON.stringify(answer)).toContain('This purchase order changed since you opened it.');
+    expect(slack.postEphemeral).not.toHaveBeenCalled();
   });
 
   it.each([
@@ -74,11 +70,13 @@ describe('approvePo', () => {
     expect(ack).toHaveBeenCalledTimes(1);
   });
 
-  // Today's behaviour: the modal closes in a `finally`; the error goes on to Bolt's error handler.
-  it('still closes the modal when the service throws, and passes the error on', async () => {
+  it('keeps the modal open saying the approval did not go through when it cannot be saved', async () => {
     const { run, parley, ack } = submit();
     parley.approvePo.mockRejectedValueOnce(new Error('database unavailable'));
-    await expect(run()).rejects.toThrow('database unavailable');
+    await run();
     expect(ack).toHaveBeenCalledTimes(1);
+    const answer = ack.mock.calls[0]?.[0];
+    expect(answer).toMatchObject({ response_action: 'push' });
+    expect(JSON.stringify(answer)).toMatch(/did not go through \(ref `[0-9a-f]{8}`\)\. Please submit again/);
   });
 });

@@ -1,5 +1,6 @@
-// The PO modal is submitted: the approval, at the version the approver saw (a stale modal is a conflict, told
-// privately), is committed before the modal closes.
+// The PO modal is submitted: the approval, at the version the approver saw, is committed before the modal closes. A
+// refusal (a stale modal, someone not an approver) or an approval that could not be saved keeps the modal open with a
+// notice over it (the PO modal has no input to hang a field error on), so the approver can submit again.
 import { poRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { closeWhenCommitted, type SubmitArgs, submittedBy } from './submission.js';

@@ -2,12 +2,14 @@
 // replaces it by id. The HTTP receiver answers Slack only when a listener returns (deadline.ts), so a step that takes
 // longer than that is shown from the background, after the listener has returned. A person may close the modal at
 // any time; the work goes on, and `/parley catalog` shows the last import.
+import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { log } from '../../../log.js';
 import type { Refusal } from '../../deps.js';
-import { buildCatalogFailedModal, buildModalNotice } from '../../views/index.js';
+import { logFailure } from '../respond.js';
+import { buildCatalogClickFailedModal, buildCatalogFailedModal, buildModalNotice } from '../../views/index.js';
 
 const closedSchema = z.object({
   code: z.literal('slack_webapi_platform_error'),
@@ -48,4 +50,17 @@ export function showLater(client: WebClient, viewId: string, next: Promise<Modal
 /** A refusal in the catalog modal's place (Parley's own words). */
 export function catalogNotice(refusal: Refusal): ModalView {
   return buildModalNotice({ title: 'Import catalog', message: refusal.message, error: refusal.error });
+}
+
+/**
+ * A click on the preview failed before its change was saved (the database was unreachable): logged whole under a
+ * short reference, and the preview shown again under "that did not go through, please click again" — a click in a
+ * modal has no channel for the ephemeral the other clicks get. Never throws.
+ */
+export async function catalogClickFailed(client: WebClient, shown: ViewOutput | undefined, error: unknown) {
+  const ref = logFailure('a click on the catalog preview failed', error, { viewId: shown?.id });
+  if (!shown) return;
+  await updateCatalogView(client, shown.id, buildCatalogClickFailedModal(shown.blocks, ref)).catch((failed: unknown) =>
+    log.error('could not tell a person their catalog click failed', { error: failed, ref }),
+  );
 }

@@ -3,7 +3,6 @@ import type { ViewResponseAction } from '@slack/bolt';
 import { BLOCK, CALLBACK, poRefCodec } from '../../ids.js';
 import { rejectPo } from './reject-po.js';
 import {
-  CHANNEL,
   DONE,
   fakeAck,
   fakeDeps,
@@ -68,14 +67,15 @@ describe('rejectPo', () => {
     });
   });
 
-  it('tells a refusal privately in the PO’s channel', async () => {
-    const { run, parley, screens, slack } = submit();
+  it('shows a refusal as a field error on the reason, keeping the modals open', async () => {
+    const { run, parley, slack, ack } = submit();
     parley.rejectPo.mockResolvedValueOnce(refused('This purchase order is approved.'));
     await run();
-    expect(screens.purchaseOrderChannel).toHaveBeenCalledWith(TEAM, IDS.purchaseOrder);
-    expect(slack.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({ channel: CHANNEL, user: USER, text: 'This purchase order is approved.' }),
-    );
+    expect(ack).toHaveBeenCalledWith({
+      response_action: 'errors',
+      errors: { [BLOCK.rejectReason]: 'This purchase order is approved.' },
+    });
+    expect(slack.postEphemeral).not.toHaveBeenCalled();
   });
 
   it('closes a modal whose private_metadata is forged or stale, and rejects nothing', async () => {
@@ -86,11 +86,14 @@ describe('rejectPo', () => {
     expect(ack).toHaveBeenCalledWith();
   });
 
-  // Today's behaviour: the modals close in a `finally`; the error goes on to Bolt's error handler.
-  it('still closes the modals when the service throws, and passes the error on', async () => {
+  it('keeps the modals open with a field error when the rejection cannot be saved', async () => {
     const { run, parley, ack } = submit();
     parley.rejectPo.mockRejectedValueOnce(new Error('database unavailable'));
-    await expect(run()).rejects.toThrow('database unavailable');
-    expect(ack).toHaveBeenCalledWith({ response_action: 'clear' });
+    await run();
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack).toHaveBeenCalledWith({
+      response_action: 'errors',
+      errors: { [BLOCK.rejectReason]: expect.stringMatching(/did not go through.*Please submit again/) },
+    });
   });
 });

@@ -1,6 +1,6 @@
 // The reject modal is submitted: a reason is required (a field error otherwise); the rejection is committed, then
-// both modals close (`clear`: the PO modal under it is stale now).
-import { poRefCodec } from '../../ids.js';
+// both modals close (`clear`: the PO modal under it is stale now). A refusal or failure is a field error on the reason.
+import { BLOCK, poRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { parseRejectModal } from '../../views/index.js';
 import { closeWhenCommitted, type SubmitArgs, submittedBy } from './submission.js';
@@ -20,7 +20,7 @@ export function rejectPo({ parley, screens }: SlackDeps) {
         reason: form.value.reason,
         expectedVersion: ref.v,
       }),
-      { userId, channel: () => screens.purchaseOrderChannel(teamId, ref.po) },
+      { userId, channel: () => screens.purchaseOrderChannel(teamId, ref.po), field: BLOCK.rejectReason },
       { response_action: 'clear' },
     );
   };

@@ -3,7 +3,6 @@ import type { ViewResponseAction } from '@slack/bolt';
 import { BLOCK, CALLBACK, quotationRefCodec } from '../../ids.js';
 import { startNegotiation } from './start-negotiation.js';
 import {
-  CHANNEL,
   DONE,
   fakeAck,
   fakeDeps,
@@ -108,14 +107,13 @@ describe('startNegotiation', () => {
     });
   });
 
-  it('tells a refusal privately in the quotation’s channel (the modal has none)', async () => {
-    const { run, parley, screens, slack } = submit();
+  it('keeps the modal open with a notice over it on a refusal', async () => {
+    const { run, parley, slack, ack } = submit();
     parley.beginNegotiation.mockResolvedValueOnce(refused('Finish the review first.'));
     await run();
-    expect(screens.quotationChannel).toHaveBeenCalledWith(TEAM, IDS.quotation);
-    expect(slack.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({ channel: CHANNEL, user: USER, text: 'Finish the review first.' }),
-    );
+    expect(ack).toHaveBeenCalledWith(expect.objectContaining({ response_action: 'push' }));
+    expect(JSON.stringify(ack.mock.calls[0]?.[0])).toContain('Finish the review first.');
+    expect(slack.postEphemeral).not.toHaveBeenCalled();
   });
 
   it('closes a modal whose private_metadata is forged or stale, and starts nothing', async () => {
@@ -126,12 +124,12 @@ describe('startNegotiation', () => {
     expect(ack).toHaveBeenCalledWith();
   });
 
-  // Today's behaviour: the modal closes in a `finally`; the error goes on to Bolt's error handler.
-  it('still closes the modal when the service throws, and passes the error on', async () => {
+  it('keeps the modal open saying the start did not go through when it cannot be saved', async () => {
     const { run, parley, slack, ack } = submit();
     parley.beginNegotiation.mockRejectedValueOnce(new Error('database unavailable'));
-    await expect(run()).rejects.toThrow('database unavailable');
+    await run();
     expect(ack).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(ack.mock.calls[0]?.[0])).toMatch(/"push".*did not go through/);
     expect(slack.postEphemeral).not.toHaveBeenCalled();
   });
 });

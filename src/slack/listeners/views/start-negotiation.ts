@@ -1,6 +1,6 @@
 // The start modal is submitted: bad input comes back as field errors in the modal; otherwise the negotiation starts
-// (committed before the modal closes) and runs in the background. A refusal is told privately in the quotation's
-// channel.
+// (committed before the modal closes) and runs in the background. A refusal, or a start that could not be saved, keeps
+// the modal open with a notice over it.
 import { quotationRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { parseStartModal } from '../../views/index.js';

@@ -39,16 +39,23 @@ describe('closeWhenCommitted', () => {
     expect(slack.postEphemeral).not.toHaveBeenCalled();
   });
 
-  it('tells a quick refusal privately in the channel of what the modal was about', async () => {
-    const { slack, close } = submission(10_000);
-    await close(Promise.resolve(refused('This purchase order changed since you opened it.')));
-    expect(slack.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({
-        channel: CHANNEL,
-        user: USER,
-        text: 'This purchase order changed since you opened it.',
-      }),
-    );
+  it('keeps the modal open on a quick refusal: a field error under its input, else a notice pushed over it', async () => {
+    const { ack, slack } = submission(10_000);
+    const refusal = refused('This purchase order changed since you opened it.');
+    await closeWhenCommitted({ ack, client: slack.client }, Promise.resolve(refusal), {
+      userId: USER,
+      channel: async () => CHANNEL,
+      field: 'reason',
+    });
+    expect(ack).toHaveBeenCalledWith({
+      response_action: 'errors',
+      errors: { reason: 'This purchase order changed since you opened it.' },
+    });
+    const noInput = submission(10_000);
+    await noInput.close(Promise.resolve(refusal), { response_action: 'clear' });
+    expect(noInput.ack).toHaveBeenCalledWith(expect.objectContaining({ response_action: 'push' }));
+    expect(slack.postEphemeral).not.toHaveBeenCalled();
+    expect(noInput.slack.postEphemeral).not.toHaveBeenCalled();
   });
 
   it('closes the modal at the deadline when the database is slow, then tells how the call ended', async () => {
@@ -66,7 +73,7 @@ describe('closeWhenCommitted', () => {
     );
   });
 
-  it('tells a failure after the deadline with a reference, and passes a quick one on to Bolt', async () => {
+  it('tells a failure after the deadline with a reference; a quick one keeps the modal open saying so', async () => {
     const late = submission(30);
     const call = held();
     await late.close(call.running);
@@ -75,9 +82,8 @@ describe('closeWhenCommitted', () => {
     expect(JSON.stringify(late.slack.postEphemeral.mock.calls[0])).toMatch(/try again/i);
 
     const quick = submission(10_000);
-    await expect(quick.close(Promise.reject(new Error('database unavailable')))).rejects.toThrow(
-      'database unavailable',
-    );
+    await quick.close(Promise.reject(new Error('database unavailable')), { response_action: 'clear' });
     expect(quick.ack).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(quick.ack.mock.calls[0]?.[0])).toMatch(/"push".*did not go through \(ref/);
   });
 });

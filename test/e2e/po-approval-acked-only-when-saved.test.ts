@@ -1,0 +1,80 @@
+// Issue 15, defect 1, for the PO approval modal, through the real receiver and the stand-in: an approval that cannot be
+// saved (the approvals table renamed away: a real fault) must not close the modal as if it were done. The submission is
+// answered with a notice pushed over the PO modal ("did not go through", with a reference), the PO modal stays open
+// under it, nothing is approved and nothing is told in the thread; submitting again once the database is back
+// records the approval. Before the change the modal closed silently and the approval was lost.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useSandboxedParley } from './harness.js';
+import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
+import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
+import { ACTION } from '../../src/slack/ids.js';
+
+let threadTs = '';
+const running = useSandboxedParley({
+  afterStart: async ({ parley }) => {
+    const bytes = await readFile(new URL('../../data/samples/01-clean-baseline.xlsx', import.meta.url));
+    const story = await playStory(parley, { file: { name: 'outage.xlsx', bytes }, stopBeforeApproval: true });
+    threadTs = story.threadTs;
+  },
+});
+
+async function approvalsTable(rename: 'away' | 'back'): Promise<void> {
+  const [from, to] =
+    rename === 'away'
+      ? ['PurchaseOrderApproval', 'PurchaseOrderApproval_outage']
+      : ['PurchaseOrderApproval_outage', 'PurchaseOrderApproval'];
+  await running.db.prisma.$executeRawUnsafe(`ALTER TABLE "${from}" RENAME TO "${to}"`);
+}
+
+async function openPoModal(who: string) {
+  const { driver, model } = running.parley.sandbox;
+  const decision = model
+    .thread(CHANNEL.id, threadTs)
+    .find((m) => buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo));
+  const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
+  if (!decision || !open) throw new Error('no decision with a PO button');
+  await driver.clickButton(who, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, { value: open.value });
+  return running.parley.sandbox.waitFor(
+    () => model.openViews(who).find((view) => view.history.length > 0 && view.view.submit !== undefined),
+    { what: 'the PO modal' },
+  );
+}
+
+describe('a PO approval that cannot be saved', () => {
+  it('keeps the modal open with a notice over it; submitting again once the database is back records it', async () => {
+    const { driver, model } = running.parley.sandbox;
+    const approver = PEOPLE.approver.id;
+    const modal = await openPoModal(approver);
+    const threadBefore = model.thread(CHANNEL.id, threadTs).length;
+
+    await approvalsTable('away');
+    let failed;
+    try {
+      failed = await driver.submitView(approver, modal.id, {});
+    } finally {
+      await approvalsTable('back');
+    }
+    expect(failed.status).toBe(200);
+    expect(failed.responseAction).toBe('push');
+    const stack = model.openViews(approver);
+    expect(stack.map((v) => v.id)[0]).toBe(modal.id);
+    expect(JSON.stringify(stack.at(-1)?.view)).toMatch(
+      /did not go through \(ref `[0-9a-f]{8}`\)\. Please submit again/,
+    );
+    expect(await running.db.prisma.purchaseOrder.count({ where: { status: 'approved' } })).toBe(0);
+    expect(await running.db.prisma.purchaseOrderApproval.count()).toBe(0);
+    expect(await running.db.prisma.slackOutbox.count({ where: { dedupeKey: { contains: ':approval:' } } })).toBe(0);
+    expect(model.thread(CHANNEL.id, threadTs)).toHaveLength(threadBefore);
+
+    // The person closes the notice and presses Approve again on the PO modal under it.
+    const notice = stack.at(-1);
+    if (notice && notice.id !== modal.id) await driver.closeView(approver, notice.id);
+    const again = await driver.submitView(approver, modal.id, {});
+    expect(again.status).toBe(200);
+    expect(again.responseAction).toBe('close');
+    // Recorded once (the PO may need a second approver, depending on its amount), and the thread is told.
+    expect(await running.db.prisma.purchaseOrderApproval.count({ where: { approverSlackUserId: approver } })).toBe(1);
+    expect(await running.db.prisma.slackOutbox.count({ where: { dedupeKey: { contains: ':approval:' } } })).toBe(1);
+  }, 120_000);
+});
