@@ -19,8 +19,7 @@ import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
 import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
 import type { SlackDirectory } from './services/workspace/workspace-settings.js';
-import { createWorkQueue } from './services/work-queue.js';
-import { isTransientDatabaseError } from './db/transient-errors.js';
+import { startBackgroundWork } from './jobs/background-work.js';
 import { createSlackApp, type SlackConnection } from './slack/app.js';
 import { createOutboxPoster } from './outbox/index.js';
 import { createDatabaseClock } from './db/database-now.js';
@@ -118,11 +117,8 @@ export async function startParley(options: StartParleyOptions) {
     lockMs: env.OUTBOX_LOCK_MS,
   });
   const contexts = createContextFactory({ prisma: db.prisma, env, llm, directory, now: clock.now });
-  const work = createWorkQueue({
-    concurrency: env.WORK_CONCURRENCY,
-    // A database blip (failover, connections cut) should not leave a negotiation waiting for its lease to expire.
-    retry: { when: isTransientDatabaseError, attempts: 6, delayMs: (attempt) => 500 * 2 ** (attempt - 1) },
-  });
+  // Reading files and driving negotiations: durable pg-boss jobs, retried after a failure or a dead worker.
+  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: env.WORK_CONCURRENCY });
   const parley = createParley({
     contexts,
     work,
@@ -165,8 +161,8 @@ export async function startParley(options: StartParleyOptions) {
         }),
         db.prisma.quotation.count({ where: { status: { in: ['received', 'parsing'] } } }),
       ]);
-      // `idle`: nothing running here and nothing left anywhere that an instance would pick up.
-      const busy = work.size;
+      // `idle`: no job waiting or running anywhere, and nothing left that an instance would pick up.
+      const busy = await work.pending();
       return {
         ok: true,
         instance: owner,
@@ -194,6 +190,7 @@ export async function startParley(options: StartParleyOptions) {
   }
 
   poster.start();
+  await work.work(parley.jobs);
   if (connection.kind === 'socket') await app.start();
   else await app.start(connection.port);
   log.info('parley started', { owner, connection: connection.kind, db: db.kind });
@@ -219,7 +216,7 @@ export async function startParley(options: StartParleyOptions) {
       for (;;) {
         await parley.idle();
         await poster.drain(Math.max(1, deadline - Date.now()));
-        if (work.size === 0) return;
+        if ((await work.pending()) === 0) return;
         if (Date.now() > deadline) throw new Error('Parley did not settle in time');
       }
     },
@@ -227,7 +224,8 @@ export async function startParley(options: StartParleyOptions) {
       clearInterval(clockSync);
       await jobs?.stop(); // jobs
       await app.stop();
-      await parley.idle();
+      // A job still running is failed back to its queue, to be retried here after a restart or by another instance.
+      await work.stop();
       await poster.stop();
     },
   };
