@@ -197,7 +197,16 @@ export async function startParley(options: StartParleyOptions) {
 
   // jobs: reminders, expiry and the recovery sweep on their schedules; then, once, what a dead process left behind.
   const jobs = env.JOBS_ENABLED
-    ? startJobs({ db, contexts, parley, owner, config: jobsConfigFromEnv(env), kickOutbox: () => poster.kick() })
+    ? await startJobs({
+        prisma: db.prisma,
+        work,
+        contexts,
+        parley,
+        owner,
+        config: jobsConfigFromEnv(env),
+        now: clock.now,
+        kickOutbox: () => poster.kick(),
+      })
     : null;
   const recovery = { prisma: db.prisma, contexts, parley, owner, startedAt, outboxLockMs: env.OUTBOX_LOCK_MS };
   await recoverOnStart({ ...recovery, now: new Date() }).catch((error: unknown) =>
