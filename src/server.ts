@@ -20,8 +20,7 @@ import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
 import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
 import type { SlackDirectory } from './services/workspace/workspace-settings.js';
-import { createWorkQueue } from './services/work-queue.js';
-import { isTransientDatabaseError } from './db/transient-errors.js';
+import { startBackgroundWork } from './jobs/background-work.js';
 import { createSlackApp, replaySavedEvent, type SlackConnection } from './slack/app.js';
 import { createInboxProcessor } from './inbox/slack-inbox.js';
 import { createOutboxPoster } from './outbox/index.js';
@@ -129,11 +128,8 @@ export async function startParley(options: StartParleyOptions) {
     now: clock.now,
     readSheets: sheetReader.read,
   });
-  const work = createWorkQueue({
-    concurrency: env.WORK_CONCURRENCY,
-    // A database blip (failover, connections cut) should not leave a negotiation waiting for its lease to expire.
-    retry: { when: isTransientDatabaseError, attempts: 6, delayMs: (attempt) => 500 * 2 ** (attempt - 1) },
-  });
+  // Reading files and driving negotiations: durable pg-boss jobs, retried after a failure or a dead worker.
+  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: env.WORK_CONCURRENCY });
   const parley = createParley({
     contexts,
     work,
@@ -182,8 +178,8 @@ export async function startParley(options: StartParleyOptions) {
         }),
         db.prisma.quotation.count({ where: { status: { in: ['received', 'parsing'] } } }),
       ]);
-      // `idle`: nothing running here and nothing left anywhere that an instance would pick up.
-      const busy = work.size;
+      // `idle`: no job waiting or running anywhere, and nothing left that an instance would pick up.
+      const busy = await work.pending();
       return {
         ok: true,
         instance: owner,
@@ -212,13 +208,23 @@ export async function startParley(options: StartParleyOptions) {
 
   poster.start();
   inbox?.start();
+  await work.work(parley.jobs);
   if (connection.kind === 'socket') await app.start();
   else await app.start(connection.port);
   log.info('parley started', { owner, connection: connection.kind, db: db.kind });
 
   // jobs: reminders, expiry and the recovery sweep on their schedules; then, once, what a dead process left behind.
   const jobs = env.JOBS_ENABLED
-    ? startJobs({ db, contexts, parley, owner, config: jobsConfigFromEnv(env), kickOutbox: () => poster.kick() })
+    ? await startJobs({
+        prisma: db.prisma,
+        work,
+        contexts,
+        parley,
+        owner,
+        config: jobsConfigFromEnv(env),
+        now: clock.now,
+        kickOutbox: () => poster.kick(),
+      })
     : null;
   const recovery = { prisma: db.prisma, contexts, parley, owner, startedAt, outboxLockMs: env.OUTBOX_LOCK_MS };
   await recoverOnStart({ ...recovery, now: new Date() }).catch((error: unknown) =>
@@ -238,7 +244,7 @@ export async function startParley(options: StartParleyOptions) {
         await inbox?.drain();
         await parley.idle();
         await poster.drain(Math.max(1, deadline - Date.now()));
-        if (work.size === 0) return;
+        if ((await work.pending()) === 0) return;
         if (Date.now() > deadline) throw new Error('Parley did not settle in time');
       }
     },
@@ -247,7 +253,8 @@ export async function startParley(options: StartParleyOptions) {
       await jobs?.stop(); // jobs
       await app.stop();
       await inbox?.stop();
-      await parley.idle();
+      // A job still running is failed back to its queue, to be retried here after a restart or by another instance.
+      await work.stop();
       await poster.stop();
       await sheetReader.close();
     },

@@ -4,6 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { fromPglite } from 'pg-boss';
+import type { JobQueueConnection } from '../jobs/background-work.js';
 import { PGliteAdapterFactory } from './pglite-adapter.js';
 import { lockPgliteFolder } from './pglite-lock.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -21,6 +23,8 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /** Where it lives, for logs: a directory, `memory`, or the server URL without credentials plus the schema. */
   readonly location: string;
+  /** Where pg-boss keeps its jobs: this database, in a schema of its own (src/jobs/background-work.ts). */
+  readonly jobQueue: JobQueueConnection;
   withScriptConnection<T>(work: (connection: ScriptConnection) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -67,6 +71,8 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     prisma,
     kind: 'pglite',
     location: dataDir ?? 'memory',
+    // The same PGlite: one connection, whose queue serialises pg-boss's statements with Prisma's transactions.
+    jobQueue: { db: fromPglite(pglite), backend: 'pglite' },
     withScriptConnection: (work) => work(connection),
     async close() {
       try {
@@ -94,6 +100,8 @@ async function openPostgres(url: string, schema: string | undefined, poolSize = 
   return {
     prisma,
     kind: 'postgres',
+    // pg-boss's own small pool (and a listening connection); a test schema gets a job schema of its own.
+    jobQueue: { connectionString: url, schema: schema ? `${schema}_jobs` : undefined, max: 3 },
     location: `postgresql://${host}${pathname}${schema ? `?schema=${schema}` : ''}`,
     async withScriptConnection(work) {
       const client = await pool.connect();

@@ -1,14 +1,15 @@
-// The scheduled jobs on node-cron: reminders, approvers' reminders and expiry on JOB_REMINDERS_CRON, the recovery
-// sweep on JOB_SWEEP_CRON. Every run takes its job's lock (job-lock.ts), so with several instances one of them runs
-// it, and catches and logs its own errors: a failing job never takes the process down, and the next run tries again.
-// The outbox needs no job: the poster polls for due rows all the time.
+// The scheduled jobs: reminders, approvers' reminders and expiry on JOB_REMINDERS_CRON, the recovery sweep on
+// JOB_SWEEP_CRON. node-cron is the trigger; each tick sends a pg-boss job to the job's own `exclusive` queue, so with
+// several instances one run of a job waits or runs at a time across all of them (a tick while one is pending adds
+// none), and any instance's worker runs it. A run catches and logs its own errors: a failing job never takes the
+// process down, and the next tick tries again. The outbox needs no job: the poster polls for due rows all the time.
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Env } from '../config/env.js';
-import type { Database } from '../db/client.js';
+import type { PrismaClient } from '../db/client.js';
 import { log } from '../log.js';
 import type { ContextFactory } from '../services/service-context.js';
+import type { BackgroundWork } from './background-work.js';
 import { expirePausedNegotiations } from './expire-paused-negotiations.js';
-import { createJobLock } from './job-lock.js';
 import type { JobOptions } from './job-options.js';
 import { remindApprovers } from './remind-approvers.js';
 import { remindUnansweredQuestions } from './remind-unanswered-questions.js';
@@ -44,8 +45,9 @@ export function jobsConfigFromEnv(
 }
 
 export interface StartJobsOptions {
-  /** The lock needs the database itself: on PostgreSQL it holds a connection of its own. */
-  db: Pick<Database, 'kind' | 'prisma' | 'withScriptConnection'>;
+  prisma: PrismaClient;
+  /** pg-boss, whose queues the ticks send to and this instance's workers take from. */
+  work: Pick<BackgroundWork, 'boss'>;
   contexts: ContextFactory;
   parley: RecoveringParley;
   /** This instance: the lease owner the sweep resumes negotiations under. */
@@ -54,29 +56,32 @@ export interface StartJobsOptions {
   now?: () => Date;
   /** Called after a run that may have written outbox rows, so they go out now rather than at the next poll. */
   kickOutbox?: () => void;
-  /** false: nothing is scheduled, and `run()` is the only way to run a job (tests). Default true. */
+  /** false: no cron ticks; jobs run through `trigger()` or `run()` only (tests). Default true. */
   schedule?: boolean;
 }
 
 export type JobRun =
-  | { job: JobName; status: 'done'; result: object }
-  | { job: JobName; status: 'skipped' }
-  | { job: JobName; status: 'failed'; error: unknown };
+  { job: JobName; status: 'done'; result: object } | { job: JobName; status: 'failed'; error: unknown };
 
 export interface Jobs {
-  /** Runs one job now, under its lock: `skipped` when another run holds it, `failed` (logged) when it threw. */
+  /** What a tick does: queues a run of the job, unless one is waiting or running already (then false). */
+  trigger(job: JobName): Promise<boolean>;
+  /** Runs one job now in this process, outside the queue (tests): `failed` (logged) when it threw. */
   run(job: JobName): Promise<JobRun>;
   /** Stops the schedules and waits for the runs in progress. */
   stop(): Promise<void>;
 }
 
-export function startJobs(options: StartJobsOptions): Jobs {
-  const lock = createJobLock(options.db);
+/** Each scheduled job's queue. */
+const queueOf = (job: JobName) => `scheduled-${job}`;
+
+export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
+  const { boss } = options.work;
   const clock = options.now ?? (() => new Date());
   const { config } = options;
   const running = new Set<Promise<JobRun>>();
 
-  const base = (): JobOptions => ({ prisma: options.db.prisma, contexts: options.contexts, now: clock() });
+  const base = (): JobOptions => ({ prisma: options.prisma, contexts: options.contexts, now: clock() });
   const work: Record<JobName, () => Promise<object>> = {
     'remind-unanswered-questions': () =>
       remindUnansweredQuestions({
@@ -93,14 +98,10 @@ export function startJobs(options: StartJobsOptions): Jobs {
   async function runGuarded(job: JobName): Promise<JobRun> {
     const started = Date.now();
     try {
-      const run = await lock.run(job, work[job]);
-      if (!run.locked) {
-        log.debug('job skipped: another run holds its lock', { job });
-        return { job, status: 'skipped' };
-      }
+      const result = await work[job]();
       options.kickOutbox?.();
-      log.info('job ran', { job, ms: Date.now() - started, ...run.value });
-      return { job, status: 'done', result: run.value };
+      log.info('job ran', { job, ms: Date.now() - started, ...result });
+      return { job, status: 'done', result };
     } catch (error) {
       log.error('job failed', { job, error, ms: Date.now() - started });
       return { job, status: 'failed', error };
@@ -114,6 +115,23 @@ export function startJobs(options: StartJobsOptions): Jobs {
     return promise;
   }
 
+  async function trigger(job: JobName): Promise<boolean> {
+    const id = await boss.send(queueOf(job), {}, { singletonKey: job });
+    if (id === null) log.debug('job not queued: a run of it is waiting or running', { job });
+    return id !== null;
+  }
+
+  for (const job of JOB_NAMES) {
+    // `exclusive`: one run waiting or running per job; a failed run is not retried (the next tick is).
+    if (!(await boss.getQueue(queueOf(job)))) {
+      await boss.createQueue(queueOf(job), { policy: 'exclusive', retryLimit: 0, heartbeatSeconds: 30 });
+    }
+    const polling = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 };
+    await boss.work(queueOf(job), polling, async () => {
+      await run(job);
+    });
+  }
+
   const tasks: ScheduledTask[] = [];
   if (options.schedule !== false) {
     const cronOf: Record<JobName, string> = {
@@ -123,14 +141,18 @@ export function startJobs(options: StartJobsOptions): Jobs {
       'sweep-expired-leases': config.sweepCron,
     };
     for (const job of JOB_NAMES) {
-      tasks.push(cron.schedule(cronOf[job], () => run(job), { name: `parley:${job}`, noOverlap: true }));
+      const tick = () =>
+        void trigger(job).catch((error: unknown) => log.error('queueing a scheduled job failed', { job, error }));
+      tasks.push(cron.schedule(cronOf[job], tick, { name: `parley:${job}`, noOverlap: true }));
     }
   }
 
   return {
+    trigger,
     run,
     async stop() {
       await Promise.all(tasks.map(async (task) => task.destroy()));
+      for (const job of JOB_NAMES) await boss.offWork(queueOf(job));
       await Promise.allSettled([...running]);
     },
   };

@@ -1,7 +1,8 @@
 // Parley as the Slack layer sees it: one object whose methods take what a Slack payload carries (team, user, channel,
 // ids from button values), resolve the workspace, call one service, and start the slow part in the background. Each
 // method is one delegation: what a call does lives in its service; what is left here is the wiring every call shares
-// (the workspace, the outbox kick, the background queue, `idle()`).
+// (the workspace, the outbox kick, the durable background jobs, `idle()`). A job a call starts (a read, a negotiation
+// run) is stored before the call resolves, so the listener acknowledges only work that survives a crash.
 import type * as Inputs from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
 import { log } from '../log.js';
@@ -20,12 +21,12 @@ import { done, NOT_INSTALLED, type ServiceResult } from './outcome.js';
 import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
 import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
 import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
-import { quotationToReread, readQuotation, type ReadQuotationOutcome } from './quotation/read-quotation.js';
+import { quotationToReread, readQuotation } from './quotation/read-quotation.js';
 import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './quotation/receive-shared-file.js';
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
 import { sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
-import type { WorkQueue } from './work-queue.js';
+import type { BackgroundWork, JobHandlers } from '../jobs/background-work.js';
 
 /** A call made in a Slack team's workspace: the service's answer, or a refusal when Parley is not installed there. */
 type InTeam<R> = Promise<R | typeof NOT_INSTALLED>;
@@ -40,7 +41,7 @@ export interface Parley {
   fileShared(input: Inputs.FileSharedInput): InTeam<ServiceResult<null>>;
   /** `/parley negotiate` without a link: the channel's recent spreadsheets, to pick one from. */
   recentFiles(teamId: string, channelId: string): InTeam<ServiceResult<Inputs.RecentChannelFile[]>>;
-  /** jobs: a quotation left `received`/`parsing` by a process that died is read again (the sweep claimed it). */
+  /** jobs: a quotation left `received`/`parsing` with no read to come is queued to be read again (the sweep). */
   rereadQuotation(workspaceId: string, quotationId: string): Promise<void>;
   reviewItem(teamId: string, input: Inputs.ReviewItemInput): InTeam<ServiceResult>;
   confirmAll(
@@ -85,16 +86,18 @@ export interface Parley {
   cancelCatalogImport(teamId: string, input: Inputs.CancelCatalogImportInput): InTeam<ServiceResult>;
   /** The App Home was opened: a Slack admin becomes the first approver of a workspace that has none. */
   homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
-  /** Resumes a negotiation (recovery on start, the lease sweep). */
+  /** Queues a run of the negotiation (resolves once the job is stored). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
+  /** What the background jobs do, for this instance's workers (src/jobs/background-work.ts). */
+  readonly jobs: JobHandlers;
   context(teamId: string): Promise<ServiceContext | null>;
-  /** Resolves when no service call, background task or queued task is left. */
+  /** Resolves when no service call is running and no background job is waiting or running. */
   idle(): Promise<void>;
 }
 
 export interface ParleyOptions {
   contexts: ContextFactory;
-  work: WorkQueue;
+  work: Pick<BackgroundWork, 'driveNegotiation' | 'readQuotation' | 'idle'>;
   agents: EngineAgents;
   /** This instance, for negotiation leases and read leases. */
   owner: string;
@@ -128,63 +131,83 @@ export function createParley(options: ParleyOptions): Parley {
     );
   }
 
-  /** Runs the negotiation in the background until it waits for the buyer or completes. */
-  function drive(ctx: ServiceContext, negotiationId: string): void {
-    work.run(`negotiation:${negotiationId}`, async () => {
-      const outcome = await driveNegotiation(ctx, { negotiationId, agents: options.agents, owner });
-      options.kickOutbox();
-      log.info('negotiation driven', { negotiationId, outcome });
-    });
-  }
+  /** Queues a run of the negotiation (until it waits for the buyer or completes); resolves once it is stored. */
+  const drive = (ctx: ServiceContext, negotiationId: string) =>
+    work.driveNegotiation({ workspaceId: ctx.workspace.id, negotiationId });
 
-  /** Reads a claimed quotation in the background, one read per Slack file at a time. */
-  function read(
-    ctx: ServiceContext,
-    file: Pick<ReceivedSlackFile, 'quotationId' | 'fileId' | 'download'>,
-    then: (outcome: ReadQuotationOutcome) => void = () => {},
-  ): void {
-    work.run(`file:${ctx.workspace.slackTeamId}:${file.fileId}`, async () => {
-      const outcome = await readQuotation(ctx, { quotationId: file.quotationId, owner, download: file.download });
-      options.kickOutbox();
-      then(outcome);
-    });
-  }
-
-  /** After a claim: the thread's 👀 and status card go out now, and each file claimed for the first time is read. */
-  function readClaimed(ctx: ServiceContext, received: ReceivedSlackFile[]): void {
+  /** The job: a run of the negotiation on this instance. */
+  async function driveJob(workspaceId: string, negotiationId: string): Promise<void> {
+    const ctx = await contexts.forWorkspace(workspaceId);
+    if (!ctx) return;
+    const outcome = await driveNegotiation(ctx, { negotiationId, agents: options.agents, owner });
     options.kickOutbox();
-    for (const file of received) if (file.isNew) read(ctx, file);
+    log.info('negotiation driven', { negotiationId, outcome });
+    // Only one job per negotiation runs, so a lease held by someone else is a dead (or lost) run's: the job is
+    // retried until that lease expires.
+    if (outcome === 'busy') throw new Error(`negotiation ${negotiationId} is leased to another run; retried later`);
+  }
+
+  /** The job: a read of a claimed quotation (files.info and the download, then the parse). */
+  async function readJob(workspaceId: string, quotationId: string): Promise<void> {
+    const ctx = await contexts.forWorkspace(workspaceId);
+    const file = ctx && (await quotationToReread(ctx, { quotationId, files }));
+    if (!ctx || !file) return;
+    const outcome = await readQuotation(ctx, { quotationId, owner, download: file.download });
+    options.kickOutbox();
+    log.info('quotation read', { quotationId, outcome });
+    // Unread, yet another reader's lease is on it: a dead reader's (one job per file runs at a time), retried until
+    // that lease expires.
+    if (
+      outcome === 'already_read' &&
+      (await ctx.db.quotation.count({ where: { id: quotationId, status: { in: ['received', 'parsing'] } } }))
+    ) {
+      throw new Error(`quotation ${quotationId} is leased to another reader; retried later`);
+    }
+  }
+
+  async function reread(workspaceId: string, quotationId: string): Promise<void> {
+    const quotation = await contexts
+      .forWorkspace(workspaceId)
+      .then((ctx) => ctx?.db.quotation.findUnique({ where: { id: quotationId }, select: { slackFileId: true } }));
+    if (quotation) await work.readQuotation({ workspaceId, quotationId, fileId: quotation.slackFileId });
+  }
+
+  /**
+   * After a claim: the thread's 👀 and status card go out now, and the file is queued to be read — when this call
+   * claimed it, or when an earlier claim's job was never stored (its event failed before the acknowledgement, and
+   * this is Slack's retry). A read already queued for the file absorbs a second request.
+   */
+  async function readClaimed(ctx: ServiceContext, file: ReceivedSlackFile): Promise<void> {
+    options.kickOutbox();
+    const unread =
+      file.isNew || (await ctx.db.quotation.count({ where: { id: file.quotationId, status: 'received' } }));
+    if (unread) {
+      await work.readQuotation({ workspaceId: ctx.workspace.id, quotationId: file.quotationId, fileId: file.fileId });
+    }
   }
 
   async function receiveFile(ctx: ServiceContext, file: Omit<Inputs.FileSharedInput, 'teamId'>) {
     const received = await receiveSlackFile(ctx, { ...file, files });
     if (!received.ok) return received;
-    if (received.value) readClaimed(ctx, [received.value]);
+    if (received.value) await readClaimed(ctx, received.value);
     return done(null, received.changed);
-  }
-
-  async function reread(workspaceId: string, quotationId: string): Promise<void> {
-    const ctx = await contexts.forWorkspace(workspaceId);
-    const file = ctx && (await quotationToReread(ctx, { quotationId, files }));
-    if (!ctx || !file) return;
-    read(ctx, { quotationId, ...file }, (outcome) => log.info('quotation read again', { quotationId, outcome }));
   }
 
   async function begin(ctx: ServiceContext, input: Inputs.BeginNegotiationInput) {
     const result = await beginNegotiation(ctx, { ...input, seed: options.negotiationSeed });
-    if (result.ok && result.changed) drive(ctx, result.value.negotiationId);
+    if (result.ok && result.changed) await drive(ctx, result.value.negotiationId);
     return result;
   }
 
   async function answer(ctx: ServiceContext, input: Inputs.AnswerQuestionInput) {
     const result = await answerQuestion(ctx, input);
-    if (result.ok && result.value.resume) drive(ctx, result.value.negotiationId);
+    if (result.ok && result.value.resume) await drive(ctx, result.value.negotiationId);
     return result;
   }
 
   async function premium(ctx: ServiceContext, input: Inputs.AcceptPremiumInput) {
     const result = await acceptPremium(ctx, input);
-    if (result.ok && result.value.resume) drive(ctx, input.negotiationId);
+    if (result.ok && result.value.resume) await drive(ctx, input.negotiationId);
     return result;
   }
 
@@ -195,13 +218,13 @@ export function createParley(options: ParleyOptions): Parley {
    */
   async function curveball(ctx: ServiceContext, input: Inputs.ChooseCurveballInput) {
     const result = await chooseCurveball(ctx, input);
-    if (result.ok && result.value.resume) drive(ctx, input.negotiationId);
+    if (result.ok && result.value.resume) await drive(ctx, input.negotiationId);
     return result;
   }
 
   async function whichQuestion(ctx: ServiceContext, input: Inputs.AnswerWhichQuestionInput) {
     const result = await answerWhichQuestion(ctx, input);
-    if (result.ok && result.value.resume) drive(ctx, result.value.negotiationId);
+    if (result.ok && result.value.resume) await drive(ctx, result.value.negotiationId);
     return result;
   }
 
@@ -210,7 +233,7 @@ export function createParley(options: ParleyOptions): Parley {
     if (!ctx) return null;
     const result = await receiveThreadReply(ctx, input);
     options.kickOutbox();
-    if (result?.ok && result.value.resume) drive(ctx, result.negotiationId);
+    if (result?.ok && result.value.resume) await drive(ctx, result.negotiationId);
     return result;
   }
 
@@ -222,22 +245,16 @@ export function createParley(options: ParleyOptions): Parley {
       const { report } = claim.value;
       return done({ fileName: report.fileName, finished: Promise.resolve(report) }, false);
     }
-    const finished = new Promise<Inputs.CatalogImportReport | null>((resolve) => {
-      work.run(`catalog:${input.importId}`, async () => {
-        try {
-          resolve(await applyCatalogImport(ctx, { importId: input.importId }));
-        } catch (error) {
-          resolve(null);
-          throw error;
-        }
-      });
+    // In this process: one transaction, and the claim is in the database (a second click finds it).
+    const finished = applyCatalogImport(ctx, { importId: input.importId }).catch((error: unknown) => {
+      log.error('catalog import failed', { error, importId: input.importId });
+      return null;
     });
     return done({ fileName: claim.value.fileName, finished: track(finished) });
   }
 
   async function resume(workspaceId: string, negotiationId: string): Promise<void> {
-    const ctx = await contexts.forWorkspace(workspaceId);
-    if (ctx) drive(ctx, negotiationId);
+    await work.driveNegotiation({ workspaceId, negotiationId });
   }
 
   return {
@@ -265,12 +282,17 @@ export function createParley(options: ParleyOptions): Parley {
       return { becameApprover: claimed.ok && claimed.value.becameApprover };
     },
     resume: (workspaceId, negotiationId) => resume(workspaceId, negotiationId),
+    jobs: {
+      driveNegotiation: ({ workspaceId, negotiationId }) => driveJob(workspaceId, negotiationId),
+      readQuotation: ({ workspaceId, quotationId }) => readJob(workspaceId, quotationId),
+    },
     context: (teamId) => contexts.forTeam(teamId),
     async idle() {
-      while (inFlight.size > 0 || work.size > 0) {
+      // A job may start a service call's follow-up and the other way round: until both are quiet together.
+      do {
         await Promise.allSettled([...inFlight]);
         await work.idle();
-      }
+      } while (inFlight.size > 0);
     },
   };
 }

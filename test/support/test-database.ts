@@ -27,6 +27,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     async destroy() {
       await db.close();
       await runAdminStatement(url, `DROP SCHEMA "${schema}" CASCADE`);
+      // pg-boss's jobs, when the test started any (src/db/client.ts names their schema after the test's).
+      await runAdminStatement(url, `DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`);
     },
   };
 }

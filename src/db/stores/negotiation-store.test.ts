@@ -12,6 +12,8 @@ import { advance, type EngineAgents } from '../../negotiation/engine.js';
 import {
   acquireLease,
   applyBuyerInput,
+  LEASE_MS,
+  LeaseLostError,
   loadCheckpoint,
   runNegotiation,
   saveStep,
@@ -164,6 +166,55 @@ describe('negotiations on the database', () => {
     expect(saved.state.curveball).toMatchObject({ chosen: strategyId, chosenBy: 'U1' });
     // The engine's step stands: the click was applied on top of it, not over it.
     expect(saved.state.stepCount).toBe(state.stepCount + 1);
+  });
+
+  it('stops a run whose lease is taken during an agent turn: that step is not saved, no further turn is paid for', async () => {
+    // Issue 15, item 8: a process whose lease expired while a slow turn ran (and was taken over) kept saving its steps
+    // and paying for turns next to the new holder.
+    const { negotiationId } = await newNegotiation(2, 0);
+    const TAKEOVER_AT_TURN = 4;
+    let turns = 0;
+    let turnsAfterTakeover = 0;
+    let versionAtTakeover: number | undefined;
+    const turn = async <T>(call: () => Promise<T>): Promise<T> => {
+      if (versionAtTakeover !== undefined) turnsAfterTakeover++;
+      if (++turns === TAKEOVER_AT_TURN) {
+        // Another instance finds this run's lease expired and takes the negotiation.
+        versionAtTakeover = (await loadCheckpoint(ws, negotiationId)).version;
+        await ws.negotiation.updateMany({
+          where: { id: negotiationId },
+          data: { leaseOwner: 'instance-b', leaseExpiresAt: new Date(Date.now() + LEASE_MS) },
+        });
+      }
+      return call();
+    };
+    const counted: EngineAgents = {
+      brand: {
+        rfq: (context) => turn(() => agents.brand.rfq(context)),
+        pillars: (context) => turn(() => agents.brand.pillars(context)),
+        synthesize: (context, briefs) => turn(() => agents.brand.synthesize(context, briefs)),
+      },
+      supplier: (code) => ({ respond: (context) => turn(() => agents.supplier(code).respond(context)) }),
+    };
+
+    expect(await runNegotiation(ws, negotiationId, counted, 'instance-a')).toBeNull();
+    expect(versionAtTakeover).toBeDefined();
+    expect(turnsAfterTakeover).toBe(0);
+    // The step that was running is not saved over the new holder's, and the new holder keeps its lease.
+    expect((await loadCheckpoint(ws, negotiationId)).version).toBe(versionAtTakeover);
+    const row = await ws.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
+    expect(row.leaseOwner).toBe('instance-b');
+  });
+
+  it('refuses a step saved under a lease its writer no longer holds', async () => {
+    const { negotiationId } = await newNegotiation(6);
+    expect(await acquireLease(ws, negotiationId, 'instance-a')).toBe(true);
+    const { state, version } = await loadCheckpoint(ws, negotiationId);
+    const result = await advance(state, agents);
+    await ws.negotiation.updateMany({ where: { id: negotiationId }, data: { leaseOwner: 'instance-b' } });
+    await expect(saveStep(ws, negotiationId, version, result, undefined, 'instance-a')).rejects.toThrow(LeaseLostError);
+    expect(await ws.message.count({ where: { negotiationId } })).toBe(0);
+    expect(await saveStep(ws, negotiationId, version, result, undefined, 'instance-b')).toBe(version + 1);
   });
 
   it('stores a step computed twice only once', async () => {

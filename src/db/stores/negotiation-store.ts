@@ -4,6 +4,7 @@
 // point leaves either the step before or the step after; another process resumes from there.
 import type { SupplierProfile } from '../../config/business-rules.js';
 import { toJsonColumn } from '../json.js';
+import { log } from '../../log.js';
 import type { WorkspaceDb, WorkspaceTx } from '../scoped.js';
 import { checkpointWrite, type CheckpointWrite, encodeFor, readCheckpoint } from './checkpoint-store.js';
 import {
@@ -32,6 +33,11 @@ export interface StartNegotiationOptions {
 
 export class StaleStepError extends Error {
   override name = 'StaleStepError';
+}
+
+/** The run's lease went to another process (its own expired while a step ran): this run must stop, saving nothing. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
 }
 
 /** A step's other writes, in its transaction: the Slack outbox rows that report its events. */
@@ -127,14 +133,21 @@ export async function saveStep(
   fromVersion: number,
   result: StepResult,
   alsoWrite?: AlsoWrite,
+  /** The engine's run: saved only while this owner still holds the lease (a buyer's click holds none). */
+  leaseOwner?: string,
 ): Promise<number> {
   const { state, events } = result;
   // Only what the step changed is written (a delta, with the line sets it adds), or a new base now and then.
   const checkpoint = checkpointWrite(db.$workspaceId, negotiationId, fromVersion, state);
   const saved = await db.$transaction(async (tx) => {
     const { count } = await tx.negotiation.updateMany({
-      // jobs: an expired (or cancelled) negotiation takes no more steps, so a late click cannot revive it.
-      where: { id: negotiationId, checkpointVersion: fromVersion, status: { notIn: ['expired', 'cancelled'] } },
+      where: {
+        id: negotiationId,
+        checkpointVersion: fromVersion,
+        // jobs: an expired (or cancelled) negotiation takes no more steps, so a late click cannot revive it.
+        status: { notIn: ['expired', 'cancelled'] },
+        ...(leaseOwner === undefined ? {} : { leaseOwner }),
+      },
       data: {
         ...checkpoint.columns,
         checkpointVersion: { increment: 1 },
@@ -155,8 +168,13 @@ export async function saveStep(
           : {}),
       },
     });
-    // Another process (or this one, before a crash) already saved a step from this checkpoint: ours is a duplicate.
-    if (count === 0) throw new StaleStepError(`Negotiation ${negotiationId} moved on from version ${fromVersion}`);
+    if (count === 0) {
+      if (leaseOwner !== undefined && !(await holdsLease(tx, negotiationId, leaseOwner))) {
+        throw new LeaseLostError(`Negotiation ${negotiationId} is no longer leased to ${leaseOwner}`);
+      }
+      // Another process (or this one, before a crash) already saved a step from this checkpoint: ours is a duplicate.
+      throw new StaleStepError(`Negotiation ${negotiationId} moved on from version ${fromVersion}`);
+    }
     await markPause(tx, negotiationId, statusOf(state));
     await writeEvents(tx, db.$workspaceId, negotiationId, state, events, checkpoint);
     await checkpoint.finish(tx, negotiationId);
@@ -165,6 +183,11 @@ export async function saveStep(
   });
   checkpoint.committed(negotiationId);
   return saved;
+}
+
+async function holdsLease(tx: WorkspaceTx, negotiationId: string, owner: string) {
+  const row = await tx.negotiation.findUnique({ where: { id: negotiationId }, select: { leaseOwner: true } });
+  return row?.leaseOwner === owner;
 }
 
 // jobs: `pausedAt` is when the negotiation last started waiting for the buyer (the expiry job counts from it). Set
@@ -319,9 +342,12 @@ async function movedCheckpoint(db: WorkspaceDb, negotiationId: string, fromVersi
 
 /**
  * Runs a negotiation until it waits for the buyer or completes, one saved step at a time, holding the lease. Returns
- * the last saved state. Safe to call on any instance at any time: without the lease it does nothing. A step that loses
+ * the last saved state, or null when the lease was not had or was lost. Safe to call on any instance at any time:
+ * without the lease it does nothing. A step that loses
  * its save to a buyer's click (a curveball strategy chosen while the step ran) is computed again from the checkpoint
- * the click saved, so the choice governs the rest of the run; a run whose lease was taken stops.
+ * the click saved, so the choice governs the rest of the run. The lease is renewed before every agent turn (each may
+ * be a paid Claude call) and every save is fenced on it: a run whose lease was taken stops at once, before paying for
+ * another turn, and saves nothing more (`lease_lost` in the log).
  */
 export async function runNegotiation(
   db: WorkspaceDb,
@@ -329,15 +355,22 @@ export async function runNegotiation(
   agents: EngineAgents,
   owner: string,
   alsoWrite?: AlsoWrite,
+  /** The clock leases are measured on (the database's, in the server). */
+  now: () => Date = () => new Date(),
 ): Promise<NegotiationState | null> {
-  if (!(await acquireLease(db, negotiationId, owner))) return null;
+  if (!(await acquireLease(db, negotiationId, owner, now()))) return null;
   let { state, version } = await loadCheckpoint(db, negotiationId);
   let stale = 0;
+  const fenced = renewingBeforeEachTurn(agents, async () => {
+    if (!(await renewLease(db, negotiationId, owner, now()))) {
+      throw new LeaseLostError(`Negotiation ${negotiationId} is no longer leased to ${owner}`);
+    }
+  });
   try {
     while (state.status === 'running') {
-      const result = await advance(state, agents);
+      const result = await advance(state, fenced);
       try {
-        version = await saveStep(db, negotiationId, version, result, alsoWrite);
+        version = await saveStep(db, negotiationId, version, result, alsoWrite, owner);
         state = result.state;
         stale = 0;
       } catch (error) {
@@ -346,13 +379,49 @@ export async function runNegotiation(
         if (fresh === null) throw error;
         ({ state, version } = fresh);
       }
-      // Renewed after every step: a long run must not lose it to an expiry sweep, and one that lost it stops here.
-      if (!(await renewLease(db, negotiationId, owner))) return state;
+      // Renewed after every step too: a step without agent turns must not let a long run's lease run out.
+      if (!(await renewLease(db, negotiationId, owner, now()))) throw new LeaseLostError(negotiationId);
     }
+  } catch (error) {
+    if (!(error instanceof LeaseLostError)) throw error;
+    log.warn('lease_lost: another process took this negotiation; this run stops', { negotiationId, owner, version });
+    return null;
   } finally {
     await releaseLease(db, negotiationId, owner);
   }
   return state;
+}
+
+/**
+ * The engine's agents, each turn preceded by `renew` (which throws when the lease is gone). Concurrent turns of one
+ * step share a renewal in flight rather than each writing their own.
+ */
+function renewingBeforeEachTurn(agents: EngineAgents, renew: () => Promise<void>): EngineAgents {
+  let inFlight: Promise<void> | null = null;
+  const renewOnce = () => {
+    inFlight ??= renew().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
+  const afterRenewal =
+    <A extends unknown[], R>(turn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await renewOnce();
+      return turn(...args);
+    };
+  const { brand } = agents;
+  return {
+    brand: {
+      rfq: afterRenewal((context) => brand.rfq(context)),
+      pillars: afterRenewal((context) => brand.pillars(context)),
+      synthesize: afterRenewal((context, briefs) => brand.synthesize(context, briefs)),
+    },
+    supplier(code) {
+      const supplier = agents.supplier(code);
+      return { respond: afterRenewal((context) => supplier.respond(context)) };
+    },
+  };
 }
 
 /**

@@ -1,9 +1,9 @@
 // A curveball choice clicked while the engine is in the middle of a step (issue #15, defect 3): the click and the step
 // are both saved over the same checkpoint version, so one of them loses. The step that loses is computed again from
 // the checkpoint with the buyer's choice in it, and the run goes on to its end at once — not after the recovery sweep
-// finds it stalled. Through the facade (src/services/parley.ts: the click, the background queue) on a real database
+// finds it stalled. Through the facade (src/services/parley.ts: the click, the pg-boss jobs) on a real database
 // (PGlite, or PostgreSQL with DATABASE_URL), with the offline agents.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
 import { seedWorkspace, supplierColumns } from '../../db/seed.js';
@@ -18,7 +18,7 @@ import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
 import { createParley, type Parley } from '../parley.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import type { SlackFiles } from '../quotation/download-shared-file.js';
-import { createWorkQueue } from '../work-queue.js';
+import { type BackgroundWork, startBackgroundWork } from '../../jobs/background-work.js';
 
 const TEAM = 'T0DRIVECB1';
 const BUYER = 'U0BUYER001';
@@ -56,6 +56,11 @@ beforeAll(async () => {
   const simulated = await ctx.db.supplier.findMany({ where: { isSimulated: true } });
   supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
 }, 60_000);
+const started: BackgroundWork[] = [];
+// A facade's workers take any negotiation's jobs: one test's must not run the next test's.
+afterEach(async () => {
+  for (const work of started.splice(0)) await work.stop();
+});
 afterAll(() => db?.destroy());
 
 const offline: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
@@ -77,15 +82,19 @@ function countingLlm() {
   return { llm, decisionsWritten: () => purposes.filter((purpose) => purpose === DECISION_PURPOSE).length };
 }
 
-function facade(agents: EngineAgents, llm: Llm): Parley {
-  return createParley({
+async function facade(agents: EngineAgents, llm: Llm): Promise<Parley> {
+  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: 2 });
+  started.push(work);
+  const parley = createParley({
     contexts: createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm }),
-    work: createWorkQueue(),
+    work,
     agents,
     owner: 'instance-a',
     files: noFiles,
     kickOutbox: () => {},
   });
+  await work.work(parley.jobs);
+  return parley;
 }
 
 /** Ends as a run must: completed, lease released, the buyer's strategy in force, the decision written once. */
@@ -153,7 +162,7 @@ describe('a curveball choice while the run takes a step', () => {
       }),
     };
     const claude = countingLlm();
-    const parley = facade(agents, claude.llm);
+    const parley = await facade(agents, claude.llm);
     buyer.parley = parley;
 
     await parley.resume(ctx.workspace.id, negotiationId);
@@ -178,7 +187,7 @@ describe('a curveball choice while the run takes a step', () => {
     if (!strategyId) throw new Error('the curveball offers one strategy');
 
     const claude = countingLlm();
-    const parley = facade(offline, claude.llm);
+    const parley = await facade(offline, claude.llm);
     expect(await parley.chooseCurveballStrategy(TEAM, { negotiationId, strategyId, by: BUYER })).toMatchObject({
       ok: true,
       changed: true,

@@ -35,14 +35,19 @@ export function driveNegotiation(ctx: ServiceContext, options: DriveNegotiationO
 
 async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Promise<DriveOutcome> {
   const { negotiationId } = options;
-  const state = await runNegotiation(ctx.db, negotiationId, options.agents, options.owner, (tx, events, next) =>
-    enqueueNegotiationEvents(tx, { negotiationId, events, state: next }),
+  const state = await runNegotiation(
+    ctx.db,
+    negotiationId,
+    options.agents,
+    options.owner,
+    (tx, events, next) => enqueueNegotiationEvents(tx, { negotiationId, events, state: next }),
+    ctx.now,
   );
   if (state === null) return 'busy';
   if (state.status !== 'completed') return 'waiting_for_buyer';
   // The conclusion runs under the lease too, so a process that dies while concluding is replaced at once by its own
   // restart (or by another instance when the lease expires) — and two instances never conclude at the same time.
-  if (!(await acquireLease(ctx.db, negotiationId, options.owner))) return 'busy';
+  if (!(await acquireLease(ctx.db, negotiationId, options.owner, ctx.now()))) return 'busy';
   try {
     // Concluded already (the quotation left `negotiating` with the decision's post): a drive queued again meanwhile —
     // a click during the run's last round — would only pay for the decision's memo a second time.
