@@ -6,6 +6,7 @@ import {
   type ColumnMapping,
   createScanner,
   findItemTables,
+  parsePriceBreak,
   type ItemTableHeader,
   visibleColumns,
 } from './header-detection.js';
@@ -223,6 +224,13 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       ...m.sizes.map((s) => s.column),
     ].filter((c): c is number => c !== null);
     let previous: { sku: string; description: string } | null = null;
+    const firstLine = lines.length;
+    // Price breaks written as rows under their product: the product's line and the breaks gathered for it.
+    const tierRows = new Map<ExtractedLine, PriceTier[]>();
+    let tierOwner: ExtractedLine | null = null;
+    const mergedDown = sheet.mergedFromAbove;
+    const copiedFromAbove = (row: number, column: number | null) =>
+      column !== null && mergedDown !== undefined && mergedDown.has(cellKey(row, column));
 
     for (let row = table.lastRow + 1; row <= end; row++) {
       if (sheet.hiddenRows.has(row) || repeatedHeaderRows.has(row)) continue;
@@ -232,6 +240,30 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       const isWord = (t: string) => parseNumber(t, numberOptions) === null;
       const skuText = text(row, m.sku);
       const descText = text(row, m.description);
+
+      // A product written over several rows (name, fabric, packing) with its quantity and price merged down them:
+      // the rows below the first only show the merged values again, and what they add is the product's detail.
+      const lineAbove = lines.length > firstLine ? lines.at(-1) : undefined;
+      const values = valueColumns.filter((c) => text(row, c) !== '');
+      if (
+        lineAbove &&
+        values.length > 0 &&
+        values.every((c) => copiedFromAbove(row, c)) &&
+        (skuText === '' || copiedFromAbove(row, m.sku))
+      ) {
+        const detail = [...new Set(filled.filter((c) => !copiedFromAbove(row, c)).map((c) => text(row, c)))];
+        if (detail.length) lineAbove.notes = [lineAbove.notes, ...detail].filter((t) => t).join('; ');
+        continue;
+      }
+
+      const breakAt = m.tierLabels !== null ? parsePriceBreak(text(row, m.tierLabels)) : null;
+      if (breakAt !== null && skuText === '' && descText === '' && tierOwner) {
+        const price = readMoney(row, m.unitPrice);
+        if (price) {
+          tierRows.get(tierOwner)?.push({ minQty: breakAt, unitPrice: price.amount });
+          continue;
+        }
+      }
       const label = [skuText, descText].find((t) => t !== '' && isWord(t)) ?? texts.find(isWord) ?? '';
 
       if (texts.some(mightBeTotal)) {
@@ -297,6 +329,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
 
       if (identified && hasValues && !valuesAreText) {
         lines.push(...readLines(row, m, identity));
+        const line = lines.at(-1);
+        tierOwner = breakAt !== null && line !== undefined && line.unitPrice !== null ? line : null;
+        if (tierOwner) tierRows.set(tierOwner, [{ minQty: breakAt ?? 1, unitPrice: tierOwner.unitPrice ?? 0 }]);
         previous = identity;
         if (outside.length) besideUnits.push(textUnitsOfRow(sheet, row, outside));
         continue;
@@ -308,6 +343,20 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       if (!identified && hasValues && !texts.some(isWord)) continue;
       metaRows.push(row);
     }
+    for (const [line, rowTiers] of tierRows) applyTierRows(line, rowTiers);
+  }
+
+  /** A line whose breaks came as rows takes them as its tiers, priced at the break its quantity reaches. */
+  function applyTierRows(line: ExtractedLine, rowTiers: PriceTier[]): void {
+    const tiers = [...rowTiers]
+      .sort((a, b) => a.minQty - b.minQty)
+      .filter((tier, i, all) => i === 0 || all[i - 1]?.minQty !== tier.minQty);
+    if (tiers.length < 2) return;
+    const choice = tierPriceAt(tiers, line.quantity);
+    if (!choice) return;
+    if (choice.belowSmallest && line.quantity !== null) tally.belowSmallestBreak++;
+    line.tiers = tiers;
+    line.unitPrice = choice.unitPrice;
   }
 
   /** "JACKETS" across the table (a merged row fills every cell), or a bold or capitalised heading alone on its row. */
@@ -664,7 +713,10 @@ function scoreConfidence(
   const header = (0.55 + 0.45 * clarity) * (hasQuantity ? 1 : 0.85) * (hasPrice ? 1 : 0.7);
 
   const parsed = tally.numericCells ? tally.readCells / tally.numericCells : 1;
-  const complete = lines.filter((l) => l.quantity !== null && l.unitPrice !== null).length / lines.length;
+  // A named price column left blank on every line (an RFQ) is read completely: there is no price for Claude to find.
+  const pricesBlank = hasPrice && tally.unreadable.length === 0 && lines.every((l) => l.unitPrice === null);
+  const complete =
+    lines.filter((l) => l.quantity !== null && (pricesBlank || l.unitPrice !== null)).length / lines.length;
   const rowsLost = tally.incompleteRows / (lines.length + tally.incompleteRows);
 
   let checked = 0;
