@@ -65,9 +65,12 @@ interface Tally {
   numericCells: number;
   readCells: number;
   unreadable: string[];
-  missingQuantity: number;
-  incompleteRows: number;
-  belowSmallestBreak: number;
+  /** Where a value was lost, so every warning names its cells: quantity cells left blank on priced lines… */
+  missingQuantity: string[];
+  /** …rows naming a product with neither quantity nor price… */
+  incompleteRows: string[];
+  /** …and quantity cells under the smallest price break. */
+  belowSmallestBreak: string[];
   badDiscounts: string[];
   currencies: Map<string, number>;
 }
@@ -159,9 +162,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     numericCells: 0,
     readCells: 0,
     unreadable: [],
-    missingQuantity: 0,
-    incompleteRows: 0,
-    belowSmallestBreak: 0,
+    missingQuantity: [],
+    incompleteRows: [],
+    belowSmallestBreak: [],
     badDiscounts: [],
     currencies: new Map(),
   };
@@ -337,7 +340,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
         continue;
       }
       if (identified && !hasValues && isCodeLike(identity.sku) && identity.description !== '') {
-        tally.incompleteRows++;
+        tally.incompleteRows.push(`row ${row + 1}`);
         continue;
       }
       if (!identified && hasValues && !texts.some(isWord)) continue;
@@ -354,7 +357,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     if (tiers.length < 2) return;
     const choice = tierPriceAt(tiers, line.quantity);
     if (!choice) return;
-    if (choice.belowSmallest && line.quantity !== null) tally.belowSmallestBreak++;
+    if (choice.belowSmallest && line.quantity !== null) {
+      tally.belowSmallestBreak.push(cellRef(line.row - 1, (line.columns.quantity ?? 1) - 1));
+    }
     line.tiers = tiers;
     line.unitPrice = choice.unitPrice;
   }
@@ -468,7 +473,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
 
     // Price breaks apply to the row's whole quantity (all sizes of a style together), as suppliers count them.
     const tierChoice = price === null && m.unitPrice === null ? tierPriceAt(tiers, rowQuantity) : null;
-    if (tierChoice?.belowSmallest && rowQuantity !== null) tally.belowSmallestBreak++;
+    if (tierChoice?.belowSmallest && rowQuantity !== null) {
+      tally.belowSmallestBreak.push(m.quantity !== null ? cellRef(row, m.quantity) : `row ${row + 1}`);
+    }
     const tierColumn = tierChoice
       ? tierCells.find((t) => t.money.amount === tierChoice.unitPrice)?.tier.column
       : undefined;
@@ -511,7 +518,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       }));
     }
     const hasQuantitySource = m.quantity !== null || m.sizes.length > 0;
-    if (rowQuantity === null && hasQuantitySource && (unitPrice !== null || total !== null)) tally.missingQuantity++;
+    if (rowQuantity === null && hasQuantitySource && (unitPrice !== null || total !== null)) {
+      tally.missingQuantity.push(m.quantity !== null ? cellRef(row, m.quantity) : `row ${row + 1}`);
+    }
     return [
       {
         ...base,
@@ -632,18 +641,22 @@ function tallyWarnings(name: string, tally: Tally, pricesOnlyLines: number): str
   const warnings: string[] = [];
   const one = (n: number, singular: string, several: string) => (n === 1 ? singular : several);
   const examples = (cells: string[]) => `${cells.slice(0, 3).join(', ')}${cells.length > 3 ? ', …' : ''}`;
-  const missing = tally.missingQuantity;
+  const missing = tally.missingQuantity.length;
   if (missing) {
     const verb = one(missing, 'looks like an item but has', 'look like items but have');
-    warnings.push(`${plural(missing, 'row', 'rows')} on '${name}' ${verb} no quantity.`);
+    warnings.push(
+      `${plural(missing, 'row', 'rows')} on '${name}' ${verb} no quantity: ${examples(tally.missingQuantity)}.`,
+    );
   }
   if (pricesOnlyLines) {
     const count = plural(pricesOnlyLines, 'line', 'lines');
     warnings.push(`The item table on '${name}' has no quantity column: its ${count} give prices only.`);
   }
-  if (tally.incompleteRows) {
-    const rows = plural(tally.incompleteRows, 'row', 'rows');
-    warnings.push(`${rows} on '${name}' name a product but give no quantity or price.`);
+  if (tally.incompleteRows.length) {
+    const rows = plural(tally.incompleteRows.length, 'row', 'rows');
+    warnings.push(
+      `${rows} on '${name}' name a product but give no quantity or price: ${examples(tally.incompleteRows)}.`,
+    );
   }
   if (tally.unreadable.length) {
     const cells = plural(tally.unreadable.length, 'cell', 'cells');
@@ -652,11 +665,11 @@ function tallyWarnings(name: string, tally: Tally, pricesOnlyLines: number): str
   if (tally.badDiscounts.length) {
     warnings.push(`Discounts of 100% or more on '${name}' were not applied: ${examples(tally.badDiscounts)}.`);
   }
-  const below = tally.belowSmallestBreak;
+  const below = tally.belowSmallestBreak.length;
   if (below) {
     warnings.push(
       `${plural(below, 'line', 'lines')} on '${name}' ${one(below, 'orders', 'order')} less than the smallest ` +
-        "price break; the smallest break's price was used.",
+        `price break (${examples(tally.belowSmallestBreak)}); the smallest break's price was used.`,
     );
   }
   if (tally.currencies.size > 1) {
@@ -717,7 +730,7 @@ function scoreConfidence(
   const pricesBlank = hasPrice && tally.unreadable.length === 0 && lines.every((l) => l.unitPrice === null);
   const complete =
     lines.filter((l) => l.quantity !== null && (pricesBlank || l.unitPrice !== null)).length / lines.length;
-  const rowsLost = tally.incompleteRows / (lines.length + tally.incompleteRows);
+  const rowsLost = tally.incompleteRows.length / (lines.length + tally.incompleteRows.length);
 
   let checked = 0;
   let agreeing = 0;
