@@ -47,6 +47,8 @@ describe('detectDocumentKind', () => {
     const blank = ITEMS.map(([sku = '', name = '', qty = '']) => [sku, name, qty, '', '']);
     expect(kindOf([['REQUEST FOR QUOTATION RFQ-2025-07'], [], HEADER, ...blank]).kind).toBe('rfq');
     expect(kindOf([['Quotation in reply to RFQ-2025-07'], [], HEADER, ...ITEMS]).kind).toBe('quotation');
+    // A reply to an RFQ with a line it cannot quote is still a quotation.
+    expect(kindOf([['Quotation in reply to RFQ-2025-07'], [], HEADER, ...ITEMS, ...blank]).kind).toBe('quotation');
   });
 
   it('a price column per supplier is a comparison, with the suppliers to pick from; the target is not one', () => {

@@ -18,12 +18,14 @@ export interface DocumentKindResult {
 
 /**
  * Title words, most specific first: "Proforma invoice" is a quote in all but name, so it comes before "invoice"; a
- * "Request for quotation" says quotation too, so the request comes first (one answered with prices is a quotation).
+ * "Request for quotation" says quotation too, so that phrase comes first (one answered with prices is a quotation).
  */
 const TITLES: [DocumentKind, RegExp][] = [
-  ['rfq', /\brequest\s*for\s*(?:quotation|quote|proposal)\b|\brfq\b|\benquiry\b|\binquiry\b|询价/],
+  ['rfq', /\brequest\s*for\s*(?:quotation|quote|proposal)\b|询价单/],
   ['quotation', /\bpro-?\s?forma\b|\bquotation\b|\bquote\b|\boffer\b|\bangebot\b|\bcotizaci[oó]n\b|报价|báo\s*giá/],
   ['comparison', /\bcomparison\b|\bcomparative\s*statement\b|\bbid\s*tab|\bprice\s*comparison\b|比价|对比/],
+  // "Quotation in reply to RFQ-2025-07" or "your enquiry" is the supplier's answer: these words count only alone.
+  ['rfq', /\brfq\b|\benquiry\b|\binquiry\b|询价/],
   [
     'delivery_note',
     /\bdelivery\s*(?:note|challan|order)\b|\bchallan\b|\bpacking\s*list\b|\bdispatch\s*note\b|送货单|装箱单/,
