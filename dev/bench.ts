@@ -21,7 +21,7 @@ import { corpusFigures, type ExtractionScore, scoreExtraction } from './sample-c
 import { env } from '../src/config/env.js';
 import { RELIABILITY_PARTS, type ReliabilityPart, runReliability } from './reliability/reliability-bench.js';
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
-import { isDocumentKindSentence } from '../src/quotation/document-kind.js';
+import { documentKindInWarnings } from '../src/quotation/document-kind.js';
 import { confirmAllScope } from '../src/quotation/confirm-all.js';
 import { isChargeLabel, isClosingDiscountLabel, isTaxLabel, totalKind } from '../src/quotation/row-kinds.js';
 import { runOutcomes } from './outcomes/outcomes-bench.js';
@@ -94,8 +94,9 @@ async function ingest(): Promise<void> {
       const label = item.description ?? item.rawSku ?? '';
       return isTaxLabel(label) || totalKind(label) !== null || isClosingDiscountLabel(label) || isChargeLabel(label);
     }).length;
-    // Every bundled sample is a supplier's quotation: no sentence saying otherwise is the right answer.
-    if (!parsed.warnings.some(isDocumentKindSentence)) docKindRight++;
+    // A quotation gets no sentence; an invoice or RFQ gets the sentence naming its kind.
+    const kind = documentKindInWarnings(parsed.warnings);
+    if (kind === truth.documentKind) docKindRight++;
     confirmAllWrong += wrongByConfirmAll(parsed, truth);
     scores.push(score);
     const figures = corpusFigures([score]);
@@ -109,6 +110,7 @@ async function ingest(): Promise<void> {
       figures.matchTop1.toFixed(3),
       String(figures.wrongAutoAccept),
       figures.metaAcc.toFixed(3),
+      kind === truth.documentKind ? kind : `${kind} ≠ ${truth.documentKind}`,
       seconds.toFixed(2),
     ]);
     for (const expected of truth.items) {
@@ -128,7 +130,10 @@ async function ingest(): Promise<void> {
   const sample = matcherLines.filter((_, index) => index % step === 0).slice(0, MATCHER_SAMPLE_LINES);
   const matcher = measureMatcher(catalog, products, sample);
 
-  printTable(['file', 'truth', 'parsed', 'itemF1', 'qty', 'price', 'top1', 'wrongAuto', 'meta', 'seconds'], rows);
+  printTable(
+    ['file', 'truth', 'parsed', 'itemF1', 'qty', 'price', 'top1', 'wrongAuto', 'meta', 'kind', 'seconds'],
+    rows,
+  );
   const corpus = corpusFigures(scores);
   console.log(
     `\ncatalog index: ${products.length} products in ${indexBuildMs.toFixed(0)} ms; matcher on ${sample.length} ` +

@@ -18,6 +18,18 @@ import { priceBreaks } from './styles/price-breaks.js';
 import { sizeRunMatrix } from './styles/size-run-matrix.js';
 import { textNumbers } from './styles/text-numbers.js';
 import { titleBlock } from './styles/title-block.js';
+import { indianGstRefHsn } from './styles/indian-gst-ref-hsn.js';
+import { mergedPriceClosingDiscount } from './styles/merged-price-closing-discount.js';
+import { germanMwst } from './styles/german-mwst.js';
+import { spanishIva } from './styles/spanish-iva.js';
+import { moqTierColumns } from './styles/moq-tier-columns.js';
+import { tierRows } from './styles/tier-rows.js';
+import { multiRowItems } from './styles/multi-row-items.js';
+import { combinedSkuVietnamese } from './styles/combined-sku-vietnamese.js';
+import { uncachedFormulasChineseTerms } from './styles/uncached-formulas-chinese-terms.js';
+import { invoiceGst } from './styles/invoice-gst.js';
+import { rfqBlankPrices } from './styles/rfq-blank-prices.js';
+import { targetPriceColumn } from './styles/target-price-column.js';
 import { quotationTruthSchema, type QuotationTruth } from './truth.js';
 import { workbookToBuffer } from './workbook.js';
 
@@ -38,6 +50,18 @@ export const SAMPLE_STYLES: readonly SampleStyle[] = [
   noSkuCharges,
   hostileHidden,
   largeQuotation,
+  indianGstRefHsn,
+  mergedPriceClosingDiscount,
+  germanMwst,
+  spanishIva,
+  moqTierColumns,
+  tierRows,
+  multiRowItems,
+  combinedSkuVietnamese,
+  uncachedFormulasChineseTerms,
+  invoiceGst,
+  rfqBlankPrices,
+  targetPriceColumn,
 ];
 
 export interface SampleFile {
@@ -69,6 +93,7 @@ export async function generateSampleCorpus(options: GenerateCorpusOptions): Prom
     // Parsing checks the builder's work and fixes the key order the truth file is written in.
     const truth = quotationTruthSchema.parse({
       file: `${base}.xlsx`,
+      documentKind: built.documentKind ?? 'quotation',
       description: built.description,
       messes: [...style.messes],
       supplier: { name: built.supplier },

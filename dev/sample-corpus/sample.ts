@@ -12,7 +12,7 @@ import {
   type SampleCatalog,
   type Variant,
 } from './sample-catalog.js';
-import type { TruthCharge, TruthItem, TruthTerms } from './truth.js';
+import type { DocumentKind, TruthCharge, TruthItem, TruthTerms } from './truth.js';
 
 export interface SampleContext {
   rng: Rng;
@@ -28,6 +28,8 @@ export interface BuiltSample {
   items: TruthItem[];
   charges: TruthCharge[];
   statedTotal: number | null;
+  /** 'quotation' unless the style is an invoice, an RFQ or another kind a buyer may share by mistake. */
+  documentKind?: DocumentKind;
 }
 
 export interface SampleStyle {

@@ -23,6 +23,10 @@ export interface ExtractionScore {
 
 const PRICE_TOLERANCE = 0.005;
 
+/** Within half a cent; a blank price (an RFQ's) is right only when the key's is blank too. */
+export const samePrice = (got: number | null, expected: number | null) =>
+  got === null || expected === null ? got === expected : Math.abs(got - expected) <= PRICE_TOLERANCE;
+
 const squash = (text: string | null | undefined) => (text ?? '').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 export function scoreExtraction(parsed: ParsedQuotation, truth: QuotationTruth): ExtractionScore {
@@ -58,7 +62,7 @@ export function scoreExtraction(parsed: ParsedQuotation, truth: QuotationTruth):
     const at = `${expected.sheet}!${expected.row}${expected.size ? ` ${expected.size}` : ''}`;
     if (item.quantity === expected.quantity) quantityCorrect++;
     else misses.push(`quantity ${at}: ${item.quantity} ≠ ${expected.quantity}`);
-    if (item.unitPrice !== null && Math.abs(item.unitPrice - expected.unitPrice) <= PRICE_TOLERANCE) priceCorrect++;
+    if (samePrice(item.unitPrice, expected.unitPrice)) priceCorrect++;
     else misses.push(`price ${at}: ${item.unitPrice} ≠ ${expected.unitPrice}`);
     if (expected.sku) {
       matchable++;

@@ -3,6 +3,7 @@ import { formatTruthJson, quotationTruthSchema, type QuotationTruth } from './tr
 
 const valid: QuotationTruth = {
   file: '03-header-row-9.xlsx',
+  documentKind: 'quotation',
   description: 'Header on row 9.',
   messes: [2],
   supplier: { name: 'Ningbo Everbright Garments Co., Ltd.' },

@@ -25,7 +25,10 @@ export const truthItemSchema = z
     row: z.number().int().positive(),
     /** The catalog SKU the line really is; null when the product is not in the catalog (a custom label, say). */
     sku: z.string().regex(SKU_PATTERN).nullable(),
-    /** Exactly the cell text, spaces and OCR slips included; for a size-run matrix the style cell. Null: no code. */
+    /**
+     * Exactly the cell text, spaces and OCR slips included; for a size-run matrix the style cell; for a "code + name"
+     * cell the code at its start. Null: no code.
+     */
     rawSku: text.nullable(),
     /** The description cell as written. */
     description: text.nullable(),
@@ -34,8 +37,11 @@ export const truthItemSchema = z
     /** A dedicated size cell, or the size-run column header, as written; null when there is none. */
     size: text.nullable(),
     quantity: z.number().int().positive(),
-    /** Net of an explicit per-line discount column, and the tier price that applies at `quantity`. */
-    unitPrice: money(4),
+    /**
+     * Net of an explicit per-line discount column or a closing discount under the table, and the tier price that
+     * applies at `quantity`; null on a request for quotation, whose price cells are still blank.
+     */
+    unitPrice: money(4).nullable(),
     /** Quantity price breaks, ascending by minQty; empty when the sheet has none. */
     tiers: z.array(truthTierSchema),
   })
@@ -62,8 +68,21 @@ export const truthTermsSchema = z.strictObject({
   validityDays: z.number().int().positive().nullable(),
 });
 
+/** What the workbook is (src/quotation/document-kind.ts): most samples are quotations, a few are not. */
+export const DOCUMENT_KINDS = [
+  'quotation',
+  'price_list',
+  'rfq',
+  'purchase_order',
+  'invoice',
+  'delivery_note',
+  'comparison',
+  'requirements',
+] as const;
+
 export const quotationTruthSchema = z.strictObject({
   file: z.string().regex(/^\d{2}-[a-z0-9-]+\.xlsx$/, 'must look like NN-name.xlsx'),
+  documentKind: z.enum(DOCUMENT_KINDS),
   /** What is messy about the file and which judgement calls the truth makes, in one sentence. */
   description: text,
   /** Which of the catalogued messes (see MESSES) the file exercises. */
@@ -83,6 +102,7 @@ export type TruthItem = z.infer<typeof truthItemSchema>;
 export type TruthCharge = z.infer<typeof truthChargeSchema>;
 export type TruthTerms = z.infer<typeof truthTermsSchema>;
 export type TruthTier = z.infer<typeof truthTierSchema>;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /**
  * Pretty JSON with one item or charge per line: a 3,000-line truth stays small and diffs line by line.

@@ -43,6 +43,14 @@ describe('detectDocumentKind', () => {
     expect(needs.kind).toBe('rfq');
   });
 
+  it('a titled request for quotation is an RFQ until its prices are filled in', () => {
+    const blank = ITEMS.map(([sku = '', name = '', qty = '']) => [sku, name, qty, '', '']);
+    expect(kindOf([['REQUEST FOR QUOTATION RFQ-2025-07'], [], HEADER, ...blank]).kind).toBe('rfq');
+    expect(kindOf([['Quotation in reply to RFQ-2025-07'], [], HEADER, ...ITEMS]).kind).toBe('quotation');
+    // A reply to an RFQ with a line it cannot quote is still a quotation.
+    expect(kindOf([['Quotation in reply to RFQ-2025-07'], [], HEADER, ...ITEMS, ...blank]).kind).toBe('quotation');
+  });
+
   it('a price column per supplier is a comparison, with the suppliers to pick from; the target is not one', () => {
     const result = kindOf([
       ['Price comparison'],

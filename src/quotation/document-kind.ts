@@ -16,11 +16,16 @@ export interface DocumentKindResult {
   sentence: string | null;
 }
 
-/** Title words, most specific first: "Proforma invoice" is a quote in all but name, so it comes before "invoice". */
+/**
+ * Title words, most specific first: "Proforma invoice" is a quote in all but name, so it comes before "invoice"; a
+ * "Request for quotation" says quotation too, so that phrase comes first (one answered with prices is a quotation).
+ */
 const TITLES: [DocumentKind, RegExp][] = [
+  ['rfq', /\brequest\s*for\s*(?:quotation|quote|proposal)\b|询价单/],
   ['quotation', /\bpro-?\s?forma\b|\bquotation\b|\bquote\b|\boffer\b|\bangebot\b|\bcotizaci[oó]n\b|报价|báo\s*giá/],
   ['comparison', /\bcomparison\b|\bcomparative\s*statement\b|\bbid\s*tab|\bprice\s*comparison\b|比价|对比/],
-  ['rfq', /\brequest\s*for\s*(?:quotation|quote|proposal)\b|\brfq\b|\benquiry\b|\binquiry\b|询价/],
+  // "Quotation in reply to RFQ-2025-07" or "your enquiry" is the supplier's answer: these words count only alone.
+  ['rfq', /\brfq\b|\benquiry\b|\binquiry\b|询价/],
   [
     'delivery_note',
     /\bdelivery\s*(?:note|challan|order)\b|\bchallan\b|\bpacking\s*list\b|\bdispatch\s*note\b|送货单|装箱单/,
@@ -92,8 +97,28 @@ export function detectDocumentKind(workbook: WorkbookGrid, extraction: Extractio
   return { kind, supplierColumns, sentence: sentenceFor(kind, lines.length, supplierColumns) };
 }
 
+/** How each sentence below starts: the bench and tests read the kind back from the warnings. */
+const SENTENCE_STARTS: [DocumentKind, string][] = [
+  ['price_list', 'This looks like a price list'],
+  ['rfq', 'This looks like a request for quotation'],
+  ['purchase_order', 'This looks like a purchase order'],
+  ['invoice', 'This looks like an invoice'],
+  ['delivery_note', 'This looks like a delivery note'],
+  ['comparison', 'This is a comparison of'],
+  ['requirements', 'This looks like a requirements list'],
+];
+
 /** Whether a warning is the sentence that says the workbook is not a quotation (the bench and tests read it back). */
 export const isDocumentKindSentence = (warning: string) => /^This (?:looks like|is a comparison)/.test(warning);
+
+/** The kind the warnings name, or 'quotation' when none says otherwise. */
+export function documentKindInWarnings(warnings: readonly string[]): DocumentKind {
+  for (const warning of warnings) {
+    const found = SENTENCE_STARTS.find(([, start]) => warning.startsWith(start));
+    if (found) return found[0];
+  }
+  return 'quotation';
+}
 
 function sentenceFor(kind: DocumentKind, lines: number, suppliers: string[]): string | null {
   const items = lines === 1 ? '1 line' : `${lines} lines`;

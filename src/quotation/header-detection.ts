@@ -271,6 +271,11 @@ export interface ColumnMapping {
   tiers: { column: number; minQty: number }[];
   /** Size-run matrix columns: quantities per size. */
   sizes: { column: number; label: string }[];
+  /**
+   * A column of price-break labels ("1-499 pcs", "500-999 pcs", "≥1,000 pcs") beside the price: a product's breaks
+   * written as rows, its first row carrying the product and the rows below one more break each.
+   */
+  tierLabels: number | null;
   /** `unitPrice` is already net of any discount column. */
   unitPriceIsNet: boolean;
   /** The discount header carries a "%", so a bare 5 in it means 5 %. */
@@ -558,6 +563,7 @@ function buildHeader(
     attributes: [],
     tiers: [],
     sizes: [],
+    tierLabels: null,
     unitPriceIsNet: false,
     discountIsPercent: false,
   };
@@ -607,6 +613,10 @@ function buildHeader(
   mapping.notes = (byKind.get('notes') ?? []).map((n) => n.column);
   mapping.attributes = (byKind.get('attribute') ?? []).map((a) => ({ column: a.column, label: a.cls.label }));
   fillQuantityAndPrice(mapping, content, columns);
+  if (mapping.unitPrice !== null && mapping.tiers.length === 0 && mapping.sizes.length === 0) {
+    const taken = new Set([mapping.sku, mapping.description, mapping.quantity, mapping.unitPrice, mapping.total]);
+    mapping.tierLabels = columns.find((c) => !taken.has(c) && content.breakLabels(c)) ?? null;
+  }
   mapping.tiers.sort((a, b) => a.minQty - b.minQty);
   mapping.tiers = mapping.tiers.filter((tier, i, all) => i === 0 || all[i - 1]?.minQty !== tier.minQty);
   if (mapping.tiers.length > 0) strengths.push(1);
@@ -634,6 +644,8 @@ interface TableContent {
   profile(column: number): ColumnProfile;
   /** 0–1 for ranking description candidates: wordy text first, codes next, numbers and numbering last. */
   wordiness(column: number): number;
+  /** Most filled cells are price-break labels, naming at least two different breaks. */
+  breakLabels(column: number): boolean;
 }
 
 /** Profiles of the cells under a header band, computed once per column and only for the columns asked about. */
@@ -655,6 +667,11 @@ function contentOf(sheet: SheetGrid, band: number[], columns: number[]): TableCo
       if (p.filled === 0) return 0.5;
       if (isWordy(p)) return 1;
       return p.lineNumbering || p.numeric >= 0.8 ? 0 : 0.5;
+    },
+    breakLabels(column) {
+      const texts = rows.map((row) => (sheet.cells[row]?.[column] ?? '').trim()).filter((t) => t !== '');
+      const breaks = texts.map((t) => parsePriceBreak(t)).filter((n): n is number => n !== null);
+      return texts.length >= 2 && breaks.length >= texts.length * 0.8 && new Set(breaks).size >= 2;
     },
   };
 }

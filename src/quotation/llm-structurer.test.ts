@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeMessagesApi, startFakeClaude } from '../../test/support/fake-messages-api.js';
 import { CHUNK_ROWS, chunkRows, renderRows, structureSheetWithLlm } from './llm-structurer.js';
+import { structureSheet } from './structurer.js';
 import { EMPTY_TERMS, type ExtractedLine, type SheetExtraction, type SheetGrid } from './types.js';
 
 function grid(rows: string[][], hiddenRows: number[] = []): SheetGrid {
@@ -201,5 +202,107 @@ describe('chunking', () => {
       [1],
     );
     expect(renderRows(g, [0, 1, 2])).toBe('1\tSKU\tQty\n3\tB\t2');
+  });
+});
+
+describe('the cross-check reads the sheet with the rules’ column roles (real SDK, fake Messages API)', () => {
+  let api: FakeMessagesApi | undefined;
+  afterEach(async () => {
+    await api?.close();
+  });
+
+  // A line-number Ref column and an HSN tariff code beside the real code; the buyer's target beside the price.
+  const quote = grid([
+    ['QUOTATION'],
+    ['Ref', 'Item Code', 'HSN Code', 'Particulars', 'Qty', 'Target Price (USD)', 'Rate (USD)', 'Amount (USD)'],
+    ['1', 'MC001-GLW-XL', '62019300', 'Summit Insulated Jacket', '300', '21.00', '24.50', '7350'],
+    ['2', 'MC001-GLW-L', '62019300', 'Summit Insulated Jacket', '200', '21.00', '24.50', '4900'],
+    ['', '', '', 'CGST @ 6%', '', '', '', '735'],
+    ['', '', '', 'Grand Total', '', '', '', '12985'],
+  ]);
+  const claudeLine = (row: number, rawSku: string | null, quantity: number, unitPrice: number) => ({
+    row,
+    rawSku,
+    description: null as string | null,
+    color: null,
+    size: null,
+    quantity,
+    unitPrice,
+    totalPrice: null,
+    discount: null,
+    notes: null,
+    tiers: [],
+  });
+
+  async function crossCheck(lines: ReturnType<typeof claudeLine>[]) {
+    const fake = await startFakeClaude(() => ({
+      kind: 'tool',
+      input: { lines, charges: [], metadata: { ...answer.metadata, supplierName: null } },
+    }));
+    api = fake.api;
+    const rules = structureSheet(quote).extraction;
+    return { rules, result: await structureSheetWithLlm(fake.llm, quote, rules) };
+  }
+
+  it('names a SKU Claude took from the tariff-code column and a price it took from the target column', async () => {
+    const { rules, result } = await crossCheck([
+      claudeLine(3, '62019300', 300, 24.5),
+      claudeLine(4, 'MC001-GLW-L', 200, 21),
+    ]);
+    expect(rules.lines.map((line) => [line.rawSku, line.unitPrice])).toEqual([
+      ['MC001-GLW-XL', 24.5],
+      ['MC001-GLW-L', 24.5],
+    ]);
+    const flagged = [...result.flags].map(([line, flags]) => [line.row, flags.map((flag) => flag.message)]);
+    expect(flagged).toEqual([
+      [3, ['Two readings disagree (rules vs Claude): SKU MC001-GLW-XL vs 62019300.']],
+      [
+        4,
+        [
+          "Two readings disagree (rules vs Claude): unit price 24.5 vs 21 (Claude's is the 'Target Price (USD)' column).",
+        ],
+      ],
+    ]);
+  });
+
+  it('never keeps a tax or total row as a product, and points Claude-only lines at the roles’ cells', async () => {
+    const { result } = await crossCheck([
+      claudeLine(3, 'MC001-GLW-XL', 300, 24.5),
+      claudeLine(4, 'MC001-GLW-L', 200, 24.5),
+      { ...claudeLine(5, 'CGST @ 6%', 1, 735), rawSku: null, description: 'CGST @ 6%' },
+      { ...claudeLine(6, 'Grand Total', 1, 12985), rawSku: null, description: 'Grand Total' },
+    ]);
+    expect(result.sheet.lines.map((line) => line.row)).toEqual([3, 4]);
+    expect(result.warnings).toEqual([
+      `Claude read row 5 ("CGST @ 6%"), row 6 ("Grand Total") on 'Quote' as products; they are tax, total or ` +
+        'discount rows, not lines.',
+    ]);
+    expect(result.flags.size).toBe(0);
+  });
+
+  it('flags a row Claude read as a product where the rules read other lines but not that one', async () => {
+    const sheetWithDetail = grid([
+      ['Style No.', 'Description', 'Qty', 'Unit Price', 'Amount'],
+      ['MC001-GLW-XL', 'Summit Insulated Jacket', '300', '24.50', '7350'],
+      ['', 'Fabric: 100% nylon, 20D ripstop', '', '', ''],
+    ]);
+    const fake = await startFakeClaude(() => ({
+      kind: 'tool',
+      input: {
+        lines: [
+          claudeLine(2, 'MC001-GLW-XL', 300, 24.5),
+          { ...claudeLine(3, 'x', 300, 24.5), rawSku: null, description: 'Fabric: 100% nylon, 20D ripstop' },
+        ],
+        charges: [],
+        metadata: { ...answer.metadata, supplierName: null },
+      },
+    }));
+    api = fake.api;
+    const result = await structureSheetWithLlm(fake.llm, sheetWithDetail, structureSheet(sheetWithDetail).extraction);
+    const extra = result.sheet.lines.find((line) => line.row === 3);
+    expect(extra?.columns).toEqual({ sku: 1, description: 2, quantity: 3, unitPrice: 4, total: 5 });
+    expect(result.flags.get(extra as ExtractedLine)?.map((flag) => flag.message)).toEqual([
+      'The rules did not read this row as a product line.',
+    ]);
   });
 });

@@ -2,9 +2,15 @@
 // grid goes to the fast model in chunks of ~80 rows with the header repeated, and comes back under a zod schema.
 // Claude's answer is then cross-checked against the deterministic one; where they disagree the line is flagged for
 // a human, never silently resolved. Cell text is untrusted data: the prompt says so, every row Claude cites must
-// exist in the chunk it was shown, and its SKU or description must be text that is really in that row.
+// exist in the chunk it was shown, and its SKU or description must be text that is really in that row. The
+// check reads the sheet with the rules' column roles (header and content together): Claude's SKU is compared with
+// the code column's cell, not a line number or tariff code beside it; a price Claude took from another column (a
+// buyer's target, a tax) is named; a tax, total or discount row is never a product, whoever reads it.
 import { z } from 'zod';
 import type { Llm } from '../llm/llm.js';
+import { findItemTables, type ItemTableHeader } from './header-detection.js';
+import { parseNumber } from './numbers.js';
+import { isClosingDiscountLabel, isTaxLabel, totalKind } from './row-kinds.js';
 import {
   type ExtractedCharge,
   type ExtractedLine,
@@ -152,7 +158,10 @@ export function mergeWithDeterministic(
 
   const llmLines: ExtractedLine[] = [];
   const charges: ExtractedCharge[] = [];
+  const { tables } = findItemTables(grid);
+  const summaryRows = new Set(deterministic.charges.map((charge) => charge.row));
   let rejected = 0;
+  const notProducts: string[] = [];
   answers.forEach((answer, index) => {
     const allowed = new Set((chunks[index]?.body ?? []).map((r) => r + 1));
     for (const line of answer.lines) {
@@ -160,11 +169,16 @@ export function mergeWithDeterministic(
         rejected++;
         continue;
       }
+      const summary = summaryLabel(grid, line.row, summaryRows);
+      if (summary !== null) {
+        notProducts.push(`row ${line.row} ("${summary.slice(0, 40)}")`);
+        continue;
+      }
       llmLines.push({
         ...line,
         sheet: grid.name,
         tiers: [...line.tiers].sort((a, b) => a.minQty - b.minQty),
-        columns: {},
+        columns: columnsOf(tableFor(tables, line.row)),
       });
     }
     for (const charge of answer.charges) {
@@ -173,6 +187,11 @@ export function mergeWithDeterministic(
   });
   if (rejected)
     warnings.push(`Ignored ${rejected} line(s) Claude reported on '${grid.name}' that are not in the sheet.`);
+  if (notProducts.length)
+    warnings.push(
+      `Claude read ${notProducts.join(', ')} on '${grid.name}' as products; they are tax, total or discount rows, ` +
+        'not lines.',
+    );
 
   const key = (line: ExtractedLine) => `${line.row}|${(line.size ?? '').toUpperCase()}`;
   const fromLlm = new Map(llmLines.map((line) => [key(line), line]));
@@ -184,10 +203,18 @@ export function mergeWithDeterministic(
     const rules = fromRules.get(key(line));
     const kept = rules ? { ...line, columns: rules.columns } : line;
     merged.push(kept);
-    if (!rules) continue;
+    const table = tableFor(tables, line.row);
+    if (!rules) {
+      // Where the rules read lines, a row they left out (a product's second row, a price-break row) is a question.
+      if (deterministic.lines.length > 0) addFlag(kept, 'The rules did not read this row as a product line.');
+      continue;
+    }
+    const source = differs(rules.unitPrice, line.unitPrice) ? priceSource(grid, table, line.row, line.unitPrice) : null;
     const differences = [
+      differentCode(rules.rawSku, line.rawSku) && `SKU ${rules.rawSku} vs ${line.rawSku}`,
       differs(rules.quantity, line.quantity) && `quantity ${rules.quantity} vs ${line.quantity}`,
-      differs(rules.unitPrice, line.unitPrice) && `unit price ${rules.unitPrice} vs ${line.unitPrice}`,
+      differs(rules.unitPrice, line.unitPrice) &&
+        `unit price ${rules.unitPrice} vs ${line.unitPrice}${source ? ` (Claude's is the '${source}' column)` : ''}`,
     ].filter(Boolean);
     if (differences.length) addFlag(kept, `Two readings disagree (rules vs Claude): ${differences.join('; ')}.`);
   }
@@ -225,6 +252,62 @@ const differs = (a: number | null, b: number | null) =>
   a === null || b === null ? a !== b : Math.abs(a - b) > Math.max(0.005, Math.abs(a) * 0.001);
 
 const squash = (text: string) => text.toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/** Two codes differ when neither contains the other (a size run's assembled code contains its style code). */
+function differentCode(rules: string | null, llm: string | null): boolean {
+  if (rules === null || llm === null) return false;
+  const [a, b] = [squash(rules), squash(llm)];
+  return a !== '' && b !== '' && !a.includes(b) && !b.includes(a);
+}
+
+/** The item table a 1-based sheet row sits under, by the rules' header detection. */
+function tableFor(tables: readonly ItemTableHeader[], row: number): ItemTableHeader | null {
+  return [...tables].reverse().find((table) => table.lastRow < row - 1) ?? null;
+}
+
+/** The cells the rules' roles point at (1-based), so a flag on one of Claude's lines can name its cell. */
+function columnsOf(table: ItemTableHeader | null): ExtractedLine['columns'] {
+  if (!table) return {};
+  const m = table.columns;
+  const one = (column: number | null) => (column === null ? undefined : column + 1);
+  const columns = {
+    sku: one(m.sku),
+    description: one(m.description),
+    quantity: one(m.quantity),
+    unitPrice: one(m.unitPrice),
+    discount: one(m.discount),
+    total: one(m.total),
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, column]) => column !== undefined));
+}
+
+/** The header of the column in this row that holds Claude's price, when it is not the rules' price column. */
+function priceSource(grid: SheetGrid, table: ItemTableHeader | null, row: number, price: number | null): string | null {
+  if (!table || price === null) return null;
+  const cells = grid.cells[row - 1] ?? [];
+  const column = cells.findIndex((cell, c) => {
+    const value = parseNumber(cell);
+    return c !== table.columns.unitPrice && value !== null && Math.abs(value - price) < 0.005;
+  });
+  if (column < 0) return null;
+  const header: string[] = [];
+  for (let r = table.firstRow; r <= table.lastRow; r++) {
+    const text = (grid.cells[r]?.[column] ?? '').trim();
+    if (text !== '' && header.at(-1) !== text) header.push(text);
+  }
+  return header.length ? header.join(' ').slice(0, 40) : null;
+}
+
+/** The label of a row the rules read as a tax, total, discount or charge, or null for any other row. */
+function summaryLabel(grid: SheetGrid, row: number, chargeRows: ReadonlySet<number>): string | null {
+  const texts = (grid.cells[row - 1] ?? []).map((cell) => cell.trim()).filter((t) => t !== '');
+  const label = texts.find((t) => parseNumber(t) === null) ?? '';
+  if (label === '') return null;
+  if (chargeRows.has(row) || isTaxLabel(label) || totalKind(label) !== null || isClosingDiscountLabel(label)) {
+    return label;
+  }
+  return null;
+}
 
 /** True when every non-empty cited text appears (ignoring case, spaces and punctuation) in that sheet row. */
 function citedTextIsInRow(grid: SheetGrid, row: number, cited: (string | null)[]): boolean {

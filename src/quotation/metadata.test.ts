@@ -28,6 +28,11 @@ describe('parseDays', () => {
     ['30 ~ 35 working days', 35],
     ['4-6 wks', 42],
     ['50天', 50],
+    ['6 Wochen', 42],
+    ['30 Tage netto', 30],
+    ['45 días', 45],
+    ['2 semanas', 14],
+    ['40 ngày', 40],
   ])('%j is %d days', (text, days) => {
     expect(parseDays(text)).toBe(days);
   });
@@ -213,6 +218,14 @@ describe('extractMetadata', () => {
       incoterm: 'FOB Xiamen',
       moq: 500,
       validityDays: 30,
+    });
+  });
+
+  it('reads the currency in a Chinese currency name and in a price basis line', () => {
+    expect(metadataOf(sheetGrid('Q', [['币种 Currency: 美元 USD']])).terms.currency).toBe('USD');
+    expect(metadataOf(sheetGrid('Q', [['Price terms: FOB Hai Phong, USD']])).terms).toMatchObject({
+      currency: 'USD',
+      incoterm: 'FOB Hai Phong',
     });
   });
 

@@ -232,14 +232,21 @@ export function parseDays(text: string): number | null {
   const normal = text.normalize('NFKC').toLowerCase();
   const unit =
     String.raw`(?:working\s*|business\s*|calendar\s*|natural\s*|clear\s*)?(days?|d\b|weeks?|wks?|` +
-    String.raw`w\b|months?|mos?\b|天|日|周|星期|个月|月)`;
+    String.raw`w\b|months?|mos?\b|天|日|周|星期|个月|月|` +
+    // German, Spanish, Portuguese, French and Vietnamese: "6 Wochen", "30 días", "45 ngày", "2 tháng".
+    String.raw`tage?\b|wochen|woche|monate?\b|d[ií]as?|semanas?|mes(?:es)?\b|meses|jours?|semaines?|mois|` +
+    String.raw`ngày|tuần|tháng)`;
   // A range is a promise no earlier than its upper bound: a buyer planning a delivery must take the later date.
   const range = new RegExp(String.raw`(\d+(?:\.\d+)?)\s*(?:-|–|~|to|至|到)\s*(\d+(?:\.\d+)?)\s*${unit}`).exec(normal);
   const single = new RegExp(String.raw`(\d+(?:\.\d+)?)\s*${unit}`).exec(normal);
   const amount = range ? Number(range[2]) : single ? Number(single[1]) : null;
   const word = range ? range[3] : single?.[2];
   if (amount === null || !word) return null;
-  const perUnit = /^(?:w|weeks?|wks?|周|星期)$/.test(word) ? 7 : /^(?:months?|mos?|个月|月)$/.test(word) ? 30 : 1;
+  const perUnit = /^(?:w|weeks?|wks?|周|星期|wochen?|woche|semanas?|semaines?|tuần)$/.test(word)
+    ? 7
+    : /^(?:months?|mos?|个月|月|monate?|mes(?:es)?|mois|tháng)$/.test(word)
+      ? 30
+      : 1;
   const days = Math.round(amount * perUnit);
   return days > 0 && days <= 730 ? days : null;
 }
@@ -447,7 +454,9 @@ export function extractMetadata(unitsByRow: TextUnit[][], options: MetadataOptio
         return short ? currencyIn(text(u)) : null;
       },
       false,
-    );
+    ) ??
+    // "Price terms: FOB Hai Phong, USD": the price basis names the currency too.
+    firstOf(labelled('incoterm'), (u) => currencyIn(u.value));
 
   const incoterm =
     firstOf(labelled('incoterm'), (u) => parseIncoterm(u.value)) ??

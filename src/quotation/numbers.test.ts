@@ -141,6 +141,10 @@ describe('currencyIn', () => {
     expect(currencyIn('Unit Price (USD)')).toBe('USD');
     expect(currencyIn('Currency: US$')).toBe('USD');
     expect(currencyIn('人民币 RMB')).toBe('CNY');
+    // 美元 is the US dollar, not renminbi, though it ends in 元.
+    expect(currencyIn('美元 USD')).toBe('USD');
+    expect(currencyIn('美元')).toBe('USD');
+    expect(currencyIn('欧元')).toBe('EUR');
     expect(currencyIn('单价(元)')).toBe('CNY');
     expect(currencyIn('Prices in EUR')).toBe('EUR');
   });

@@ -46,6 +46,14 @@ const CURRENCY_SYMBOLS: [string, string][] = [
   ['£', 'GBP'],
   // Parley's suppliers are mostly Chinese factories: a bare ¥ on their quotes is renminbi, not yen.
   ['¥', 'CNY'],
+  // Chinese currency names ("币种 Currency: 美元 USD"); the bare 元 below would otherwise read every one as renminbi.
+  ['美元', 'USD'],
+  ['美金', 'USD'],
+  ['欧元', 'EUR'],
+  ['英镑', 'GBP'],
+  ['港币', 'HKD'],
+  ['日元', 'JPY'],
+  ['人民币', 'CNY'],
   ['元', 'CNY'],
   ['円', 'JPY'],
   ['₹', 'INR'],

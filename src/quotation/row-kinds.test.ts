@@ -18,6 +18,12 @@ describe('totalKind', () => {
     ['Subtotal', 'sub'],
     ['Sub-total', 'sub'],
     ['小计', 'sub'],
+    ['Zwischensumme', 'sub'],
+    ['Base imponible', 'sub'],
+    ['Gesamtbetrag', 'grand'],
+    ['Endbetrag', 'grand'],
+    ['Importe total', 'grand'],
+    ['Tổng cộng / Total', 'grand'],
   ])('%j is a %s total', (text, kind) => {
     expect(totalKind(text)).toBe(kind);
   });

@@ -5,11 +5,13 @@ import { anyOf } from './regex-words.js';
 
 export type TotalKind = 'grand' | 'plain' | 'sub';
 
-const SUBTOTAL = /\bsub[-\s]?totals?\b|小计|小結/;
+const SUBTOTAL = /\bsub[-\s]?totals?\b|小计|小結|zwischensumme|\bbase\s*imponible\b|tạm\s*tính|\bara\s*toplam/;
 const GRAND_TOTAL = anyOf([
   String.raw`\bgrand\s*total|\b(?:overall|order|invoice|quotation)\s*total`,
   String.raw`\btotal\s*(?:amount|value|due|payable|order\s*value|invoice|fob|cif|exw|ddp|price|sum)\b`,
   String.raw`\btotal\s*\(?\s*(?:usd|eur|us\$|rmb|cny|gbp|hkd)\b|总计|总金额|合计金额|总价`,
+  // German, Spanish, Portuguese and Vietnamese grand totals.
+  String.raw`gesamtbetrag|gesamtsumme|endbetrag|rechnungsbetrag|\bimporte\s*total|\btotal\s*general|tổng\s*cộng`,
 ]);
 /** The words a total's label may carry besides "total" itself, in the languages our suppliers write. */
 const TOTAL_WORDS = anyOf(
@@ -17,17 +19,18 @@ const TOTAL_WORDS = anyOf(
     String.raw`\b(?:grand|sub|totals?|ttl|sum|sheet|page|order|invoice|quotation|quote|net|` +
       String.raw`nett|gross|overall|amount|value|price|cost|due|payable|qty|quantity|pcs|fob|` +
       String.raw`cif|exw|ddp|usd|eur|gbp|rmb|cny|hkd|us|all|sheets|líquido|liquido|geral|gesamt|` +
-      String.raw`summe|toplam|genel)\b`,
+      String.raw`summe|toplam|genel|zwischensumme|gesamtbetrag|gesamtsumme|endbetrag|rechnungsbetrag|betrag|` +
+      String.raw`netto|brutto|base|imponible|importe|suma|general|ara)\b|tổng|cộng|tạm\s*tính`,
     String.raw`合计|总计|小计|小結|总金额|金额|总价|总额|数量`,
   ],
   'gu',
 );
 
 /** A cheap first look, so that the thousands of item rows skip the full test. */
-const MAYBE_TOTAL = /total|ttl|sum|合计|总|小计|小結/i;
+const MAYBE_TOTAL = /total|ttl|sum|合计|总|小计|小結|betrag|imponible|tổng|tạm\s*tính/i;
 
 export const mightBeTotal = (text: string) => MAYBE_TOTAL.test(text);
-const ANY_TOTAL = /\btotals?\b|\bttl\b|合计|总额|^sum$/;
+const ANY_TOTAL = /\btotals?\b|\bttl\b|合计|总额|^sum$|^summe$|^suma$|tổng\s*cộng/;
 
 /**
  * Whether a label names a total row, and which: "Grand Total" and "Total (USD)" are grand, "Subtotal" is sub, a plain

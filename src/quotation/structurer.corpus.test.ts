@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { samePrice } from '../../dev/sample-corpus/score-extraction.js';
 import { quotationTruthSchema, type QuotationTruth } from '../../dev/sample-corpus/truth.js';
 import { assembleSku } from './size-matrix.js';
 import { structureWorkbook } from './structurer.js';
@@ -14,7 +15,6 @@ import { readWorkbook } from './xlsx-reader.js';
 
 const SAMPLES = join(process.cwd(), 'data', 'samples');
 const LIMITS = { maxBytes: 15 * 1024 * 1024, maxRowsPerSheet: 20_000, maxCells: 500_000 };
-const PRICE_TOLERANCE = 0.005;
 
 const files = existsSync(SAMPLES)
   ? readdirSync(SAMPLES)
@@ -64,7 +64,7 @@ function score(file: string, extraction: Extraction, truth: QuotationTruth): Fil
     paired++;
     if (line.quantity === item.quantity) quantity++;
     else misses.push(`quantity ${at}: ${line.quantity} ≠ ${item.quantity}`);
-    if (line.unitPrice !== null && Math.abs(line.unitPrice - item.unitPrice) <= PRICE_TOLERANCE) price++;
+    if (samePrice(line.unitPrice, item.unitPrice)) price++;
     else misses.push(`price ${at}: ${line.unitPrice} ≠ ${item.unitPrice}`);
     const expectedSku =
       item.rawSku === null

@@ -275,7 +275,7 @@ describe('structureSheet: numbers', () => {
     expect(result.terms.currency).toBe('CNY');
     expect(result.lines.map((l) => l.quantity)).toEqual([100, null]);
     expect(result.warnings).toContain(`1 cell on 'Quote' could not be read as numbers: C3 "TBD".`);
-    expect(result.warnings).toContain(`1 row on 'Quote' looks like an item but has no quantity.`);
+    expect(result.warnings).toContain(`1 row on 'Quote' looks like an item but has no quantity: C3.`);
   });
 
   it('reads a quantity or amount of a billion or more as unreadable: no line holds one, and no column could', () => {
@@ -303,7 +303,7 @@ describe('structureSheet: numbers', () => {
       ['A-2', 'Vest', '', '15', ''],
       ['A-3', 'Tee', '5', '4', '20'],
     ]);
-    expect(read(sheet).warnings).toContain(`2 rows on 'Quote' look like items but have no quantity.`);
+    expect(read(sheet).warnings).toContain(`2 rows on 'Quote' look like items but have no quantity: C2, C3.`);
   });
 });
 
@@ -391,7 +391,7 @@ describe('structureSheet: discounts, price breaks and size runs', () => {
       ],
     });
     expect(result.warnings).toContain(
-      "1 line on 'Prices' orders less than the smallest price break; the smallest break's price was used.",
+      "1 line on 'Prices' orders less than the smallest price break (C2); the smallest break's price was used.",
     );
   });
 

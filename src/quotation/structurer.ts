@@ -6,6 +6,7 @@ import {
   type ColumnMapping,
   createScanner,
   findItemTables,
+  parsePriceBreak,
   type ItemTableHeader,
   visibleColumns,
 } from './header-detection.js';
@@ -64,9 +65,12 @@ interface Tally {
   numericCells: number;
   readCells: number;
   unreadable: string[];
-  missingQuantity: number;
-  incompleteRows: number;
-  belowSmallestBreak: number;
+  /** Where a value was lost, so every warning names its cells: quantity cells left blank on priced lines… */
+  missingQuantity: string[];
+  /** …rows naming a product with neither quantity nor price… */
+  incompleteRows: string[];
+  /** …and quantity cells under the smallest price break. */
+  belowSmallestBreak: string[];
   badDiscounts: string[];
   currencies: Map<string, number>;
 }
@@ -158,9 +162,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     numericCells: 0,
     readCells: 0,
     unreadable: [],
-    missingQuantity: 0,
-    incompleteRows: 0,
-    belowSmallestBreak: 0,
+    missingQuantity: [],
+    incompleteRows: [],
+    belowSmallestBreak: [],
     badDiscounts: [],
     currencies: new Map(),
   };
@@ -223,6 +227,13 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       ...m.sizes.map((s) => s.column),
     ].filter((c): c is number => c !== null);
     let previous: { sku: string; description: string } | null = null;
+    const firstLine = lines.length;
+    // Price breaks written as rows under their product: the product's line and the breaks gathered for it.
+    const tierRows = new Map<ExtractedLine, PriceTier[]>();
+    let tierOwner: ExtractedLine | null = null;
+    const mergedDown = sheet.mergedFromAbove;
+    const copiedFromAbove = (row: number, column: number | null) =>
+      column !== null && mergedDown !== undefined && mergedDown.has(cellKey(row, column));
 
     for (let row = table.lastRow + 1; row <= end; row++) {
       if (sheet.hiddenRows.has(row) || repeatedHeaderRows.has(row)) continue;
@@ -232,6 +243,30 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       const isWord = (t: string) => parseNumber(t, numberOptions) === null;
       const skuText = text(row, m.sku);
       const descText = text(row, m.description);
+
+      // A product written over several rows (name, fabric, packing) with its quantity and price merged down them:
+      // the rows below the first only show the merged values again, and what they add is the product's detail.
+      const lineAbove = lines.length > firstLine ? lines.at(-1) : undefined;
+      const values = valueColumns.filter((c) => text(row, c) !== '');
+      if (
+        lineAbove &&
+        values.length > 0 &&
+        values.every((c) => copiedFromAbove(row, c)) &&
+        (skuText === '' || copiedFromAbove(row, m.sku))
+      ) {
+        const detail = [...new Set(filled.filter((c) => !copiedFromAbove(row, c)).map((c) => text(row, c)))];
+        if (detail.length) lineAbove.notes = [lineAbove.notes, ...detail].filter((t) => t).join('; ');
+        continue;
+      }
+
+      const breakAt = m.tierLabels !== null ? parsePriceBreak(text(row, m.tierLabels)) : null;
+      if (breakAt !== null && skuText === '' && descText === '' && tierOwner) {
+        const price = readMoney(row, m.unitPrice);
+        if (price) {
+          tierRows.get(tierOwner)?.push({ minQty: breakAt, unitPrice: price.amount });
+          continue;
+        }
+      }
       const label = [skuText, descText].find((t) => t !== '' && isWord(t)) ?? texts.find(isWord) ?? '';
 
       if (texts.some(mightBeTotal)) {
@@ -297,17 +332,36 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
 
       if (identified && hasValues && !valuesAreText) {
         lines.push(...readLines(row, m, identity));
+        const line = lines.at(-1);
+        tierOwner = breakAt !== null && line !== undefined && line.unitPrice !== null ? line : null;
+        if (tierOwner) tierRows.set(tierOwner, [{ minQty: breakAt ?? 1, unitPrice: tierOwner.unitPrice ?? 0 }]);
         previous = identity;
         if (outside.length) besideUnits.push(textUnitsOfRow(sheet, row, outside));
         continue;
       }
       if (identified && !hasValues && isCodeLike(identity.sku) && identity.description !== '') {
-        tally.incompleteRows++;
+        tally.incompleteRows.push(`row ${row + 1}`);
         continue;
       }
       if (!identified && hasValues && !texts.some(isWord)) continue;
       metaRows.push(row);
     }
+    for (const [line, rowTiers] of tierRows) applyTierRows(line, rowTiers);
+  }
+
+  /** A line whose breaks came as rows takes them as its tiers, priced at the break its quantity reaches. */
+  function applyTierRows(line: ExtractedLine, rowTiers: PriceTier[]): void {
+    const tiers = [...rowTiers]
+      .sort((a, b) => a.minQty - b.minQty)
+      .filter((tier, i, all) => i === 0 || all[i - 1]?.minQty !== tier.minQty);
+    if (tiers.length < 2) return;
+    const choice = tierPriceAt(tiers, line.quantity);
+    if (!choice) return;
+    if (choice.belowSmallest && line.quantity !== null) {
+      tally.belowSmallestBreak.push(cellRef(line.row - 1, (line.columns.quantity ?? 1) - 1));
+    }
+    line.tiers = tiers;
+    line.unitPrice = choice.unitPrice;
   }
 
   /** "JACKETS" across the table (a merged row fills every cell), or a bold or capitalised heading alone on its row. */
@@ -419,7 +473,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
 
     // Price breaks apply to the row's whole quantity (all sizes of a style together), as suppliers count them.
     const tierChoice = price === null && m.unitPrice === null ? tierPriceAt(tiers, rowQuantity) : null;
-    if (tierChoice?.belowSmallest && rowQuantity !== null) tally.belowSmallestBreak++;
+    if (tierChoice?.belowSmallest && rowQuantity !== null) {
+      tally.belowSmallestBreak.push(m.quantity !== null ? cellRef(row, m.quantity) : `row ${row + 1}`);
+    }
     const tierColumn = tierChoice
       ? tierCells.find((t) => t.money.amount === tierChoice.unitPrice)?.tier.column
       : undefined;
@@ -462,7 +518,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       }));
     }
     const hasQuantitySource = m.quantity !== null || m.sizes.length > 0;
-    if (rowQuantity === null && hasQuantitySource && (unitPrice !== null || total !== null)) tally.missingQuantity++;
+    if (rowQuantity === null && hasQuantitySource && (unitPrice !== null || total !== null)) {
+      tally.missingQuantity.push(m.quantity !== null ? cellRef(row, m.quantity) : `row ${row + 1}`);
+    }
     return [
       {
         ...base,
@@ -583,18 +641,22 @@ function tallyWarnings(name: string, tally: Tally, pricesOnlyLines: number): str
   const warnings: string[] = [];
   const one = (n: number, singular: string, several: string) => (n === 1 ? singular : several);
   const examples = (cells: string[]) => `${cells.slice(0, 3).join(', ')}${cells.length > 3 ? ', …' : ''}`;
-  const missing = tally.missingQuantity;
+  const missing = tally.missingQuantity.length;
   if (missing) {
     const verb = one(missing, 'looks like an item but has', 'look like items but have');
-    warnings.push(`${plural(missing, 'row', 'rows')} on '${name}' ${verb} no quantity.`);
+    warnings.push(
+      `${plural(missing, 'row', 'rows')} on '${name}' ${verb} no quantity: ${examples(tally.missingQuantity)}.`,
+    );
   }
   if (pricesOnlyLines) {
     const count = plural(pricesOnlyLines, 'line', 'lines');
     warnings.push(`The item table on '${name}' has no quantity column: its ${count} give prices only.`);
   }
-  if (tally.incompleteRows) {
-    const rows = plural(tally.incompleteRows, 'row', 'rows');
-    warnings.push(`${rows} on '${name}' name a product but give no quantity or price.`);
+  if (tally.incompleteRows.length) {
+    const rows = plural(tally.incompleteRows.length, 'row', 'rows');
+    warnings.push(
+      `${rows} on '${name}' name a product but give no quantity or price: ${examples(tally.incompleteRows)}.`,
+    );
   }
   if (tally.unreadable.length) {
     const cells = plural(tally.unreadable.length, 'cell', 'cells');
@@ -603,11 +665,11 @@ function tallyWarnings(name: string, tally: Tally, pricesOnlyLines: number): str
   if (tally.badDiscounts.length) {
     warnings.push(`Discounts of 100% or more on '${name}' were not applied: ${examples(tally.badDiscounts)}.`);
   }
-  const below = tally.belowSmallestBreak;
+  const below = tally.belowSmallestBreak.length;
   if (below) {
     warnings.push(
       `${plural(below, 'line', 'lines')} on '${name}' ${one(below, 'orders', 'order')} less than the smallest ` +
-        "price break; the smallest break's price was used.",
+        `price break (${examples(tally.belowSmallestBreak)}); the smallest break's price was used.`,
     );
   }
   if (tally.currencies.size > 1) {
@@ -664,8 +726,11 @@ function scoreConfidence(
   const header = (0.55 + 0.45 * clarity) * (hasQuantity ? 1 : 0.85) * (hasPrice ? 1 : 0.7);
 
   const parsed = tally.numericCells ? tally.readCells / tally.numericCells : 1;
-  const complete = lines.filter((l) => l.quantity !== null && l.unitPrice !== null).length / lines.length;
-  const rowsLost = tally.incompleteRows / (lines.length + tally.incompleteRows);
+  // A named price column left blank on every line (an RFQ) is read completely: there is no price for Claude to find.
+  const pricesBlank = hasPrice && tally.unreadable.length === 0 && lines.every((l) => l.unitPrice === null);
+  const complete =
+    lines.filter((l) => l.quantity !== null && (pricesBlank || l.unitPrice !== null)).length / lines.length;
+  const rowsLost = tally.incompleteRows.length / (lines.length + tally.incompleteRows.length);
 
   let checked = 0;
   let agreeing = 0;

@@ -19,6 +19,11 @@ export interface SheetGrid {
   /** 0-based indexes. */
   hiddenRows: ReadonlySet<number>;
   hiddenColumns: ReadonlySet<number>;
+  /**
+   * `${r},${c}` of cells that show a merged range's text from a row above (a quantity or price merged down over a
+   * product's second and third rows): the value belongs to the range's first row, not to this one.
+   */
+  mergedFromAbove?: ReadonlySet<string>;
   /** Formulas saved without a value that could not be worked out (0-based positions): values lost, to report. */
   uncomputedFormulas?: UncomputedFormula[];
 }

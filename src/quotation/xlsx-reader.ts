@@ -179,7 +179,7 @@ function readSheet(
     if (read.bold) bold.add(cellKey(read.row, read.column));
   }
   const uncomputed = computeFormulas(cells, pending);
-  fillMerges(cells, bold, extras.merges, rowCount, columnCount);
+  const mergedFromAbove = fillMerges(cells, bold, extras.merges, rowCount, columnCount);
 
   // Blank merges can clear what was the last row or column: trim again.
   while (rowCount > 0 && cells[rowCount - 1]?.every((text) => text === '')) rowCount--;
@@ -201,6 +201,7 @@ function readSheet(
     bold,
     hiddenRows: new Set(extras.hiddenRows.filter((row) => row < rowCount)),
     hiddenColumns: new Set(extras.hiddenColumns.filter((column) => column < columnCount)),
+    ...(mergedFromAbove.size ? { mergedFromAbove } : {}),
     ...(uncomputed.length ? { uncomputedFormulas: uncomputed } : {}),
   };
 }
@@ -242,7 +243,7 @@ function computeFormulas(cells: string[][], pending: UncomputedFormula[]): Uncom
 /**
  * Copies each merged range's top-left text (and boldness) over the range — as Excel shows it, and as exceljs would
  * have done had we let it see the merges. Excel clears the other cells when merging, so an empty top-left blanks the
- * range.
+ * range. Returns the cells below a range's first row that now show its text (see SheetGrid.mergedFromAbove).
  */
 function fillMerges(
   cells: string[][],
@@ -250,7 +251,8 @@ function fillMerges(
   merges: readonly { top: number; left: number; bottom: number; right: number }[],
   rowCount: number,
   columnCount: number,
-): void {
+): Set<string> {
+  const fromAbove = new Set<string>();
   // Excel's merged ranges never overlap, so together they cover at most the grid. Overlapping ones are not a real
   // file; stopping there keeps a crafted list of huge overlapping ranges from costing ranges × grid.
   let budget = rowCount * columnCount;
@@ -259,7 +261,7 @@ function fillMerges(
     const bottom = Math.min(merge.bottom, rowCount - 1);
     const right = Math.min(merge.right, columnCount - 1);
     budget -= (bottom - merge.top + 1) * (right - merge.left + 1);
-    if (budget < 0) return;
+    if (budget < 0) return fromAbove;
     const text = cells[merge.top]?.[merge.left] ?? '';
     const masterBold = bold.has(cellKey(merge.top, merge.left));
     for (let row = merge.top; row <= bottom; row++) {
@@ -269,7 +271,9 @@ function fillMerges(
         line[column] = text;
         if (masterBold && text !== '') bold.add(cellKey(row, column));
         else bold.delete(cellKey(row, column));
+        if (row > merge.top && text !== '') fromAbove.add(cellKey(row, column));
       }
     }
   }
+  return fromAbove;
 }
