@@ -244,6 +244,12 @@ export class SlackModel {
   readonly calls: SandboxCall[] = [];
   readonly triggers = new Map<string, Trigger>();
   readonly responseUrls = new Map<string, ResponseTarget>();
+  /**
+   * assistant.threads.setStatus: the status shown under each thread (`channel:thread_ts`) now, and every change in
+   * order, so a test can see a status that was set and cleared between two looks.
+   */
+  readonly threadStatus = new Map<string, string>();
+  readonly threadStatusLog: { channel: string; threadTs: string; status: string }[] = [];
 
   private lastTsMicros = 0;
   /**
@@ -389,6 +395,11 @@ export class SlackModel {
       // reply's ts as thread_ts): that one stays in its own thread.
       const parent = this.message(message.channel, message.threadTs);
       if (parent && parent.threadTs === undefined) parent.threadTs = parent.ts;
+    }
+    // The app's reply in a thread ends the status it set there, as in Slack ("removed … if no message has been sent"
+    // implies a sent message removes it; docs.slack.dev/reference/methods/assistant.threads.setStatus).
+    if (message.user === this.botUserId && message.threadTs !== undefined) {
+      this.threadStatus.delete(`${message.channel}:${message.threadTs}`);
     }
     this.changed();
     return message;

@@ -16,6 +16,7 @@ import {
   viewJson,
   withGeneratedIds,
 } from './shapes.js';
+import { argumentLimitViolations } from './argument-limits.js';
 import { missingScope } from './scopes.js';
 import { missingArguments, specMethod } from './spec.js';
 
@@ -620,6 +621,34 @@ function replies(ctx: WebApiContext, raw: Json): Json {
   };
 }
 
+const setStatusArgs = z.object({
+  channel_id: z.string(),
+  thread_ts: z.string(),
+  // An empty status clears it (Bolt's `setStatus('')` does that).
+  status: z.string(),
+  loading_messages: z.array(z.string()).optional(),
+  icon_emoji: z.string().optional(),
+  icon_url: z.string().optional(),
+  username: z.string().optional(),
+});
+
+/**
+ * The "Parley is …" line under a thread. Not a message: nothing is posted and there is no ts; setting it again
+ * replaces it. The thread must exist (`invalid_thread_ts`) in a conversation the bot is in.
+ */
+function setThreadStatus(ctx: WebApiContext, raw: Json): Json {
+  const { model } = ctx;
+  const args = parse(setStatusArgs, raw);
+  const channel = memberChannel(model, args.channel_id, 'channel_not_found');
+  if (!model.message(channel.id, args.thread_ts)) throw new ApiError('invalid_thread_ts');
+  const key = `${channel.id}:${args.thread_ts}`;
+  if (args.status === '') model.threadStatus.delete(key);
+  else model.threadStatus.set(key, args.status);
+  model.threadStatusLog.push({ channel: channel.id, threadTs: args.thread_ts, status: args.status });
+  model.changed();
+  return {};
+}
+
 function authTest(ctx: WebApiContext): Json {
   const { model } = ctx;
   return {
@@ -651,6 +680,7 @@ const HANDLERS: Record<string, Handler> = {
   'conversations.info': conversationsInfo,
   'conversations.history': history,
   'conversations.replies': replies,
+  'assistant.threads.setStatus': setThreadStatus,
 };
 
 export function implementedMethods(): string[] {
@@ -691,6 +721,8 @@ export function callMethod(ctx: WebApiContext, method: string, rawArgs: Json): M
     if (scope) throw new ApiError('missing_scope', [`${method} needs ${scope.needed}`], scope);
     const missing = missingArguments(method, args);
     if (missing.length > 0) throw missingArgumentError(method, missing);
+    const overLimits = argumentLimitViolations(method, args);
+    if (overLimits.length > 0) throw new ApiError('invalid_arguments', overLimits);
     return { ok: true, ...handler(ctx, args) };
   } catch (error) {
     if (error instanceof ApiError) {

@@ -25,6 +25,7 @@ import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { WorkQueue } from './work-queue.js';
+import type { ThreadActivity } from './thread-activity.js';
 
 /** A call made in a Slack team's workspace: the service's answer, or a refusal when Parley is not installed there. */
 type InTeam<R> = Promise<R | typeof NOT_INSTALLED>;
@@ -99,6 +100,8 @@ export interface ParleyOptions {
   files: SlackFiles;
   /** New outbox rows were written: the poster should look now rather than at its next poll. */
   kickOutbox: () => void;
+  /** Shows in a negotiation's thread what runs now (assistant.threads.setStatus); silent when not given. */
+  threadActivity?: ThreadActivity;
   /** Every negotiation's offline seed (the demo's `--seed`); by default each quotation's own. */
   negotiationSeed?: number;
 }
@@ -129,7 +132,12 @@ export function createParley(options: ParleyOptions): Parley {
   /** Runs the negotiation in the background until it waits for the buyer or completes. */
   function drive(ctx: ServiceContext, negotiationId: string): void {
     work.run(`negotiation:${negotiationId}`, async () => {
-      const outcome = await driveNegotiation(ctx, { negotiationId, agents: options.agents, owner });
+      const outcome = await driveNegotiation(ctx, {
+        negotiationId,
+        agents: options.agents,
+        owner,
+        activity: options.threadActivity,
+      });
       options.kickOutbox();
       log.info('negotiation driven', { negotiationId, outcome });
     });
