@@ -77,6 +77,10 @@ export function callProblems(method: string, rawArgs: Json): string[] {
     const blockOnly = blockKitViolations({ text: 'file', blocks: args.blocks }, 'message');
     for (const v of blockOnly) problems.push(v);
   }
+  if (method === 'chat.stopStream' && args.blocks !== undefined) {
+    // Appended to the streamed message, whose text is the stream's own: only the blocks are checked.
+    for (const v of blockKitViolations({ text: 'streamed', blocks: args.blocks }, 'message')) problems.push(v);
+  }
   if (VIEW_METHODS.has(method) && args.view !== undefined) {
     const view = args.view;
     const surface: Surface = isRecord(view) && view.type === 'home' ? 'home' : 'modal';

@@ -68,6 +68,27 @@ export interface SandboxMessage {
   unfurlMedia: boolean | undefined;
   deleted: boolean;
   postedAt: number;
+  /** A streamed message (chat.startStream): its plan and tasks as the chunks left them, and whether it still streams. */
+  stream?: SandboxStream;
+}
+
+export interface SandboxStreamTask {
+  id: string;
+  title: string;
+  status: 'pending' | 'in_progress' | 'complete' | 'error';
+  details?: string;
+  output?: string;
+}
+
+export interface SandboxStream {
+  state: 'streaming' | 'stopped';
+  recipientUserId: string | undefined;
+  displayMode: string | undefined;
+  planTitle: string | undefined;
+  /** In the order they first appeared; a later task_update with the same id changes the task in place. */
+  tasks: SandboxStreamTask[];
+  /** Every task_update received, in order (a test can follow a task from pending to complete). */
+  updates: { id: string; status: string }[];
 }
 
 export interface SandboxEphemeral {

@@ -66,6 +66,10 @@ const UNHINTED: Record<string, string[]> = {
   // Either, "for the time being" (docs.slack.dev/changelog/2026/03/05/set-status-scope-update): chat:write is the one
   // that stays, and it lets a channel app show a status without the assistant view.
   'assistant.threads.setStatus': ['chat:write', 'assistant:write'],
+  // docs.slack.dev/reference/methods/chat.startStream, chat.appendStream, chat.stopStream — "Bot token: chat:write".
+  'chat.startStream': ['chat:write'],
+  'chat.appendStream': ['chat:write'],
+  'chat.stopStream': ['chat:write'],
 };
 
 /** Scopes any one of which lets the bot call `method` (on `channel`, when the method's scope depends on it). */
