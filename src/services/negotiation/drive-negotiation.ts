@@ -177,6 +177,10 @@ export async function concludeNegotiation(
       chart,
       aiCost,
       approvers: ctx.workspace.settings.approvers,
+      finalOffers: state.profiles.map((profile) => ({
+        name: profile.name,
+        lines: state.suppliers[profile.code]?.offers.at(-1)?.lines ?? [],
+      })),
     });
   });
 }
