@@ -27,6 +27,7 @@ import { createOutboxPoster } from './outbox/index.js';
 import { createDatabaseClock } from './db/database-now.js';
 import { createSlackClients } from './slack/slack-clients.js';
 import { recentChannelFiles, slackChannelInfo } from './slack/slack-channels.js';
+import { createThreadStatus } from './slack/thread-status.js';
 import { isWorkspaceAdmin, tokenTeam } from './slack/slack-directory.js';
 import { downloadSlackFile, slackFileInfo } from './slack/slack-files.js';
 
@@ -137,6 +138,8 @@ export async function startParley(options: StartParleyOptions) {
     owner,
     negotiationSeed: options.negotiationSeed ?? env.NEGOTIATION_SEED,
     kickOutbox: () => poster.kick(),
+    // The poster's client: no retries of its own, so a Slack that is slow to show a status does not hold up the run.
+    threadActivity: createThreadStatus((workspaceId) => clients.forPoster(workspaceId)),
     files: {
       async info(workspaceId, fileId) {
         const { client } = await clients.forWorkspace(workspaceId);

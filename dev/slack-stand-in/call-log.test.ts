@@ -82,6 +82,44 @@ describe('checkCallLog', () => {
     expect(problems[3]?.message).toMatch(/view title: modal title text is 25 chars, limit 24/);
   });
 
+  it('checks the limits of the newer methods: loading messages, chunks, recipients in channels', () => {
+    const task = (status: string) => ({ type: 'task_update', id: 'parse', title: 'Read the quotation', status });
+    const path = logFile([
+      { at, method: 'assistant.threads.setStatus', args: { channel_id: 'C1', thread_ts: '1.2', status: '' }, ok: true },
+      {
+        at,
+        method: 'assistant.threads.setStatus',
+        args: { channel_id: 'C1', thread_ts: '1.2', status: 'x', loading_messages: Array(11).fill('…') },
+        ok: false,
+      },
+      { at, method: 'assistant.threads.setStatus', args: { channel_id: 'C1', status: 'x' }, ok: false },
+      {
+        at,
+        method: 'chat.startStream',
+        args: { channel: 'C1', thread_ts: '1.2', chunks: [task('pending')] },
+        ok: false,
+      },
+      {
+        at,
+        method: 'chat.startStream',
+        args: { channel: 'D1', thread_ts: '1.2', chunks: JSON.stringify([task('pending')]) },
+        ok: true,
+      },
+      { at, method: 'chat.appendStream', args: { channel: 'C1', ts: '1.3', chunks: [task('done')] }, ok: false },
+      { at, method: 'chat.appendStream', args: { channel: 'C1', ts: '1.3' }, ok: false },
+      { at, method: 'chat.stopStream', args: { channel: 'C1', ts: '1.3' }, ok: true },
+    ]);
+    const problems = checkCallLog(path);
+    expect(problems.map((p) => [p.line, p.message])).toEqual([
+      [2, 'loading_messages has 11 messages (max 10)'],
+      [3, 'missing required thread_ts'],
+      [4, 'recipient_user_id is required when streaming in a channel'],
+      [4, 'recipient_team_id is required when streaming in a channel'],
+      [6, 'chunks[0] task_update status must be one of pending|in_progress|complete|error'],
+      [7, 'missing required one of markdown_text|chunks'],
+    ]);
+  });
+
   it('has a CLI that exits 1 on problems and 0 on a clean log', async () => {
     const cli = join(import.meta.dirname, 'check-call-log.ts');
     const clean = logFile([{ at, method: 'auth.test', args: {}, ok: true }]);

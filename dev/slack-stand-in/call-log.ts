@@ -4,6 +4,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { blockKitViolations, type Surface } from '../../src/slack/views/limits.js';
+import { argumentLimitViolations } from './argument-limits.js';
 import { missingArguments, specMethod } from './spec.js';
 import { isRecord } from './shapes.js';
 import type { Json, SandboxCall } from './model.js';
@@ -62,7 +63,12 @@ export function callProblems(method: string, rawArgs: Json): string[] {
   if (method !== RESPONSE_URL_METHOD && !specMethod(method)) return [`${method} is not in the vendored Web API spec`];
   const args: Json = Object.fromEntries(Object.entries(rawArgs).map(([k, v]) => [k, decoded(v)]));
   const problems =
-    method === RESPONSE_URL_METHOD ? [] : missingArguments(method, args).map((name) => `missing required ${name}`);
+    method === RESPONSE_URL_METHOD
+      ? []
+      : [
+          ...missingArguments(method, args).map((name) => `missing required ${name}`),
+          ...argumentLimitViolations(method, args),
+        ];
   if (MESSAGE_METHODS.has(method) && args.blocks !== undefined) {
     for (const v of blockKitViolations({ text: args.text, blocks: args.blocks }, 'message')) problems.push(v);
   }
@@ -70,6 +76,10 @@ export function callProblems(method: string, rawArgs: Json): string[] {
     // The blocks become the file message; it has no separate fallback text, so only the blocks are checked.
     const blockOnly = blockKitViolations({ text: 'file', blocks: args.blocks }, 'message');
     for (const v of blockOnly) problems.push(v);
+  }
+  if (method === 'chat.stopStream' && args.blocks !== undefined) {
+    // Appended to the streamed message, whose text is the stream's own: only the blocks are checked.
+    for (const v of blockKitViolations({ text: 'streamed', blocks: args.blocks }, 'message')) problems.push(v);
   }
   if (VIEW_METHODS.has(method) && args.view !== undefined) {
     const view = args.view;

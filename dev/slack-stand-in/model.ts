@@ -68,6 +68,27 @@ export interface SandboxMessage {
   unfurlMedia: boolean | undefined;
   deleted: boolean;
   postedAt: number;
+  /** A streamed message (chat.startStream): its plan and tasks as the chunks left them, and whether it still streams. */
+  stream?: SandboxStream;
+}
+
+export interface SandboxStreamTask {
+  id: string;
+  title: string;
+  status: 'pending' | 'in_progress' | 'complete' | 'error';
+  details?: string;
+  output?: string;
+}
+
+export interface SandboxStream {
+  state: 'streaming' | 'stopped';
+  recipientUserId: string | undefined;
+  displayMode: string | undefined;
+  planTitle: string | undefined;
+  /** In the order they first appeared; a later task_update with the same id changes the task in place. */
+  tasks: SandboxStreamTask[];
+  /** Every task_update received, in order (a test can follow a task from pending to complete). */
+  updates: { id: string; status: string }[];
 }
 
 export interface SandboxEphemeral {
@@ -244,6 +265,12 @@ export class SlackModel {
   readonly calls: SandboxCall[] = [];
   readonly triggers = new Map<string, Trigger>();
   readonly responseUrls = new Map<string, ResponseTarget>();
+  /**
+   * assistant.threads.setStatus: the status shown under each thread (`channel:thread_ts`) now, and every change in
+   * order, so a test can see a status that was set and cleared between two looks.
+   */
+  readonly threadStatus = new Map<string, string>();
+  readonly threadStatusLog: { channel: string; threadTs: string; status: string }[] = [];
 
   private lastTsMicros = 0;
   /**
@@ -389,6 +416,11 @@ export class SlackModel {
       // reply's ts as thread_ts): that one stays in its own thread.
       const parent = this.message(message.channel, message.threadTs);
       if (parent && parent.threadTs === undefined) parent.threadTs = parent.ts;
+    }
+    // The app's reply in a thread ends the status it set there, as in Slack ("removed … if no message has been sent"
+    // implies a sent message removes it; docs.slack.dev/reference/methods/assistant.threads.setStatus).
+    if (message.user === this.botUserId && message.threadTs !== undefined) {
+      this.threadStatus.delete(`${message.channel}:${message.threadTs}`);
     }
     this.changed();
     return message;

@@ -56,13 +56,20 @@ const BY_CONVERSATION: Record<string, Record<ConversationKind, string>> = {
 /**
  * Methods the vendored spec gives no hint for, from their reference pages: the upload pair needs `files:write`
  * (docs.slack.dev/reference/methods/files.getUploadURLExternal, files.completeUploadExternal), chat.getPermalink needs
- * none ("No scopes required"), chat.delete `chat:write`.
+ * none ("No scopes required"), chat.delete `chat:write`, assistant.threads.setStatus `chat:write` or `assistant:write`.
  */
 const UNHINTED: Record<string, string[]> = {
   'files.getUploadURLExternal': ['files:write'],
   'files.completeUploadExternal': ['files:write'],
   'chat.getPermalink': [],
   'chat.delete': ['chat:write'],
+  // Either, "for the time being" (docs.slack.dev/changelog/2026/03/05/set-status-scope-update): chat:write is the one
+  // that stays, and it lets a channel app show a status without the assistant view.
+  'assistant.threads.setStatus': ['chat:write', 'assistant:write'],
+  // docs.slack.dev/reference/methods/chat.startStream, chat.appendStream, chat.stopStream — "Bot token: chat:write".
+  'chat.startStream': ['chat:write'],
+  'chat.appendStream': ['chat:write'],
+  'chat.stopStream': ['chat:write'],
 };
 
 /** Scopes any one of which lets the bot call `method` (on `channel`, when the method's scope depends on it). */

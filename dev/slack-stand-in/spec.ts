@@ -73,8 +73,15 @@ export function argumentRules(method: string): ArgumentRules | undefined {
   return rules;
 }
 
-function present(args: Record<string, unknown>, name: string): boolean {
+/**
+ * Required arguments whose empty string is a value: an empty `status` clears a thread's status (the reference page of
+ * assistant.threads.setStatus; Bolt's `setStatus('')` relies on it).
+ */
+const EMPTY_IS_A_VALUE: Record<string, readonly string[]> = { 'assistant.threads.setStatus': ['status'] };
+
+function present(args: Record<string, unknown>, name: string, method = ''): boolean {
   const value = args[name];
+  if (value === '' && EMPTY_IS_A_VALUE[method]?.includes(name)) return true;
   return value !== undefined && value !== null && value !== '' && value !== false && value !== 'false';
 }
 
@@ -83,7 +90,7 @@ export function missingArguments(method: string, args: Record<string, unknown>):
   const rules = argumentRules(method);
   if (!rules) return [];
   const missing: string[] = [];
-  for (const name of rules.required) if (!present(args, name)) missing.push(name);
+  for (const name of rules.required) if (!present(args, name, method)) missing.push(name);
   for (const group of rules.oneOf) {
     if (!group.some((name) => present(args, name))) missing.push(`one of ${group.join('|')}`);
   }

@@ -159,6 +159,7 @@ export function authorOf(model: SlackModel, message: SandboxMessage): string {
 /** What a message shows: its blocks when it has any (Slack then hides `text`), else its text; then its files. */
 export function messageLines(model: SlackModel, message: SandboxMessage): string[] {
   const blocks = message.blocks ?? [];
+  if (message.stream) return [...streamLines(model, message), ...blocks.flatMap((b) => blockLines(model, b))];
   // A person's own message carries rich_text blocks that repeat its text; either reads the same.
   const lines =
     blocks.length > 0
@@ -167,6 +168,21 @@ export function messageLines(model: SlackModel, message: SandboxMessage): string
         ? []
         : readableText(model, message.text).split('\n');
   for (const id of message.fileIds) lines.push(`📎 ${model.file(id)?.name ?? id}`);
+  return lines;
+}
+
+const TASK_MARK = { pending: '○', in_progress: '◐', complete: '✓', error: '✗' } as const;
+
+/** A streamed message as Slack draws its plan: the title, then each task with its mark and details; then its text. */
+function streamLines(model: SlackModel, message: SandboxMessage): string[] {
+  const stream = message.stream;
+  if (!stream) return [];
+  const lines = stream.planTitle === undefined ? [] : [readableText(model, stream.planTitle)];
+  for (const task of stream.tasks) {
+    const details = task.details === undefined ? '' : ` — ${readableText(model, task.details)}`;
+    lines.push(`${TASK_MARK[task.status]} ${readableText(model, task.title)}${details}`);
+  }
+  if (message.text !== '') lines.push(...readableText(model, message.text).split('\n'));
   return lines;
 }
 

@@ -387,3 +387,61 @@ describe('faults', () => {
     expect(await slackError(client.chat.update({ channel: CHANNEL, ts: '1.000001', text: 'x' }))).toBe('ratelimited');
   });
 });
+
+describe('assistant.threads.setStatus', () => {
+  it('shows a status under a thread, clears it on an empty status or the app’s next reply, and records each change', async () => {
+    const parent = await client.chat.postMessage({ channel: CHANNEL, text: 'quotation.xlsx' });
+    const threadTs = z.string().parse(parent.ts);
+    const key = `${CHANNEL}:${threadTs}`;
+    await client.assistant.threads.setStatus({ channel_id: CHANNEL, thread_ts: threadTs, status: 'is thinking…' });
+    expect(sandbox.model.threadStatus.get(key)).toBe('is thinking…');
+    await client.assistant.threads.setStatus({ channel_id: CHANNEL, thread_ts: threadTs, status: '' });
+    expect(sandbox.model.threadStatus.has(key)).toBe(false);
+    await client.assistant.threads.setStatus({ channel_id: CHANNEL, thread_ts: threadTs, status: 'again' });
+    await client.chat.postMessage({ channel: CHANNEL, thread_ts: threadTs, text: 'the reply' });
+    expect(sandbox.model.threadStatus.has(key)).toBe(false);
+    expect(sandbox.model.threadStatusLog.map((s) => s.status)).toEqual(['is thinking…', '', 'again']);
+    // Not a message: the thread holds the parent and the one reply only.
+    expect(sandbox.model.thread(CHANNEL, threadTs)).toHaveLength(2);
+  });
+
+  it('refuses an unknown thread, a channel the bot is not in, and more than 10 loading messages', async () => {
+    const parent = await client.chat.postMessage({ channel: CHANNEL, text: 'quotation.xlsx' });
+    const threadTs = z.string().parse(parent.ts);
+    expect(
+      await slackError(client.assistant.threads.setStatus({ channel_id: CHANNEL, thread_ts: '1.000009', status: 'x' })),
+    ).toBe('invalid_thread_ts');
+    expect(
+      await slackError(
+        client.assistant.threads.setStatus({ channel_id: 'C0ELSEWHER', thread_ts: threadTs, status: 'x' }),
+      ),
+    ).toBe('channel_not_found');
+    const loading = Array.from({ length: 11 }, (_, i) => `step ${i}`);
+    expect(
+      await slackError(
+        client.assistant.threads.setStatus({
+          channel_id: CHANNEL,
+          thread_ts: threadTs,
+          status: 'x',
+          loading_messages: loading,
+        }),
+      ),
+    ).toBe('invalid_arguments');
+    expect(sandbox.model.threadStatusLog).toEqual([]);
+  });
+
+  it('needs chat:write or assistant:write', async () => {
+    await sandbox.close();
+    sandbox = await startSlackSandbox({
+      scopes: ['assistant:write'],
+      users: [{ id: ALICE, name: 'alice', realName: 'Alice Buyer' }],
+      channels: [{ id: CHANNEL, name: 'sourcing', members: [ALICE] }],
+    });
+    const narrow = new WebClient(sandbox.botToken, { slackApiUrl: sandbox.apiUrl, retryConfig: { retries: 0 } });
+    // chat:write missing: the post is refused, while assistant:write still allows the status.
+    expect(await slackError(narrow.chat.postMessage({ channel: CHANNEL, text: 'x' }))).toBe('missing_scope');
+    expect(
+      await slackError(narrow.assistant.threads.setStatus({ channel_id: CHANNEL, thread_ts: '1.1', status: 'x' })),
+    ).toBe('invalid_thread_ts');
+  });
+});

@@ -4,7 +4,15 @@
 import { z } from 'zod';
 import { blockKitViolations, type Surface } from '../../src/slack/views/limits.js';
 import { createFile } from './files.js';
-import type { Json, MessageMetadata, SandboxChannel, SandboxMessage, SandboxView, SlackModel } from './model.js';
+import type {
+  Json,
+  MessageMetadata,
+  SandboxChannel,
+  SandboxMessage,
+  SandboxStream,
+  SandboxView,
+  SlackModel,
+} from './model.js';
 import { compareTs, createMessage } from './model.js';
 import {
   channelJson,
@@ -16,6 +24,7 @@ import {
   viewJson,
   withGeneratedIds,
 } from './shapes.js';
+import { argumentLimitViolations } from './argument-limits.js';
 import { missingScope } from './scopes.js';
 import { missingArguments, specMethod } from './spec.js';
 
@@ -44,6 +53,8 @@ const JSON_FIELDS: Record<string, string> = {
   files: 'invalid_arguments',
   unfurls: 'invalid_arguments',
   file_uploads: 'invalid_arguments',
+  chunks: 'invalid_arguments',
+  loading_messages: 'invalid_arguments',
 };
 
 /** A Slack-level failure: answered as `{ ok: false, error: code }`, with details in response_metadata.messages. */
@@ -620,6 +631,154 @@ function replies(ctx: WebApiContext, raw: Json): Json {
   };
 }
 
+const setStatusArgs = z.object({
+  channel_id: z.string(),
+  thread_ts: z.string(),
+  // An empty status clears it (Bolt's `setStatus('')` does that).
+  status: z.string(),
+  loading_messages: z.array(z.string()).optional(),
+  icon_emoji: z.string().optional(),
+  icon_url: z.string().optional(),
+  username: z.string().optional(),
+});
+
+/**
+ * The "Parley is …" line under a thread. Not a message: nothing is posted and there is no ts; setting it again
+ * replaces it. The thread must exist (`invalid_thread_ts`) in a conversation the bot is in.
+ */
+function setThreadStatus(ctx: WebApiContext, raw: Json): Json {
+  const { model } = ctx;
+  const args = parse(setStatusArgs, raw);
+  const channel = memberChannel(model, args.channel_id, 'channel_not_found');
+  if (!model.message(channel.id, args.thread_ts)) throw new ApiError('invalid_thread_ts');
+  const key = `${channel.id}:${args.thread_ts}`;
+  if (args.status === '') model.threadStatus.delete(key);
+  else model.threadStatus.set(key, args.status);
+  model.threadStatusLog.push({ channel: channel.id, threadTs: args.thread_ts, status: args.status });
+  model.changed();
+  return {};
+}
+
+const chunkArg = z.array(z.record(z.string(), z.unknown()));
+const startStreamArgs = z.object({
+  channel: z.string(),
+  thread_ts: z.string(),
+  markdown_text: z.string().optional(),
+  chunks: chunkArg.optional(),
+  recipient_user_id: z.string().optional(),
+  recipient_team_id: z.string().optional(),
+  task_display_mode: z.enum(['timeline', 'plan']).optional(),
+  username: z.string().optional(),
+  icon_emoji: z.string().optional(),
+  icon_url: z.string().optional(),
+});
+const appendStreamArgs = z.object({
+  channel: z.string(),
+  ts: z.string(),
+  markdown_text: z.string().optional(),
+  chunks: chunkArg.optional(),
+});
+const stopStreamArgs = appendStreamArgs.extend({ blocks: blocksArg.optional(), metadata: z.unknown().optional() });
+
+/** Applies chunks (already checked by argument-limits.ts) to a streamed message: text grows, tasks change in place. */
+function applyChunks(message: SandboxMessage, markdown: string | undefined, chunks: Json[] | undefined): void {
+  const stream = message.stream;
+  if (!stream) return;
+  if (markdown !== undefined) message.text += markdown;
+  for (const chunk of chunks ?? []) {
+    if (chunk.type === 'markdown_text' && typeof chunk.text === 'string') message.text += chunk.text;
+    if (chunk.type === 'plan_update' && typeof chunk.title === 'string') stream.planTitle = chunk.title;
+    if (chunk.type === 'task_update') {
+      const task = {
+        id: String(chunk.id),
+        title: String(chunk.title),
+        status: chunk.status as SandboxStream['tasks'][number]['status'],
+        ...(typeof chunk.details === 'string' ? { details: chunk.details } : {}),
+        ...(typeof chunk.output === 'string' ? { output: chunk.output } : {}),
+      };
+      const at = stream.tasks.findIndex((t) => t.id === task.id);
+      if (at >= 0) stream.tasks[at] = task;
+      else stream.tasks.push(task);
+      stream.updates.push({ id: task.id, status: task.status });
+    }
+  }
+}
+
+/**
+ * chat.startStream: a new message in the thread that later calls extend. Outside a DM it names who it streams to
+ * (argument-limits.ts); that person must be in the conversation, and the team must be theirs.
+ */
+function startStream(ctx: WebApiContext, raw: Json): Json {
+  const { model } = ctx;
+  const args = parse(startStreamArgs, raw);
+  const channel = memberChannel(model, args.channel);
+  const threadTs = appThread(model, channel.id, args.thread_ts);
+  if (args.recipient_user_id !== undefined) {
+    if (!model.users.has(args.recipient_user_id)) throw new ApiError('user_not_found');
+    if (!channel.members.has(args.recipient_user_id)) throw new ApiError('user_not_in_channel');
+    if (args.recipient_team_id !== undefined && args.recipient_team_id !== model.teamOf(args.recipient_user_id)) {
+      throw new ApiError('invalid_arguments', ['recipient_team_id is not the recipient’s team']);
+    }
+  }
+  const message = createMessage({
+    channel: channel.id,
+    ts: model.nextTs(),
+    threadTs,
+    user: model.botUserId,
+    botId: model.botId,
+    username: args.username,
+    iconEmoji: args.icon_emoji,
+    iconUrl: args.icon_url,
+    text: '',
+    postedAt: model.clock(),
+  });
+  message.stream = {
+    state: 'streaming',
+    recipientUserId: args.recipient_user_id,
+    displayMode: args.task_display_mode,
+    planTitle: undefined,
+    tasks: [],
+    updates: [],
+  };
+  applyChunks(message, args.markdown_text, args.chunks);
+  model.addMessage(message);
+  return { channel: channel.id, ts: message.ts };
+}
+
+/** The app's own message that is still streaming, or the error Slack gives for one that is not. */
+function streamingMessage(ctx: WebApiContext, channelRef: string, ts: string): SandboxMessage {
+  const channel = memberChannel(ctx.model, channelRef, 'channel_not_found');
+  const message = ctx.model.message(channel.id, ts);
+  if (!message) throw new ApiError('message_not_found');
+  if (message.user !== ctx.model.botUserId) throw new ApiError('cant_update_message');
+  if (message.stream?.state !== 'streaming') throw new ApiError('message_not_in_streaming_state');
+  return message;
+}
+
+function appendStream(ctx: WebApiContext, raw: Json): Json {
+  const args = parse(appendStreamArgs, raw);
+  const message = streamingMessage(ctx, args.channel, args.ts);
+  applyChunks(message, args.markdown_text, args.chunks);
+  message.editedAt = ctx.model.nextTs();
+  ctx.model.changed();
+  return { channel: message.channel, ts: message.ts };
+}
+
+function stopStream(ctx: WebApiContext, raw: Json): Json {
+  const args = parse(stopStreamArgs, raw);
+  const message = streamingMessage(ctx, args.channel, args.ts);
+  // The blocks "will be appended to the end of the message" (the SDK's ChatStopStreamArguments).
+  checkMessageBlocks('streamed', args.blocks);
+  const metadata = metadataOf(args.metadata);
+  applyChunks(message, args.markdown_text, args.chunks);
+  if (args.blocks !== undefined) message.blocks = withGeneratedIds(args.blocks, idGen(ctx.model));
+  if (metadata !== undefined) message.metadata = metadata;
+  if (message.stream) message.stream.state = 'stopped';
+  message.editedAt = ctx.model.nextTs();
+  ctx.model.changed();
+  return { channel: message.channel, ts: message.ts, message: messageJson(ctx.model, ctx.baseUrl, message) };
+}
+
 function authTest(ctx: WebApiContext): Json {
   const { model } = ctx;
   return {
@@ -651,6 +810,10 @@ const HANDLERS: Record<string, Handler> = {
   'conversations.info': conversationsInfo,
   'conversations.history': history,
   'conversations.replies': replies,
+  'assistant.threads.setStatus': setThreadStatus,
+  'chat.startStream': startStream,
+  'chat.appendStream': appendStream,
+  'chat.stopStream': stopStream,
 };
 
 export function implementedMethods(): string[] {
@@ -691,6 +854,8 @@ export function callMethod(ctx: WebApiContext, method: string, rawArgs: Json): M
     if (scope) throw new ApiError('missing_scope', [`${method} needs ${scope.needed}`], scope);
     const missing = missingArguments(method, args);
     if (missing.length > 0) throw missingArgumentError(method, missing);
+    const overLimits = argumentLimitViolations(method, args);
+    if (overLimits.length > 0) throw new ApiError('invalid_arguments', overLimits);
     return { ok: true, ...handler(ctx, args) };
   } catch (error) {
     if (error instanceof ApiError) {

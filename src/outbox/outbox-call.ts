@@ -10,12 +10,24 @@ export const OUTBOX_METHODS = [
   'reactions.add',
   'views.publish',
   'files.uploadV2',
+  'chat.startStream',
+  'chat.appendStream',
+  'chat.stopStream',
 ] as const;
 
 export type OutboxMethod = (typeof OUTBOX_METHODS)[number];
 
 /** Methods that put a new message in a channel: the ones Slack limits to about one per second per channel. */
-export const POSTING_METHODS: readonly OutboxMethod[] = ['chat.postMessage', 'files.uploadV2'];
+export const POSTING_METHODS: readonly OutboxMethod[] = ['chat.postMessage', 'files.uploadV2', 'chat.startStream'];
+
+/** Slack's streamed message (a plan whose tasks move along); each call carries a chat.update to make if it is refused. */
+export const STREAM_METHODS: readonly OutboxMethod[] = ['chat.startStream', 'chat.appendStream', 'chat.stopStream'];
+
+/**
+ * The payload key of a streaming call's fallback: the `{ text, blocks }` that a chat.update of the `fallbackOf` message
+ * shows instead when the workspace refuses streaming. Removed before the call reaches Slack.
+ */
+export const STREAM_FALLBACK_KEY = 'fallback';
 
 /**
  * The one key of the stored payload the outbox owns: references to earlier rows, resolved to Slack timestamps when
@@ -42,6 +54,11 @@ export interface OutboxCall {
    */
   updateOf?: string;
   /**
+   * Streaming calls only: dedupeKey of the message (the status card) that `payload.fallback` edits instead when the
+   * workspace refuses the streaming methods or the stream has ended.
+   */
+  fallbackOf?: string;
+  /**
    * The Web API arguments except channel / thread_ts / ts (the outbox sets those). For files.uploadV2:
    * `{ filename, title?, contentBase64, initial_comment? }`. chat.postMessage's `metadata` is reserved.
    */
@@ -57,7 +74,13 @@ export const uploadPayloadSchema = z.object({
   initial_comment: z.string().optional(),
 });
 
-const referencesSchema = z.object({ threadOf: z.string().min(1).optional(), updateOf: z.string().min(1).optional() });
+const referencesSchema = z.object({
+  threadOf: z.string().min(1).optional(),
+  updateOf: z.string().min(1).optional(),
+  fallbackOf: z.string().min(1).optional(),
+});
+
+export const streamFallbackSchema = z.object({ text: z.string().min(1), blocks: z.array(z.unknown()) });
 
 export type OutboxReferences = z.infer<typeof referencesSchema>;
 
@@ -72,6 +95,7 @@ const callSchema = z
     threadTs: z.string().min(1).nullish(),
     threadOf: z.string().min(1).optional(),
     updateOf: z.string().min(1).optional(),
+    fallbackOf: z.string().min(1).optional(),
     payload: z.record(z.string(), z.unknown()),
     notBefore: z.date().optional(),
   })
@@ -81,7 +105,14 @@ const callSchema = z
       if (key in call.payload) problem(`payload.${key} is set by the outbox; use channelId / threadTs / references`);
     }
     if (call.threadTs && call.threadOf) problem('give threadTs or threadOf, not both');
-    if (call.threadOf === call.dedupeKey || call.updateOf === call.dedupeKey) problem('a row cannot reference itself');
+    if (call.threadOf === call.dedupeKey || call.updateOf === call.dedupeKey || call.fallbackOf === call.dedupeKey) {
+      problem('a row cannot reference itself');
+    }
+    const streaming = STREAM_METHODS.includes(call.method);
+    if (streaming !== (call.fallbackOf !== undefined)) problem('fallbackOf is given exactly for streaming calls');
+    if (streaming && !streamFallbackSchema.safeParse(call.payload[STREAM_FALLBACK_KEY]).success) {
+      problem(`${call.method} needs payload.${STREAM_FALLBACK_KEY} { text, blocks }`);
+    }
     if ((call.method === 'views.publish') !== (call.channelId === null)) {
       problem('channelId is null exactly for views.publish');
     }
@@ -111,6 +142,13 @@ const callSchema = z
         if (call.updateOf) problem('files.uploadV2 takes no updateOf');
         break;
       }
+      case 'chat.startStream':
+        if (call.updateOf) problem('chat.startStream takes no updateOf');
+        break;
+      case 'chat.appendStream':
+      case 'chat.stopStream':
+        if (!call.updateOf) problem(`${call.method} needs updateOf (the dedupeKey of its chat.startStream)`);
+        break;
     }
   });
 
@@ -132,6 +170,7 @@ export function storedPayload(call: OutboxCall): Record<string, unknown> {
   const references: OutboxReferences = {};
   if (call.threadOf) references.threadOf = call.threadOf;
   if (call.updateOf) references.updateOf = call.updateOf;
+  if (call.fallbackOf) references.fallbackOf = call.fallbackOf;
   return Object.keys(references).length > 0
     ? { ...call.payload, [OUTBOX_REFERENCE_KEY]: references }
     : { ...call.payload };

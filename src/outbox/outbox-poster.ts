@@ -27,6 +27,9 @@ import {
   type OutboxMethod,
   type OutboxReferences,
   POSTING_METHODS,
+  STREAM_FALLBACK_KEY,
+  STREAM_METHODS,
+  streamFallbackSchema,
   readStoredPayload,
   uploadPayloadSchema,
 } from './outbox-call.js';
@@ -348,37 +351,91 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
           return { kind: 'sent', resultTs: found, threadTs, recovered: true, response: null };
         }
       }
+      if (isStreaming(method.data)) {
+        return await sendStreaming(client, row, method.data, stored.args, threadTs, references);
+      }
       const request = buildRequest(row, method.data, stored.args, threadTs, references.targetTs);
       if ('failed' in request) return { kind: 'failed', error: request.failed };
       const response = await withTimeout(client.apiCall(method.data, request.args), sendTimeoutMs);
       const resultTs = resultTsOf(method.data, row.channelId, response);
       return { kind: 'sent', resultTs, threadTs, recovered: false, response };
     } catch (error) {
-      const failure = classifySlackError(error);
-      if (failure.kind === 'permanent' && failure.code === 'already_reacted' && method.data === 'reactions.add') {
-        return { kind: 'sent', resultTs: null, threadTs, recovered: false, response: null };
-      }
-      if (failure.kind === 'rate_limited') {
-        return { kind: 'postponed', delayMs: failure.retryAfterMs, reason: `rate limited: ${failure.message}` };
-      }
-      if (failure.kind === 'permanent') return { kind: 'failed', error: failure.message };
-      // An unanswered call may still land. Waiting as long again before the next attempt (and its lookup) lets a slow
-      // success show up in the history instead of being posted twice.
-      const timedOut = failure.timedOut || error instanceof SendTimeoutError;
-      return { kind: 'retry', error: failure.message, ...(timedOut ? { minDelayMs: sendTimeoutMs } : {}) };
+      return failedAttempt(error, method.data, threadTs);
     }
   }
 
+  /**
+   * A streamed plan's call, or its fallback: a chat.update of the status card (`fallbackOf`) with `payload.fallback`.
+   * The fallback is used when Slack refuses the streaming methods here, and from then on for the rest of that stream —
+   * a start that fell back records the card's ts as its own, which no real stream can have.
+   */
+  async function sendStreaming(
+    client: WebClient,
+    row: SlackOutbox,
+    method: OutboxMethod,
+    storedArgs: Record<string, unknown>,
+    threadTs: string | null,
+    references: Extract<ResolvedReferences, { kind: 'resolved' }>,
+  ): Promise<Outcome> {
+    const { [STREAM_FALLBACK_KEY]: rawFallback, ...args } = storedArgs;
+    const fallback = streamFallbackSchema.safeParse(rawFallback);
+    const channel = row.channelId;
+    if (!fallback.success || !channel || !references.fallbackTs) {
+      return { kind: 'failed', error: `${method} needs a channel, payload.fallback and a sent fallbackOf` };
+    }
+    const cardTs = references.fallbackTs;
+    const sendFallback = async (why: string): Promise<Outcome> => {
+      log.info('streamed plan shown on the status card instead', { rowId: row.id, method, why });
+      const response = await withTimeout(
+        client.apiCall('chat.update', { channel, ts: cardTs, ...fallback.data }),
+        sendTimeoutMs,
+      );
+      return { kind: 'sent', resultTs: cardTs, threadTs, recovered: false, response };
+    };
+    if (method !== 'chat.startStream' && (references.targetTs === null || references.targetTs === cardTs)) {
+      return sendFallback('the stream fell back at its start');
+    }
+    const place = method === 'chat.startStream' ? { channel, ...(threadTs ? { thread_ts: threadTs } : {}) } : {};
+    const target = method === 'chat.startStream' ? {} : { channel, ts: references.targetTs };
+    try {
+      const response = await withTimeout(client.apiCall(method, { ...args, ...place, ...target }), sendTimeoutMs);
+      const resultTs = messageSchema.safeParse(response).data?.ts ?? references.targetTs;
+      return { kind: 'sent', resultTs, threadTs, recovered: false, response };
+    } catch (error) {
+      const failure = classifySlackError(error);
+      if (failure.kind === 'permanent' && STREAM_REFUSALS.has(failure.code)) return sendFallback(failure.code);
+      throw error;
+    }
+  }
+
+  /** What a failed call means for its row (every Slack failure becomes an outcome here). */
+  function failedAttempt(error: unknown, method: OutboxMethod, threadTs: string | null): Outcome {
+    const failure = classifySlackError(error);
+    if (failure.kind === 'permanent' && failure.code === 'already_reacted' && method === 'reactions.add') {
+      return { kind: 'sent', resultTs: null, threadTs, recovered: false, response: null };
+    }
+    if (failure.kind === 'rate_limited') {
+      return { kind: 'postponed', delayMs: failure.retryAfterMs, reason: `rate limited: ${failure.message}` };
+    }
+    if (failure.kind === 'permanent') return { kind: 'failed', error: failure.message };
+    // An unanswered call may still land. Waiting as long again before the next attempt (and its lookup) lets a slow
+    // success show up in the history instead of being posted twice.
+    const timedOut = failure.timedOut || error instanceof SendTimeoutError;
+    return { kind: 'retry', error: failure.message, ...(timedOut ? { minDelayMs: sendTimeoutMs } : {}) };
+  }
+
   type ResolvedReferences =
-    | { kind: 'resolved'; threadTs: string | null; targetTs: string | null }
+    | { kind: 'resolved'; threadTs: string | null; targetTs: string | null; fallbackTs: string | null }
     | Extract<Outcome, { kind: 'postponed' | 'failed' }>;
 
   async function resolveReferences(row: SlackOutbox, references: OutboxReferences): Promise<ResolvedReferences> {
     let threadTs: string | null = null;
     let targetTs: string | null = null;
+    let fallbackTs: string | null = null;
     for (const [role, key] of [
       ['threadOf', references.threadOf],
       ['updateOf', references.updateOf],
+      ['fallbackOf', references.fallbackOf],
     ] as const) {
       if (!key) continue;
       const target = await prisma.slackOutbox.findUnique({
@@ -396,7 +453,8 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       if (target.status === 'sent') {
         if (!target.resultTs) return { kind: 'failed', error: `${role} ${key} was sent without a ts` };
         if (role === 'threadOf') threadTs = target.resultTs;
-        else targetTs = target.resultTs;
+        else if (role === 'updateOf') targetTs = target.resultTs;
+        else fallbackTs = target.resultTs;
         continue;
       }
       // Unsent. In the same lane it is necessarily newer than this row (older unsent rows block the lane): waiting
@@ -406,7 +464,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       }
       return { kind: 'postponed', delayMs: pollMs, reason: `${role} ${key} is not sent yet` };
     }
-    return { kind: 'resolved', threadTs, targetTs };
+    return { kind: 'resolved', threadTs, targetTs, fallbackTs };
   }
 
   /**
@@ -647,8 +705,32 @@ function buildRequest(
         },
       };
     }
+    case 'chat.startStream':
+    case 'chat.appendStream':
+    case 'chat.stopStream':
+      return { failed: `${method} is sent by sendStreaming` };
   }
 }
+
+function isStreaming(method: OutboxMethod): boolean {
+  return STREAM_METHODS.includes(method);
+}
+
+/**
+ * Errors that mean "no streaming here": the workspace or plan lacks the methods (`unknown_method`, `not_allowed`,
+ * `feature_not_enabled`, `method_not_supported_for_channel_type`), the token may not use them (`missing_scope`,
+ * `not_allowed_token_type`), or the stream already ended (`message_not_in_streaming_state`, as after a long wait for
+ * the buyer). All are answered by editing the status card instead.
+ */
+const STREAM_REFUSALS: ReadonlySet<string> = new Set([
+  'unknown_method',
+  'not_allowed',
+  'feature_not_enabled',
+  'method_not_supported_for_channel_type',
+  'missing_scope',
+  'not_allowed_token_type',
+  'message_not_in_streaming_state',
+]);
 
 const publishUserSchema = z.object({ user_id: z.string() });
 
@@ -692,6 +774,9 @@ function resultTsOf(method: OutboxMethod, channel: string | null, response: WebA
     }
     case 'reactions.add':
     case 'views.publish':
+    case 'chat.startStream':
+    case 'chat.appendStream':
+    case 'chat.stopStream':
       return null;
   }
 }

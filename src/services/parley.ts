@@ -27,6 +27,7 @@ import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } fro
 import { sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { BackgroundWork, JobHandlers } from '../jobs/background-work.js';
+import type { ThreadActivity } from './thread-activity.js';
 
 /** A call made in a Slack team's workspace: the service's answer, or a refusal when Parley is not installed there. */
 type InTeam<R> = Promise<R | typeof NOT_INSTALLED>;
@@ -104,6 +105,8 @@ export interface ParleyOptions {
   files: SlackFiles;
   /** New outbox rows were written: the poster should look now rather than at its next poll. */
   kickOutbox: () => void;
+  /** Shows in a negotiation's thread what runs now (assistant.threads.setStatus); silent when not given. */
+  threadActivity?: ThreadActivity;
   /** Every negotiation's offline seed (the demo's `--seed`); by default each quotation's own. */
   negotiationSeed?: number;
 }
@@ -139,7 +142,12 @@ export function createParley(options: ParleyOptions): Parley {
   async function driveJob(workspaceId: string, negotiationId: string): Promise<void> {
     const ctx = await contexts.forWorkspace(workspaceId);
     if (!ctx) return;
-    const outcome = await driveNegotiation(ctx, { negotiationId, agents: options.agents, owner });
+    const outcome = await driveNegotiation(ctx, {
+      negotiationId,
+      agents: options.agents,
+      owner,
+      activity: options.threadActivity,
+    });
     options.kickOutbox();
     log.info('negotiation driven', { negotiationId, outcome });
     // Only one job per negotiation runs, so a lease held by someone else is a dead (or lost) run's: the job is

@@ -19,6 +19,9 @@ import {
   type SlackMessage,
 } from '../slack/views/index.js';
 import { done, NOT_INSTALLED, refused, type ServiceResult } from './outcome.js';
+import { loadCheckpoint } from '../db/stores/negotiation-store.js';
+import { assumedFactsByCode, type SupplierFact } from '../negotiation/facts.js';
+import { consentedPremium } from '../negotiation/mandate.js';
 import { describeCatalog } from './catalog/describe-catalog.js';
 import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
@@ -86,6 +89,7 @@ export function createScreens(options: ScreensOptions) {
             po,
             decisionSummary: po.decisionSummary,
             approvalsRequired: approvalsRequired(po, settings.dualApprovalAboveUsd),
+            attention: await poAttention(ctx, po),
             viewer: poViewer(po, userId, settings.approvers),
           }),
         );
@@ -177,6 +181,29 @@ const QUOTATION_STAGE: Record<string, string> = {
 /** A link that opens a thread in Slack (Slack redirects it to the workspace). */
 export function threadLink(channelId: string, ts: string | null): string | null {
   return ts ? `https://slack.com/archives/${channelId}/p${ts.replace('.', '')}` : null;
+}
+
+/** Words for a fact Parley assumed (negotiation/facts.ts SUPPLIER_FACTS). */
+const FACT_WORDS: Record<SupplierFact, string> = {
+  leadTimeDays: 'lead time',
+  paymentTerms: 'payment terms',
+  onTimeDeliveryRate: 'on-time rate',
+  defectRate: 'defect rate',
+  qualityRating: 'quality rating',
+};
+
+/**
+ * What the PO modal's alert names besides dual approval: the premium the buyer consented to, and each awarded
+ * supplier's figures that are still Parley's assumptions — read from the negotiation's checkpoint.
+ */
+async function poAttention(ctx: ServiceContext, po: PurchaseOrderView) {
+  const { state } = await loadCheckpoint(ctx.db, po.negotiationId);
+  const assumed = assumedFactsByCode(state.assumptions);
+  const awarded = new Set(po.allocations.map((a) => a.supplierName));
+  const assumptions = state.profiles
+    .filter((profile) => awarded.has(profile.name))
+    .flatMap((profile) => (assumed[profile.code] ?? []).map((fact) => `${profile.name}: ${FACT_WORDS[fact] ?? fact}`));
+  return { premiumOverQuote: consentedPremium(state.mandate), assumptions };
 }
 
 function poViewer(po: PurchaseOrderView, userId: string, approvers: readonly string[]) {

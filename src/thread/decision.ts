@@ -10,6 +10,7 @@ import {
   buildDecision,
   buildNoAward,
   type DecisionAiCost,
+  type DecisionModel,
   escapeText,
   type PremiumOffer,
 } from '../slack/views/index.js';
@@ -45,6 +46,41 @@ export async function enqueueDecisionFailed(tx: WorkspaceTx, input: { negotiatio
   await enqueueStatus(tx, quotationId, { stage: 'failed', message: input.message }, 'decision-failed');
 }
 
+export interface FinalOffer {
+  name: string;
+  lines: readonly { sku: string; unitPrice: number }[];
+}
+
+/** Lines × suppliers: every awarded line with each supplier's final unit price and its award, the largest first. */
+function lineRows(numbers: DecisionNumbers, offers: readonly FinalOffer[]): NonNullable<DecisionModel['lines']> {
+  const bySku = new Map<
+    string,
+    { quantity: number; value: number; awarded: { supplierName: string; qty: number }[] }
+  >();
+  for (const supplier of numbers.award) {
+    for (const line of supplier.lines) {
+      const row = bySku.get(line.sku) ?? { quantity: 0, value: 0, awarded: [] };
+      row.quantity += line.quantity;
+      row.value += line.lineTotal;
+      row.awarded.push({ supplierName: supplier.name, qty: line.quantity });
+      bySku.set(line.sku, row);
+    }
+  }
+  const prices = offers.map((offer) => new Map(offer.lines.map((line) => [line.sku, line.unitPrice])));
+  const rows = [...bySku.entries()]
+    .sort((a, b) => b[1].value - a[1].value)
+    .map(([sku, row]) => ({
+      sku,
+      quantity: row.quantity,
+      unitPrices: prices.map((bySupplier) => bySupplier.get(sku) ?? null),
+      awarded: row.awarded.map((a) => ({
+        supplierName: a.supplierName,
+        share: row.quantity > 0 ? a.qty / row.quantity : 0,
+      })),
+    }));
+  return { suppliers: offers.map((offer) => offer.name), rows, totalLines: rows.length };
+}
+
 export async function enqueueDecision(
   tx: WorkspaceTx,
   input: {
@@ -57,6 +93,8 @@ export async function enqueueDecision(
     aiCost?: DecisionAiCost | null;
     /** The workspace's approvers: the draft PO @-mentions them. */
     approvers: readonly string[];
+    /** Each supplier's last offer, line by line (the recommendation's lines × suppliers table). */
+    finalOffers?: readonly FinalOffer[];
   },
 ) {
   const { negotiationId, numbers, text, po } = input;
@@ -112,6 +150,7 @@ export async function enqueueDecision(
     excluded: numbers.excluded.map((e) => ({ supplierName: e.name, reason: e.reason })),
     purchaseOrder: { id: po.id, number: po.number, approverIds: input.approvers },
     aiCost: input.aiCost ?? null,
+    lines: input.finalOffers ? lineRows(numbers, input.finalOffers) : null,
     premium:
       numbers.premiumOption === null
         ? null

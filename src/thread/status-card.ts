@@ -2,20 +2,83 @@
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
 import type { NegotiationState } from '../negotiation/engine.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCall } from '../outbox/index.js';
-import { buildStatusCard, type StatusStage, type StatusSupplierRow } from '../slack/views/index.js';
-import { askerName, statusKey, threadOf, message, edit, supplierName } from './thread.js';
+import { enqueueSlackCall, enqueueSlackCalls, isEnqueued } from '../outbox/index.js';
+import {
+  buildStatusCard,
+  isFinalStage,
+  planChunks,
+  planTasks,
+  type StatusStage,
+  type StatusSupplierRow,
+} from '../slack/views/index.js';
+import { askerName, statusKey, threadOf, message, edit, supplierName, planKey } from './thread.js';
 
-/** Edits the status card to `stage` (posted by enqueueReadingCard). `change` names the change, for the dedupe key. */
+/**
+ * Shows `stage`: by editing the status card (posted by enqueueReadingCard), or — from the negotiation's first round on —
+ * in the plan streamed under it, whose every call carries the card's edit as its fallback (the outbox sends that
+ * instead where the workspace refuses streaming, or once the stream has ended). `change` names the change, for the
+ * dedupe key.
+ */
 export async function enqueueStatus(tx: WorkspaceTx, quotationId: string, stage: StatusStage, change: string) {
   const thread = await threadOf(tx, quotationId);
-  const card = buildStatusCard({
-    fileName: thread.fileName,
-    sharedBy: thread.uploadedBySlackUserId,
-    currency: thread.currency ?? 'USD',
-    state: stage,
-  });
-  await enqueueSlackCall(tx, edit(thread, `${statusKey(quotationId)}:${change}`, statusKey(quotationId), card));
+  const currency = thread.currency ?? 'USD';
+  const cardOf = (state: StatusStage) =>
+    buildStatusCard({ fileName: thread.fileName, sharedBy: thread.uploadedBySlackUserId, currency, state });
+  const card = cardOf(stage);
+  const cardEdit = edit(thread, `${statusKey(quotationId)}:${change}`, statusKey(quotationId), card);
+  const plan = planKey(quotationId);
+  const tasks = planTasks(stage, currency);
+  const started = await isEnqueued(tx, plan);
+  const stopped = started && (await isEnqueued(tx, `${plan}:stop`));
+  const starts = !started && (stage.stage === 'negotiating' || stage.stage === 'waiting');
+  if (tasks.length === 0 || stopped || (!started && !starts)) {
+    await enqueueSlackCall(tx, cardEdit);
+    return;
+  }
+  const streamed = {
+    channelId: thread.slackChannelId,
+    fallbackOf: statusKey(quotationId),
+    fallback: { text: card.text, blocks: card.blocks },
+  };
+  if (starts) {
+    const team = await tx.workspace.findUniqueOrThrow({
+      where: { id: tx.$workspaceId },
+      select: { slackTeamId: true },
+    });
+    await enqueueSlackCalls(tx, [
+      // First, so that where streaming is refused the start's fallback (the full card) is the edit that stays.
+      edit(thread, `${statusKey(quotationId)}:live`, statusKey(quotationId), cardOf({ stage: 'live' })),
+      {
+        dedupeKey: plan,
+        method: 'chat.startStream',
+        channelId: streamed.channelId,
+        threadTs: thread.slackThreadTs,
+        fallbackOf: streamed.fallbackOf,
+        payload: {
+          // In a channel the stream names its reader (chat.startStream: "Required when streaming to channels").
+          recipient_user_id: thread.uploadedBySlackUserId,
+          recipient_team_id: team.slackTeamId,
+          task_display_mode: 'plan',
+          chunks: planChunks(tasks, { withTitle: true }),
+          fallback: streamed.fallback,
+        },
+      },
+    ]);
+    return;
+  }
+  const final = isFinalStage(stage);
+  await enqueueSlackCalls(tx, [
+    {
+      dedupeKey: final ? `${plan}:stop` : `${plan}:${change}`,
+      method: final ? 'chat.stopStream' : 'chat.appendStream',
+      channelId: streamed.channelId,
+      updateOf: plan,
+      fallbackOf: streamed.fallbackOf,
+      payload: { chunks: planChunks(tasks), fallback: streamed.fallback },
+    },
+    // The outcome also goes on the card at the top, which said "follow the plan below" while the plan ran.
+    ...(final ? [cardEdit] : []),
+  ]);
 }
 
 /** The first words in the thread: 👀 on the file's message and the status card, "reading". */
@@ -55,7 +118,9 @@ function statusRows(state: NegotiationState): StatusSupplierRow[] {
 
 export function negotiationStage(state: NegotiationState, buyerId: string): StatusStage {
   const round = Math.max(1, state.round);
-  if (state.status === 'completed') return { stage: 'deciding' };
+  if (state.status === 'completed') {
+    return { stage: 'deciding', suppliers: statusRows(state), postCurveball: state.phase === 'post_curveball' };
+  }
   if (state.status === 'awaiting_answer' || state.status === 'awaiting_early_termination') {
     const asking = nextOpenQuestion(state.askInfo);
     return {

@@ -7,6 +7,8 @@ import { type OutboxCall } from '../outbox/index.js';
 import { BRAND_AGENT_NAME, type SlackMessage } from '../slack/views/index.js';
 
 export const statusKey = (quotationId: string) => `q:${quotationId}:status`;
+/** The negotiation's streamed plan (chat.startStream), under the status card. */
+export const planKey = (quotationId: string) => `q:${quotationId}:plan`;
 export const reviewKey = (quotationId: string) => `q:${quotationId}:review`;
 export const negKey = (negotiationId: string, what: string) => `neg:${negotiationId}:${what}`;
 /** The key a question's message was posted under (negotiation-events.ts); its answer and expiry edit it. */

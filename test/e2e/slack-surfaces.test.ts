@@ -68,3 +68,19 @@ describe('/parley', () => {
     expect(settings.approvers).toEqual(expect.arrayContaining([PEOPLE.approver.id]));
   });
 });
+
+describe('the thread’s live status (assistant.threads.setStatus)', () => {
+  it('says what runs while each agent or Claude call runs, and clears it after every call', async () => {
+    const { model } = running.parley.sandbox;
+    const quotation = await running.db.prisma.quotation.findFirstOrThrow({ where: { fileName: 'home.xlsx' } });
+    const threadTs = quotation.slackThreadTs ?? quotation.slackMessageTs;
+    const changes = model.threadStatusLog.filter((s) => s.channel === CHANNEL.id && s.threadTs === threadTs);
+    const shown = changes.map((s) => s.status);
+    expect(shown).toContain("is waiting for RapidGear Co's reply…");
+    expect(shown).toContain('is writing to RapidGear Co…');
+    expect(shown).toContain('is scoring the offers and writing the recommendation…');
+    // Every status is followed by its clearing, so none is left standing when the run stops.
+    shown.forEach((status, i) => expect(status === '').toBe(i % 2 === 1));
+    expect(model.threadStatus.has(`${CHANNEL.id}:${threadTs}`)).toBe(false);
+  });
+});

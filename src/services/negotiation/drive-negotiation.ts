@@ -17,6 +17,8 @@ import {
   enqueuePremiumNotApplied,
 } from '../../thread/decision.js';
 import { enqueueNegotiationEvents } from '../../thread/negotiation-events.js';
+import { type ActivityListener, withActivity } from '../../negotiation/agents/with-activity.js';
+import type { ThreadActivity } from '../thread-activity.js';
 import { draftPurchaseOrder } from '../purchase-order/draft-purchase-order.js';
 
 export interface DriveNegotiationOptions {
@@ -24,6 +26,8 @@ export interface DriveNegotiationOptions {
   agents: EngineAgents;
   /** This process, for the lease. */
   owner: string;
+  /** Where the thread shows what runs now (an agent's or Claude's call); silent when not given. */
+  activity?: ThreadActivity;
 }
 
 export type DriveOutcome = 'waiting_for_buyer' | 'completed' | 'busy';
@@ -35,10 +39,12 @@ export function driveNegotiation(ctx: ServiceContext, options: DriveNegotiationO
 
 async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Promise<DriveOutcome> {
   const { negotiationId } = options;
+  const show = await threadActivity(ctx, negotiationId, options.activity);
+  const agents = show ? withActivity(options.agents, show) : options.agents;
   const state = await runNegotiation(
     ctx.db,
     negotiationId,
-    options.agents,
+    agents,
     options.owner,
     (tx, events, next) => enqueueNegotiationEvents(tx, { negotiationId, events, state: next }),
     ctx.now,
@@ -51,11 +57,29 @@ async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Pro
   try {
     // Concluded already (the quotation left `negotiating` with the decision's post): a drive queued again meanwhile —
     // a click during the run's last round — would only pay for the decision's memo a second time.
-    if (await awaitsConclusion(ctx, negotiationId)) await concludeNegotiation(ctx, negotiationId);
+    if (await awaitsConclusion(ctx, negotiationId)) await concludeNegotiation(ctx, negotiationId, show);
   } finally {
     await releaseLease(ctx.db, negotiationId, options.owner);
   }
   return 'completed';
+}
+
+/** The listener that shows activity in the negotiation's thread, or undefined when nothing is to be shown. */
+async function threadActivity(
+  ctx: ServiceContext,
+  negotiationId: string,
+  activity: ThreadActivity | undefined,
+): Promise<ActivityListener | undefined> {
+  if (activity === undefined) return undefined;
+  const negotiation = await ctx.db.negotiation.findFirst({
+    where: { id: negotiationId },
+    select: { quotation: { select: { slackChannelId: true, slackThreadTs: true, slackMessageTs: true } } },
+  });
+  const quotation = negotiation?.quotation;
+  const threadTs = quotation?.slackThreadTs ?? quotation?.slackMessageTs;
+  if (!quotation || !threadTs) return undefined;
+  const thread = { channelId: quotation.slackChannelId, threadTs };
+  return (shown) => activity.show(ctx.workspace.id, thread, shown);
 }
 
 /** The same test as the recovery sweep's: a completed negotiation whose quotation is still `negotiating`. */
@@ -69,7 +93,11 @@ async function awaitsConclusion(ctx: ServiceContext, negotiationId: string): Pro
  * Nothing within the mandate is an outcome, not a failure: the thread says so and lists the closest options, and the
  * negotiation stays concluded, without a PO, where the buyer's consent to a premium can still lead to an award.
  */
-export async function concludeNegotiation(ctx: ServiceContext, negotiationId: string): Promise<void> {
+export async function concludeNegotiation(
+  ctx: ServiceContext,
+  negotiationId: string,
+  show: ActivityListener = async () => {},
+): Promise<void> {
   const { state } = await loadCheckpoint(ctx.db, negotiationId);
   const decided = decide(decisionInputFromState(state));
   if (!decided.ok && decided.error === 'no_feasible_award' && decided.infeasible !== null) {
@@ -115,7 +143,13 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
     });
     return;
   }
-  const text = await writeDecision(decided.numbers, { llm: ctx.llm });
+  await show({ kind: 'decision' });
+  let text: Awaited<ReturnType<typeof writeDecision>>;
+  try {
+    text = await writeDecision(decided.numbers, { llm: ctx.llm });
+  } finally {
+    await show(null);
+  }
   // What the AI calls behind this recommendation cost, shown with it. Usage rows are written beside the calls, so a
   // call that has just returned may not be counted yet: the figure is what is recorded at this point.
   const usage = await ctx.db.aiUsage.aggregate({
@@ -148,6 +182,10 @@ export async function concludeNegotiation(ctx: ServiceContext, negotiationId: st
       chart,
       aiCost,
       approvers: ctx.workspace.settings.approvers,
+      finalOffers: state.profiles.map((profile) => ({
+        name: profile.name,
+        lines: state.suppliers[profile.code]?.offers.at(-1)?.lines ?? [],
+      })),
     });
   });
 }

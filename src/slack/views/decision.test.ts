@@ -101,7 +101,12 @@ describe('buildDecision', () => {
     expect(text).toContain('no single supplier can fill the whole order');
     expect(text).toContain('$46,800.00 FOB · $49,350.25 landed · complete in 25 days · Balanced mode');
     expect(text).toContain('Split 60/40 between Alpine Premium');
-    expect(text).toMatch(/Alpine Premium\s+82\s+55\s+100\s+90\s+70\s+95/);
+    // The scores are a `table` block now (issue 17): one row per supplier, best first, after the header.
+    const scores = m.blocks.find((b) => b.type === 'table');
+    const cells =
+      scores && 'rows' in scores ? scores.rows.map((row) => row.map((c) => ('text' in c ? c.text : ''))) : [];
+    expect(cells[0]).toEqual(['Supplier', 'Score', 'Price', 'Quality', 'Lead time', 'Terms', 'Reliability']);
+    expect(cells).toContainEqual(['Alpine Premium', '82', '55', '100', '90', '70', '95']);
     // Best rank first.
     expect(text.indexOf('Alpine Premium     ')).toBeLessThan(text.indexOf('RapidGear Co       '));
     expect(text).toMatch(/Valden Textiles\s+\$41,650\.00\s+\$229\.00\s+\$41,879\.00\s+50d\s+33\/33\/33/);
@@ -215,5 +220,34 @@ describe('buildDecision', () => {
     expectNoViolations(m, 'message');
     expectNoInjection(m);
     expect(visibleText(m)).toContain('EUR 46,800.00');
+  });
+});
+
+describe('the lines × suppliers table', () => {
+  const line = (i: number) => ({
+    sku: `SKU-${i}`,
+    quantity: 10 + i,
+    unitPrices: [12.5, i % 2 === 0 ? null : 11.25],
+    awarded: [
+      { supplierName: 'Alpine Premium', share: 0.6 },
+      { supplierName: 'RapidGear Co', share: 0.4 },
+    ],
+  });
+
+  it('is a paged data_table: final unit price per supplier, awarded supplier and share, ≤ 100 rows', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => line(i));
+    const m = buildDecision({
+      ...model,
+      lines: { suppliers: ['Alpine Premium', '<!channel> Co'], rows, totalLines: 3000 },
+    });
+    expectNoViolations(m, 'message');
+    expectNoInjection(m);
+    const table = m.blocks.find((b) => b.type === 'data_table');
+    expect(table && 'page_size' in table ? table.page_size : undefined).toBe(10);
+    const cells = table && 'rows' in table ? table.rows.map((row) => row.map((c) => ('text' in c ? c.text : ''))) : [];
+    expect(cells).toHaveLength(101);
+    expect(cells[0]).toEqual(['SKU', 'Qty', 'Alpine Premium (unit)', '&lt;!channel&gt; Co (unit)', 'Awarded', 'Share']);
+    expect(cells[1]).toEqual(['SKU-0', '10', '$12.50', '—', 'Alpine Premium + RapidGear Co', '60% + 40%']);
+    expect(visibleText(m)).toContain('2,900 more are in the PO workbook');
   });
 });

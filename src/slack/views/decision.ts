@@ -19,6 +19,7 @@ import {
   section,
 } from './blocks.js';
 import { clip, escapeTruncate, inline, preformatted } from './escape.js';
+import { type Cell, DATA_TABLE_MAX_ROWS, dataTableBlock, TABLE_MAX_COLUMNS, tableBlock } from './tables.js';
 import { type AcceptedPremium, acceptedPremiumNote, type PremiumOffer, premiumBlocks } from './premium.js';
 import { approversWanted } from './po-outcome.js';
 
@@ -44,6 +45,16 @@ export interface DecisionOfferRow {
   /** This supplier's lead time or terms are Parley's assumptions (it never stated them): marked in the table. */
   assumedLeadTime?: boolean;
   assumedTerms?: boolean;
+}
+
+/** One quotation line across the suppliers: each one's final unit price, and who the award gives it to. */
+export interface DecisionLineRow {
+  sku: string;
+  quantity: number;
+  /** In the order of `DecisionModel.lines.suppliers`; null where that supplier made no offer on the line. */
+  unitPrices: (number | null)[];
+  /** Awarded supplier names with their share of the line's quantity. */
+  awarded: { supplierName: string; share: number }[];
 }
 
 /** What the negotiation's Claude calls cost (llm/usage*.ts records them per negotiation); zero calls when offline. */
@@ -80,6 +91,8 @@ export interface DecisionModel {
   excluded?: { supplierName: string; reason: string }[];
   /** The draft PO the button opens, and the approvers it waits for (mentioned); null while it is being drafted. */
   purchaseOrder: { id: string; number: string; approverIds: readonly string[] } | null;
+  /** Lines × suppliers (the largest lines first); `totalLines` counts those not shown too. */
+  lines?: { suppliers: string[]; rows: DecisionLineRow[]; totalLines: number } | null;
   /** The AI cost of reaching this recommendation; absent when it was not looked up. */
   aiCost?: DecisionAiCost | null;
   /** An award above the quote the buyer may accept (its button); absent or null when there is none. */
@@ -110,17 +123,48 @@ function col(name: string): string {
   return pad(clip(name, NAME_COL), NAME_COL);
 }
 
-function scoreTable(rows: readonly DecisionScoreRow[]): string[] {
-  const n = (x: number) => padLeft(Number.isFinite(x) ? x.toFixed(0) : '—', 5);
-  return [
-    `${pad('Supplier', NAME_COL)} Score Price  Qual  Lead Terms  Rel.`,
-    ...[...rows]
+/** The scores as a `table` block: supplier, total and each factor, best first. */
+function scoresTable(rows: readonly DecisionScoreRow[]): KnownBlock {
+  const n = (x: number): Cell => (Number.isFinite(x) ? { value: Math.round(x), text: x.toFixed(0) } : '—');
+  return tableBlock(
+    ['Supplier', 'Score', 'Price', 'Quality', 'Lead time', 'Terms', 'Reliability'],
+    [...rows]
       .sort((a, b) => a.rank - b.rank)
-      .map(
-        (r) =>
-          `${col(r.supplierName)} ${n(r.score)} ${n(r.price)} ${n(r.quality)} ${n(r.leadTime)} ${n(r.terms)} ${n(r.reliability)}`,
-      ),
+      .map((r) => [r.supplierName, n(r.score), n(r.price), n(r.quality), n(r.leadTime), n(r.terms), n(r.reliability)]),
+    ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+  );
+}
+
+/** Lines × suppliers as a paged `data_table`: each supplier's final unit price, the awarded supplier and its share. */
+function lineTable(lines: NonNullable<DecisionModel['lines']>, currency: string): KnownBlock[] {
+  // Room for SKU, quantity, awarded and share beside the suppliers' columns.
+  const suppliers = lines.suppliers.slice(0, TABLE_MAX_COLUMNS - 4);
+  const price = (x: number | null): Cell => (x === null ? '—' : { value: x, text: formatPlain(x, currency) });
+  const rows = lines.rows
+    .slice(0, DATA_TABLE_MAX_ROWS)
+    .map((line): Cell[] => [
+      line.sku,
+      { value: line.quantity, text: line.quantity.toLocaleString('en-US') },
+      ...suppliers.map((_, i) => price(line.unitPrices[i] ?? null)),
+      line.awarded.map((a) => a.supplierName).join(' + ') || '—',
+      line.awarded.map((a) => percent(a.share)).join(' + ') || '—',
+    ]);
+  const blocks: KnownBlock[] = [
+    dataTableBlock(
+      'Final unit price by line and supplier, and who each line is awarded to',
+      ['SKU', 'Qty', ...suppliers.map((name) => `${name} (unit)`), 'Awarded', 'Share'],
+      rows,
+    ),
   ];
+  const hidden = lines.totalLines - rows.length;
+  if (hidden > 0) {
+    blocks.push(
+      context([
+        `The ${rows.length} largest lines shown; ${hidden.toLocaleString('en-US')} more are in the PO workbook.`,
+      ]),
+    );
+  }
+  return blocks;
 }
 
 function costTable(rows: readonly DecisionOfferRow[], currency: string): string[] {
@@ -166,8 +210,9 @@ export function buildDecision(model: DecisionModel): SlackMessage {
     section(escapeTruncate(model.summary.trim(), 2800) || '—'),
   ];
 
-  const scores = preformatted(scoreTable(model.scores.slice(0, 12)), 3000);
-  if (scores.text) blocks.push(section(`*Scores* (0–100)\n${scores.text}`));
+  if (model.scores.length > 0) {
+    blocks.push(section('*Scores* (0–100)'), scoresTable(model.scores));
+  }
   const shownOffers = model.offers.slice(0, 12);
   const costs = preformatted(costTable(shownOffers, cur), 2900);
   if (costs.text) blocks.push(section(`*Totals and landed cost*\n${costs.text}`));
@@ -176,6 +221,8 @@ export function buildDecision(model: DecisionModel): SlackMessage {
       context([`${ASSUMED_MARK} assumed: the supplier has not stated it; Parley's default is used for scoring.`]),
     );
   }
+
+  if (model.lines && model.lines.rows.length > 0) blocks.push(...lineTable(model.lines, cur));
 
   const s = model.savings;
   blocks.push(

@@ -10,6 +10,8 @@ export * from './decision.js';
 export * from './escape.js';
 export * from './limits.js';
 export * from './loading-modal.js';
+export * from './plan.js';
+export * from './tables.js';
 export * from './modal-state.js';
 export * from './negotiate-choices.js';
 export * from './po-modal.js';

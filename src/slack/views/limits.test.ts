@@ -189,3 +189,48 @@ describe('blockKitViolations', () => {
     expectOne(blockKitViolations({ text: 't', blocks: [42] }, 'message'), 'block must be an object');
   });
 });
+
+describe('the newer blocks (issue 17)', () => {
+  const raw = (text: string) => ({ type: 'raw_text', text });
+  const message = (block: unknown) => ({ text: 'x', blocks: [block] });
+
+  it('checks table and data_table rows, widths, header cells and page size', () => {
+    expect(blockKitViolations(message({ type: 'table', rows: [[raw('a'), raw('b')]] }), 'message')).toEqual([]);
+    const wide = Array.from({ length: 21 }, () => raw('c'));
+    expect(blockKitViolations(message({ type: 'table', rows: [wide] }), 'message').join()).toMatch(
+      /21 cells, limit 20/,
+    );
+    const rows = Array.from({ length: 102 }, () => [raw('a')]);
+    const tooMany = blockKitViolations(message({ type: 'data_table', caption: 'c', rows }), 'message').join();
+    expect(tooMany).toMatch(/rows/);
+    const ragged = { type: 'data_table', caption: 'c', page_size: 101, rows: [[raw('h'), raw('h')], [raw('a')]] };
+    const problems = blockKitViolations(message(ragged), 'message').join('\n');
+    expect(problems).toMatch(/as many cells as the header/);
+    expect(problems).toMatch(/page_size must be 1–100/);
+    expect(
+      blockKitViolations(message({ type: 'data_table', rows: [[raw('h')], [raw('a')]] }), 'message').join(),
+    ).toMatch(/needs a caption/);
+  });
+
+  it('keeps alert blocks to modals and checks feedback buttons', () => {
+    const alert = { type: 'alert', level: 'warning', text: { type: 'mrkdwn', text: 'Needs two approvers' } };
+    expect(blockKitViolations(message(alert), 'message').join()).toMatch(/modals only/);
+    const modal = { type: 'modal', title: { type: 'plain_text', text: 'PO' }, blocks: [alert] };
+    expect(blockKitViolations(modal, 'modal')).toEqual([]);
+    const feedback = (negative: unknown) => ({
+      type: 'context_actions',
+      elements: [
+        {
+          type: 'feedback_buttons',
+          action_id: 'fb',
+          positive_button: { text: { type: 'plain_text', text: '👍' }, value: 'up' },
+          negative_button: negative,
+        },
+      ],
+    });
+    expect(
+      blockKitViolations(message(feedback({ text: { type: 'plain_text', text: '👎' }, value: 'down' })), 'message'),
+    ).toEqual([]);
+    expect(blockKitViolations(message(feedback(undefined)), 'message').join()).toMatch(/needs a negative_button/);
+  });
+});

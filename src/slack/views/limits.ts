@@ -44,6 +44,14 @@ export const LIMITS = {
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,
+  /** `table` (@slack/types 3.2 TableBlock): rows, cells a row, column_settings. */
+  tableRows: 100,
+  tableColumns: 20,
+  /** `data_table` (docs.slack.dev/reference/block-kit/blocks/data-table-block): header + 1–100 rows, 1–20 columns. */
+  dataTableRows: 101,
+  dataTablePageSize: 100,
+  /** `context_actions` (@slack/types 3.2 ContextActionsBlock): "Maximum number of items is 5". */
+  contextActionsElements: 5,
   /** views.open/update/push/publish answer `view_too_large` above this (bytes of the view's JSON). */
   viewBytes: 250_000,
 } as const;
@@ -279,8 +287,100 @@ class Checker {
         if (typeof value.alt_text !== 'string') this.add(where, 'an image block needs alt_text');
         this.optionalText(`${where}.title`, value.title, LIMITS.imageTitle, 'image title', { plainOnly: true });
         break;
+      case 'table':
+        this.tableRows(where, value.rows, { maxRows: LIMITS.tableRows, header: false });
+        this.maxItems(`${where}.column_settings`, value.column_settings, LIMITS.tableColumns, 'column_settings');
+        break;
+      case 'data_table':
+        if (typeof value.caption !== 'string' || value.caption.trim() === '')
+          this.add(where, 'a data_table needs a caption');
+        this.tableRows(where, value.rows, { maxRows: LIMITS.dataTableRows, header: true });
+        if (
+          value.page_size !== undefined &&
+          !(
+            Number.isInteger(value.page_size) &&
+            Number(value.page_size) >= 1 &&
+            Number(value.page_size) <= LIMITS.dataTablePageSize
+          )
+        ) {
+          this.add(where, `page_size must be 1–${LIMITS.dataTablePageSize}`);
+        }
+        break;
+      case 'alert':
+        // "alert (modals only)": Slack's reference lists it for modal surfaces (issue 17's survey of the new blocks).
+        if (surface !== 'modal') this.add(where, 'an alert block is for modals only');
+        this.textObject(`${where}.text`, value.text, LIMITS.text, 'alert text');
+        if (
+          value.level !== undefined &&
+          !['default', 'info', 'warning', 'error', 'success'].includes(String(value.level))
+        ) {
+          this.add(where, `alert level ${String(value.level)} is not one of default|info|warning|error|success`);
+        }
+        break;
+      case 'context_actions':
+        if (!Array.isArray(value.elements) || value.elements.length === 0) {
+          this.add(where, 'a context_actions block needs at least one element');
+        }
+        this.maxItems(`${where}.elements`, value.elements, LIMITS.contextActionsElements, 'elements').forEach((e, i) =>
+          this.feedbackButtons(`${where}.elements[${i}]`, e, actionIds),
+        );
+        break;
       default:
         break;
+    }
+  }
+
+  /** Table rows: an array of equal-length arrays of raw_text / raw_number / rich_text cells, ≤ 20 a row. */
+  tableRows(path: string, rows: unknown, opts: { maxRows: number; header: boolean }): void {
+    if (!Array.isArray(rows) || rows.length < (opts.header ? 2 : 1)) {
+      this.add(path, opts.header ? 'a data_table needs a header row and at least one row' : 'a table needs rows');
+      return;
+    }
+    this.maxItems(`${path}.rows`, rows, opts.maxRows, 'rows');
+    const width = Array.isArray(rows[0]) ? rows[0].length : 0;
+    rows.forEach((row, r) => {
+      if (!Array.isArray(row)) return this.add(`${path}.rows[${r}]`, 'a row must be an array of cells');
+      if (row.length > LIMITS.tableColumns)
+        this.add(`${path}.rows[${r}]`, `has ${row.length} cells, limit ${LIMITS.tableColumns}`);
+      if (opts.header && row.length !== width)
+        this.add(`${path}.rows[${r}]`, 'every row must have as many cells as the header');
+      row.forEach((cell, c) => {
+        const type = isRecord(cell) ? cell.type : undefined;
+        if (type !== 'raw_text' && type !== 'raw_number' && type !== 'rich_text') {
+          this.add(`${path}.rows[${r}][${c}]`, 'a cell is raw_text, raw_number or rich_text');
+        } else if (opts.header && r === 0 && type === 'rich_text') {
+          this.add(`${path}.rows[0][${c}]`, 'header cells cannot be rich_text');
+        } else if (type === 'raw_text' && (!isRecord(cell) || typeof cell.text !== 'string' || cell.text === '')) {
+          this.add(`${path}.rows[${r}][${c}]`, 'raw_text needs a non-empty text');
+        } else if (type === 'raw_number' && (!isRecord(cell) || typeof cell.value !== 'number')) {
+          this.add(`${path}.rows[${r}][${c}]`, 'raw_number needs a numeric value');
+        }
+      });
+    });
+  }
+
+  /** A feedback_buttons element (@slack/types 3.2 FeedbackButtons): both buttons, labels ≤ 75, an action_id. */
+  feedbackButtons(path: string, value: unknown, actionIds: Map<string, string>): void {
+    if (!isRecord(value)) return this.add(path, 'element must be an object');
+    if (value.type === 'icon_button') return;
+    if (value.type !== 'feedback_buttons')
+      return this.add(path, 'context_actions holds feedback_buttons or icon_button');
+    this.maxString(path, value.action_id, LIMITS.id, 'action_id');
+    if (typeof value.action_id === 'string') {
+      if (actionIds.has(value.action_id)) this.add(path, `action_id '${value.action_id}' repeats in the block`);
+      actionIds.set(value.action_id, path);
+    }
+    for (const side of ['positive_button', 'negative_button'] as const) {
+      const button = value[side];
+      if (!isRecord(button)) {
+        this.add(path, `feedback_buttons needs a ${side}`);
+        continue;
+      }
+      this.textObject(`${path}.${side}.text`, button.text, LIMITS.buttonText, 'button text', { plainOnly: true });
+      this.maxString(`${path}.${side}`, button.value, LIMITS.buttonValue, 'value');
+      if (typeof button.value !== 'string' || button.value === '')
+        this.add(`${path}.${side}`, 'a feedback button needs a value');
+      this.maxString(`${path}.${side}`, button.accessibility_label, LIMITS.accessibilityLabel, 'accessibility_label');
     }
   }
 }

@@ -158,3 +158,39 @@ describe('buildPoModal', () => {
     }
   });
 });
+
+describe('the PO modal’s alert', () => {
+  it('names dual approval, the premium accepted and the assumptions, in one alert block at the top', () => {
+    const view = buildPoModal({
+      ...model(),
+      attention: { premiumOverQuote: 1200, assumptions: ['RapidGear Co: lead time', '<!channel>: terms'] },
+    });
+    expectNoViolations(view, 'modal');
+    expectNoInjection(view);
+    const alerts = view.blocks.filter((b) => b.type === 'alert');
+    expect(alerts).toHaveLength(1);
+    expect(view.blocks.findIndex((b) => b.type === 'alert')).toBe(1);
+    const text = visibleText({ blocks: alerts });
+    expect(text).toContain('two different approvers');
+    expect(text).toContain('$1,200.00 more');
+    expect(text).toContain('RapidGear Co: lead time; &lt;!channel&gt;: terms');
+    expect(alerts[0]).toMatchObject({ level: 'warning' });
+  });
+
+  it('shows none when nothing needs attention, or once the PO is no longer a draft', () => {
+    const quiet = buildPoModal({
+      ...model(),
+      approvalsRequired: 1,
+      attention: { premiumOverQuote: 0, assumptions: [] },
+    });
+    expect(quiet.blocks.some((b) => b.type === 'alert')).toBe(false);
+    const approved = buildPoModal({ ...model({ status: 'approved' }), attention: { premiumOverQuote: 5 } });
+    expect(approved.blocks.some((b) => b.type === 'alert')).toBe(false);
+    const assumedOnly = buildPoModal({
+      ...model(),
+      approvalsRequired: 1,
+      attention: { assumptions: ['A: lead time'] },
+    });
+    expect(assumedOnly.blocks.find((b) => b.type === 'alert')).toMatchObject({ level: 'info' });
+  });
+});

@@ -2,7 +2,7 @@
 // far, and — for someone allowed to approve a draft — Approve (the submit button) and Reject… (opens the reject
 // modal on top). Everyone else gets the same PO read-only with a note saying why. A PO with thousands of lines shows
 // what fits (≤ 100 blocks, ≤ 3000 chars a section, under the 250 kB view limit) and points to the PO workbook.
-import type { KnownBlock, ModalView } from '@slack/types';
+import type { AlertBlock, KnownBlock, ModalView } from '@slack/types';
 import { formatMoney } from '../../commerce/money.js';
 import type { PurchaseOrderAllocationView } from '../../decision/purchase-order-rules.js';
 import { ACTION, BLOCK, CALLBACK, poRefCodec } from '../ids.js';
@@ -70,6 +70,13 @@ export interface PoModalModel {
   /** One or two sentences on the decision (the writer's summary). */
   decisionSummary: string | null;
   approvalsRequired: 1 | 2;
+  /** What an approver should notice before approving; absent or empty parts show nothing. */
+  attention?: {
+    /** The buyer agreed to pay this much above the quote's landed cost for this award. */
+    premiumOverQuote?: number | null;
+    /** "RapidGear Co: lead time" — figures Parley assumed because the supplier never stated them. */
+    assumptions?: readonly string[];
+  } | null;
   viewer: {
     /** An approver looking at a draft they have not approved yet. */
     canApprove: boolean;
@@ -111,6 +118,27 @@ function allocationHeader(a: PoModalAllocation, currency: string): KnownBlock {
   ]);
 }
 
+/**
+ * One `alert` block (modals only) with what needs an approver's attention on a draft: dual approval, a premium over the
+ * quote the buyer accepted, figures that are Parley's assumptions. None when there is nothing to say.
+ */
+function attentionAlert(model: PoModalModel): AlertBlock | null {
+  if (model.po.status !== 'draft') return null;
+  const cur = model.po.currency;
+  const lines: string[] = [];
+  if (model.approvalsRequired === 2) lines.push('• Needs *two different approvers* (above the dual-approval amount).');
+  const premium = model.attention?.premiumOverQuote ?? 0;
+  if (premium > 0) lines.push(`• The buyer accepted paying up to *${money(premium, cur)} more* than the quote.`);
+  const assumed = (model.attention?.assumptions ?? []).slice(0, 8).map((a) => inline(a, 80));
+  if (assumed.length > 0) lines.push(`• Assumed, not stated by the supplier: ${assumed.join('; ')}.`);
+  if (lines.length === 0) return null;
+  return {
+    type: 'alert',
+    level: premium > 0 || model.approvalsRequired === 2 ? 'warning' : 'info',
+    text: { type: 'mrkdwn', text: `*Before you approve*\n${lines.join('\n')}`.slice(0, 3000) },
+  };
+}
+
 export function buildPoModal(model: PoModalModel): ModalView {
   const { po } = model;
   const cur = po.currency;
@@ -118,6 +146,8 @@ export function buildPoModal(model: PoModalModel): ModalView {
   const mayAct = model.viewer.canApprove && po.status === 'draft';
 
   const top: KnownBlock[] = [section(`*${inline(po.number, 40)}* · ${STATUS_TEXT[po.status]}`)];
+  const alert = attentionAlert(model);
+  if (alert) top.push(alert);
   if (model.decisionSummary?.trim()) top.push(section(escapeTruncate(model.decisionSummary.trim(), 2000)));
   top.push(
     fieldsSection([

@@ -42,7 +42,9 @@ export type StatusStage =
       maxRounds: number;
       suppliers: StatusSupplierRow[];
     }
-  | { stage: 'deciding' }
+  /** The negotiation's progress is in its streamed plan, in the thread below the card. */
+  | { stage: 'live' }
+  | { stage: 'deciding'; suppliers?: StatusSupplierRow[]; postCurveball?: boolean }
   | { stage: 'decision'; recommended: string[]; total: number; isSplit?: boolean }
   | { stage: 'approved'; poNumber: string; approvedBy: string[]; approvedAt: Date }
   | { stage: 'rejected'; poNumber: string; reason: string; rejectedBy: string; rejectedAt?: Date | null }
@@ -120,6 +122,12 @@ function describe(model: StatusCardModel): { icon: string; title: string; body: 
           context([roundLine(s.round, s.maxRounds)]),
           ...(s.suppliers.length > 0 ? [section(supplierLines(s.suppliers, cur))] : []),
         ],
+      };
+    case 'live':
+      return {
+        icon: ':speech_balloon:',
+        title: 'Negotiating',
+        body: [context(['Follow each step in the plan below: it updates as the rounds go.'])],
       };
     case 'deciding':
       return { icon: ':abacus:', title: 'Scoring the offers and drafting the purchase order…', body: [] };
