@@ -236,7 +236,8 @@ export function turnRequest(context: BrandTurnContext): StructuredRequest<TurnAn
   const { baseline } = context;
   const standing = standingOffer(context);
   const theirs = standing === null ? [] : [{ header: `${context.supplier.code} now`, value: priceIn(standing) }];
-  const theirStyles = standing === null ? [] : [{ header: `${context.supplier.code} now`, price: unitPriceIn(standing) }];
+  const theirStyles =
+    standing === null ? [] : [{ header: `${context.supplier.code} now`, price: unitPriceIn(standing) }];
   const prompt = [
     turnHeader(context),
     mandateSection(context.mandate, baseline.currency),
