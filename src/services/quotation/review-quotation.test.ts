@@ -8,6 +8,7 @@ import { REVIEW_PAGE_SIZE } from '../../quotation/confirm-all.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { confirmAllSuggestions } from './review-quotation.js';
+import { applyReviewWorkbook } from './review-workbook.js';
 
 const TEAM = 'T0REVIEW01';
 const BUYER = 'U0BUYER001';
@@ -115,5 +116,43 @@ describe('confirmAllSuggestions', () => {
     const result = await confirmAllSuggestions(ctx, { quotationId: quotation.id, by: 'U0STRANGER', page: 1 });
     expect(result).toMatchObject({ ok: false, error: 'not_allowed' });
     expect(new Set(await states(quotation.id))).toEqual(new Set(['needs_review']));
+  });
+
+  it('applies a shared-back review workbook only for someone who may review, and only to a quotation in review', async () => {
+    const quotation = await quotationInReview();
+    const [first] = await ctx.db.quotationItem.findMany({
+      where: { quotationId: quotation.id },
+      orderBy: { position: 'asc' },
+    });
+    const other = await ctx.db.product.findFirstOrThrow({ where: { sku: jacket(LINES).sku } });
+    if (!first) throw new Error('no line');
+    const workbook = {
+      quotationId: quotation.id,
+      problem: null,
+      rows: [{ row: 2, itemId: first.id, confirmedSku: other.sku }],
+    };
+    const apply = (sharedBy: string) =>
+      ctx.db.$transaction((tx) =>
+        applyReviewWorkbook(tx, ctx, { fileName: 'quote - review.xlsx', sharedBy, workbook }),
+      );
+
+    expect(await apply('U0STRANGER')).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining(`<@${BUYER}>`),
+    });
+    expect(await ctx.db.quotationItem.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({
+      productId: first.productId,
+      reviewState: 'needs_review',
+    });
+
+    expect(await apply(BUYER)).toMatchObject({ kind: 'applied', confirmed: 1, problems: [] });
+    expect(await ctx.db.quotationItem.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({
+      productId: other.id,
+      reviewState: 'confirmed',
+      matchMethod: 'manual',
+    });
+
+    await ctx.db.quotation.update({ where: { id: quotation.id }, data: { status: 'negotiating' } });
+    expect(await apply(BUYER)).toMatchObject({ kind: 'refused', reason: 'that quotation is past its review.' });
   });
 });

@@ -202,6 +202,13 @@ describe('buildReviewMessage', () => {
     });
     expectNoViolations(refused, 'message');
     expect(visibleText(refused)).toContain('nothing was applied: that quotation is past its review.');
+    const notTheirs = buildReviewWorkbookSummary({
+      kind: 'refused',
+      fileName: '<!here>.xlsx',
+      reason: 'only <@U0MAYA0001>, who shared the quotation, and the approvers can review it.',
+    });
+    expectNoInjection(notTheirs);
+    expect(visibleText(notTheirs)).toContain('nothing was applied: only <@U0MAYA0001>, who shared');
   });
 
   it('shows decided lines without buttons, and Start once all are decided', () => {

@@ -422,6 +422,7 @@ export type ReviewWorkbookSummary =
       /** One sentence per row not applied (file text inside is escaped here). */
       problems: string[];
     }
+  /** `reason` is Parley's own sentence (it may mention a person as `<@U…>`), never file text. */
   | { kind: 'refused'; fileName: string; reason: string };
 
 const PROBLEMS_SHOWN = 10;
@@ -430,7 +431,7 @@ const PROBLEMS_SHOWN = 10;
 export function buildReviewWorkbookSummary(summary: ReviewWorkbookSummary): SlackMessage {
   const file = inline(summary.fileName, 100);
   if (summary.kind === 'refused') {
-    const text = `:warning: *${file}* is Parley’s review workbook, but nothing was applied: ${escapeTruncate(summary.reason, 500)}`;
+    const text = `:warning: *${file}* is Parley’s review workbook, but nothing was applied: ${summary.reason.slice(0, 500)}`;
     return { text: `Review workbook ${file}: nothing applied`, blocks: [section(text)] };
   }
   const changed = summary.confirmed + summary.notInCatalog;
