@@ -473,10 +473,22 @@ async function scale(): Promise<void> {
   const dbRows = await runNegotiationDbScale({ baseline, quotedSupplier, sizes: SCALE_SIZES, backends });
   console.log(
     '\nWhole negotiations through the database (store, outbox rows, answers; offline agents; no decision/PO). ' +
-      "bytes/step: write-ahead log per saved step (on PostgreSQL the whole server's log). Slack floor: posts × 1 s.",
+      "Per saved step: write-ahead log (on PostgreSQL the whole server's, other databases' writes included) and " +
+      "this database's growth (tables, TOAST, indexes). Slack floor: posts × 1 s.",
   );
   printTable(
-    ['backend', 'lines', 'seconds', 'ms/line', 'saves', 'bytes/step', 'posts', 'Slack floor s', 'seconds ÷ floor'],
+    [
+      'backend',
+      'lines',
+      'seconds',
+      'ms/line',
+      'saves',
+      'WAL bytes/step',
+      'grown bytes/step',
+      'posts',
+      'Slack floor s',
+      'seconds ÷ floor',
+    ],
     dbRows.map((row) => [
       row.backend,
       String(row.lines),
@@ -484,6 +496,7 @@ async function scale(): Promise<void> {
       row.msPerLine.toFixed(2),
       String(row.saves),
       String(Math.round(row.bytesPerStep)),
+      String(Math.round(row.grownBytesPerStep)),
       String(row.posts),
       String(row.slackFloorSeconds),
       (row.seconds / Math.max(row.slackFloorSeconds, 1)).toFixed(2),
@@ -509,7 +522,9 @@ async function scale(): Promise<void> {
       negotiationMsPerLine16Postgres: figure(db('postgres', 16)?.msPerLine, 2),
       negotiationMsPerLine3000Postgres: figure(db('postgres', 3000)?.msPerLine, 2),
       bytesPerStep3000: figure(db('pglite', 3000)?.bytesPerStep, 0),
-      bytesPerStep3000Postgres: figure(db('postgres', 3000)?.bytesPerStep, 0),
+      // The server's log holds other databases' writes too: this database's growth is the PostgreSQL run's own figure.
+      grownBytesPerStep3000: figure(db('pglite', 3000)?.grownBytesPerStep, 0),
+      grownBytesPerStep3000Postgres: figure(db('postgres', 3000)?.grownBytesPerStep, 0),
       slackFloorSeconds3000: figure(db('pglite', 3000)?.slackFloorSeconds, 0),
       matcherVsSkuFirstFuse: null,
       matchUsPerLine10k: null,

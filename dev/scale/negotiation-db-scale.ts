@@ -33,6 +33,8 @@ export interface DbScaleRow {
   saves: number;
   /** Write-ahead log per save. On PostgreSQL the log is the server's: other databases' writes meanwhile count too. */
   bytesPerStep: number;
+  /** Growth of this database's tables (with their TOAST and indexes) per save: this run's alone, on either backend. */
+  grownBytesPerStep: number;
   /** chat.postMessage calls the run put in the outbox. */
   posts: number;
   slackFloorSeconds: number;
@@ -108,6 +110,7 @@ async function negotiateThroughDatabase(
   });
   const agents = createNegotiationAgents(null);
   const walBefore = await walPosition(ws);
+  const sizeBefore = await tablesSize(ws);
   const started = performance.now();
   const { negotiationId } = await startNegotiation(
     ws,
@@ -159,13 +162,14 @@ async function negotiateThroughDatabase(
   }
   const seconds = (performance.now() - started) / 1000;
   const walBytes = await walSince(ws, walBefore);
+  const grownBytes = (await tablesSize(ws)) - sizeBefore;
   const { checkpointVersion, status } = await ws.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
   if (status !== 'completed') throw new Error(`${label}: the negotiation ended ${status}`);
   const posts = await ws.slackOutbox.count({
     where: { method: 'chat.postMessage', dedupeKey: { startsWith: `neg:${negotiationId}:` } },
   });
   const saves = checkpointVersion + 1;
-  return { seconds, saves, bytesPerStep: walBytes / saves, posts };
+  return { seconds, saves, bytesPerStep: walBytes / saves, grownBytesPerStep: grownBytes / saves, posts };
 }
 
 async function walPosition(ws: WorkspaceDb): Promise<string> {
@@ -176,5 +180,13 @@ async function walPosition(ws: WorkspaceDb): Promise<string> {
 async function walSince(ws: WorkspaceDb, from: string): Promise<number> {
   const [row] = await ws.$queryRaw<{ bytes: number }[]>`
     SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${from}::pg_lsn)::float8 AS bytes`;
+  return Number(row?.bytes ?? 0);
+}
+
+async function tablesSize(ws: WorkspaceDb): Promise<number> {
+  const [row] = await ws.$queryRaw<{ bytes: number }[]>`
+    SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 AS bytes
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind = 'r'`;
   return Number(row?.bytes ?? 0);
 }

@@ -14,17 +14,16 @@ import {
   createNegotiation,
   decideEarlyTermination,
   type EngineAgents,
-  type NegotiationState,
 } from '../../negotiation/engine.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { manyLinesSetup } from '../../../test/support/negotiation-fixtures.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
 import { seedWorkspace, supplierColumns } from '../seed.js';
-import { forgetCheckpoints, SNAPSHOT_EVERY } from './checkpoint-store.js';
+import { decodeStored, forgetCheckpoints, SNAPSHOT_EVERY } from './checkpoint-store.js';
 import { applyBuyerInput, loadCheckpoint, saveStep, startNegotiation } from './negotiation-store.js';
 
 const agents: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
-const asJson = (state: NegotiationState) => JSON.parse(JSON.stringify(state)) as unknown;
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
 describe('checkpoints stored as a base, deltas and line sets', () => {
   let db: TestDatabase;
@@ -136,5 +135,13 @@ describe('checkpoints stored as a base, deltas and line sets', () => {
     expect(stateBytes).toBeGreaterThan(2_000_000);
     expect(Math.max(...written)).toBeLessThan(stateBytes / 20);
     expect((await loadCheckpoint(ws, negotiationId)).state).toEqual(state);
+
+    // The round's offer row references the same line sets: small as stored, the whole offer when read back.
+    const offer = state.suppliers['SUP-002']?.offers.at(-1);
+    const round = await ws.negotiationRound.findFirstOrThrow({
+      where: { negotiationId, roundNumber: 1, negotiationSupplier: { supplier: { code: 'SUP-002' } } },
+    });
+    expect(JSON.stringify(round.offerData).length).toBeLessThan(2_000);
+    expect(await decodeStored(ws, negotiationId, round.offerData)).toEqual(asJson(offer));
   }, 120_000);
 });
