@@ -223,7 +223,8 @@ const PRICE_BREAKS: [RegExp, 'min' | 'one'][] = [
   [
     new RegExp(
       String.raw`${LEAD}${QTY}${UNIT}\s*(?:\+|&\s*(?:up|above|over)|and\s*(?:up|above|over)|` +
-        String.raw`up|or\s*more|以上)${PRICE_WORD}$`,
+        // The unit may follow the plus: "1000+ pcs", "3,000+ pcs".
+        String.raw`up|or\s*more|以上)${UNIT}${PRICE_WORD}$`,
     ),
     'min',
   ],

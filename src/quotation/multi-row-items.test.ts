@@ -32,6 +32,24 @@ describe('price breaks written as rows', () => {
     ]);
   });
 
+  it('reads breaks written in the quantity column under the product, its own price being the first', () => {
+    const sheet = sheetGrid('Offer', [
+      ['SKU', 'Description', 'Qty', 'Unit Price (USD)'],
+      ['HC001-BLK-OS', 'Trail cap', '800', '5.00'],
+      ['', '', '500+ pcs', '4.70'],
+      ['', '', '3,000+ pcs', '4.45'],
+      ['HC002-NVY-OS', 'Beanie', '300', '6.00'],
+      ['', '', '≥1000', '5.50'],
+      ['HC003-RED-OS', 'Neck gaiter', '200', '3.00'],
+    ]);
+    const { lines } = structureSheet(sheet).extraction;
+    expect(lines.map((l) => [l.row, l.quantity, l.unitPrice, l.tiers.map((t) => t.minQty)])).toEqual([
+      [2, 800, 4.7, [1, 500, 3000]],
+      [5, 300, 6, [1, 1000]],
+      [7, 200, 3, []],
+    ]);
+  });
+
   it('leaves a product with one price alone when the label column is not breaks', () => {
     const sheet = sheetGrid('Offer', [
       ['Model', 'Product Name', 'Qty', 'Remarks', 'Unit Price'],

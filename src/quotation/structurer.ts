@@ -260,6 +260,15 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       }
 
       const breakAt = m.tierLabels !== null ? parsePriceBreak(text(row, m.tierLabels)) : null;
+      // "500+ pcs" in the quantity cell of a row with no product and a price of its own: a break under the line above.
+      const breakInQuantity = m.tierLabels === null ? quantityBreak(text(row, m.quantity)) : null;
+      if (breakInQuantity !== null && skuText === '' && descText === '' && tierOwner) {
+        const price = readMoney(row, m.unitPrice);
+        if (price) {
+          tierRows.get(tierOwner)?.push({ minQty: breakInQuantity, unitPrice: price.amount });
+          continue;
+        }
+      }
       if (breakAt !== null && skuText === '' && descText === '' && tierOwner) {
         const price = readMoney(row, m.unitPrice);
         if (price) {
@@ -333,7 +342,9 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       if (identified && hasValues && !valuesAreText) {
         lines.push(...readLines(row, m, identity));
         const line = lines.at(-1);
-        tierOwner = breakAt !== null && line !== undefined && line.unitPrice !== null ? line : null;
+        // Its own price is its first break: the labelled one, or (breaks in the quantity column) any quantity.
+        const ownsBreaks = m.tierLabels === null || breakAt !== null;
+        tierOwner = ownsBreaks && line !== undefined && line.unitPrice !== null && !line.tiers.length ? line : null;
         if (tierOwner) tierRows.set(tierOwner, [{ minQty: breakAt ?? 1, unitPrice: tierOwner.unitPrice ?? 0 }]);
         previous = identity;
         if (outside.length) besideUnits.push(textUnitsOfRow(sheet, row, outside));
@@ -347,6 +358,15 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       metaRows.push(row);
     }
     for (const [line, rowTiers] of tierRows) applyTierRows(line, rowTiers);
+  }
+
+  /**
+   * A price break written in a quantity cell ("500+ pcs", "≥1,000", "MOQ 3000"), or null — also for a plain quantity
+   * ("500", "500 pcs"), which is an order, not a break.
+   */
+  function quantityBreak(raw: string): number | null {
+    if (raw === '' || /^\d[\d,.]*\s*(?:pcs|pieces|pc|units|prs|pairs|sets|件)?\.?$/i.test(raw)) return null;
+    return parsePriceBreak(raw);
   }
 
   /** A line whose breaks came as rows takes them as its tiers, priced at the break its quantity reaches. */

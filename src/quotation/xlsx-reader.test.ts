@@ -190,6 +190,20 @@ describe('readWorkbook: cells to text', () => {
     }
   });
 
+  it('records which cells show a merged value from a row above (a quantity merged down over a product’s rows)', async () => {
+    const data = await xlsx((workbook) => {
+      const sheet = workbook.addWorksheet('Quote');
+      sheet.getRow(1).values = ['SKU', 'Description', 'Qty'];
+      sheet.getRow(2).values = ['MJ014-BLK-M', 'Alpine shell jacket', 300];
+      sheet.getCell('B3').value = 'Fabric: 100% nylon';
+      sheet.mergeCells('C2:C3');
+      sheet.mergeCells('A2:A3');
+    });
+    const sheet = sheetOf(await readWorkbook(data, LIMITS));
+    expect(sheet.cells[2]).toEqual(['MJ014-BLK-M', 'Fabric: 100% nylon', '300']);
+    expect([...(sheet.mergedFromAbove ?? [])].sort()).toEqual([cellKey(2, 0), cellKey(2, 2)]);
+  });
+
   it('blanks a merged range whose top-left cell is empty, and trims what that leaves empty', async () => {
     const data = buildZip(
       oneSheetPackage({
