@@ -4,6 +4,7 @@
 //
 // A PO is always created as a draft; only people approve it. draft → approved (→ sent, out of scope) | rejected |
 // superseded; an approved PO is superseded too when the decision changes again (it was never sent).
+import { canonicalJson } from '../canonical-json.js';
 import { createHash } from 'node:crypto';
 import { formatMoney, toCents } from '../commerce/money.js';
 import type { PriceTier } from '../negotiation/types.js';
@@ -508,11 +509,4 @@ export function purchaseOrderDigest(po: PurchaseOrderView): string {
     .digest('hex');
 }
 
-/** JSON with every object's keys sorted and no whitespace: the same value always gives the same text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => compareText(a, b)))
-      : inner,
-  );
-}
+export { canonicalJson };

@@ -171,4 +171,52 @@ describe('enqueueSlackCall', () => {
     // The same key in another workspace is another row.
     expect(await enqueueSlackCall(other, post('card'))).toBe(true);
   });
+
+  it('skips a chat.update that repeats the last edit of its message, and only that', async () => {
+    const edit = (key: string, text: string, updateOf = 'card'): OutboxCall => ({
+      dedupeKey: key,
+      method: 'chat.update',
+      channelId: 'C1',
+      updateOf,
+      payload: { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] },
+    });
+    await enqueueSlackCall(ws, post('card'));
+    expect(await enqueueSlackCall(ws, edit('card:1', 'Reading'))).toBe(true);
+    // The same content again (its keys in another order: jsonb reorders them anyway) is not sent again.
+    const reordered: OutboxCall = {
+      ...edit('card:2', 'Reading'),
+      payload: { blocks: [{ text: { text: 'Reading', type: 'mrkdwn' }, type: 'section' }], text: 'Reading' },
+    };
+    expect(await enqueueSlackCall(ws, reordered)).toBe(false);
+    // A change is sent; going back to an earlier content is a change too.
+    expect(await enqueueSlackCalls(ws, [edit('card:3', 'Negotiating'), edit('card:4', 'Negotiating')])).toBe(1);
+    expect(await enqueueSlackCall(ws, edit('card:5', 'Reading'))).toBe(true);
+    // Another message with the same content is its own message.
+    await enqueueSlackCall(ws, post('other-card'));
+    expect(await enqueueSlackCall(ws, edit('other:1', 'Reading', 'other-card'))).toBe(true);
+    // After a failed edit, the same content is tried again.
+    await db.prisma.slackOutbox.updateMany({ where: { dedupeKey: 'card:5' }, data: { status: 'failed' } });
+    expect(await enqueueSlackCall(ws, edit('card:6', 'Reading'))).toBe(true);
+    const edits = await ws.slackOutbox.findMany({
+      where: { method: 'chat.update' },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    expect(edits.map((row) => row.dedupeKey)).toEqual(['card:1', 'card:3', 'card:5', 'other:1', 'card:6']);
+  });
+
+  it('dates rows by the database’s clock, not the host’s', async () => {
+    // The database server's clock an hour ahead of this host (PGlite runs on the host's clock, so the server's answer to
+    // clock_timestamp() is given here): rows must follow the database, which every instance shares.
+    const databaseTime = new Date(Date.now() + 3_600_000);
+    const skewed = new Proxy(ws, {
+      get(target, property, receiver) {
+        if (property === '$queryRaw') return async () => [{ at: databaseTime }];
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    await enqueueSlackCall(skewed, post('dated'));
+    const row = await ws.slackOutbox.findFirstOrThrow({ where: { dedupeKey: 'dated' } });
+    expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(databaseTime.getTime());
+    expect(row.createdAt.getTime() - databaseTime.getTime()).toBeLessThan(1_000);
+  });
 });

@@ -2,7 +2,8 @@
 // saved (the approvals table renamed away: a real fault) must not close the modal as if it were done. The submission is
 // answered with a notice pushed over the PO modal ("did not go through", with a reference), the PO modal stays open
 // under it, nothing is approved and nothing is told in the thread; submitting again once the database is back
-// records the approval. Before the change the modal closed silently and the approval was lost.
+// records the approval. Before the change the modal closed silently and the approval was lost. And what the buyer did
+// in the story (review clicks, answers, the early-termination choice) is in the audit log.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
@@ -11,11 +12,13 @@ import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { ACTION } from '../../src/slack/ids.js';
 
 let threadTs = '';
+let storyActions: string[] = [];
 const running = useSandboxedParley({
   afterStart: async ({ parley }) => {
     const bytes = await readFile(new URL('../../data/samples/01-clean-baseline.xlsx', import.meta.url));
     const story = await playStory(parley, { file: { name: 'outage.xlsx', bytes }, stopBeforeApproval: true });
     threadTs = story.threadTs;
+    storyActions = story.actions;
   },
 });
 
@@ -77,4 +80,25 @@ describe('a PO approval that cannot be saved', () => {
     expect(await running.db.prisma.purchaseOrderApproval.count({ where: { approverSlackUserId: approver } })).toBe(1);
     expect(await running.db.prisma.slackOutbox.count({ where: { dedupeKey: { contains: ':approval:' } } })).toBe(1);
   }, 120_000);
+});
+
+describe('what the buyer did in the story', () => {
+  it('is in the audit log, each once, by the buyer: review clicks, answers and the early-termination choice', async () => {
+    const entries = await running.db.prisma.auditLog.findMany({ where: { actorSlackUserId: PEOPLE.buyer.id } });
+    const count = (...actions: string[]) => entries.filter((e) => actions.includes(e.action)).length;
+    const clicks = (pattern: RegExp) => storyActions.filter((a) => /clicks \[/.test(a) && pattern.test(a)).length;
+    expect(clicks(/in the review/)).toBeGreaterThan(0);
+    expect(
+      count(
+        'quotation.supplier_chosen',
+        'quotation.suggestions_confirmed',
+        'quotation_item.match_confirmed',
+        'quotation_item.not_in_catalog',
+      ),
+    ).toBe(clicks(/in the review/));
+    // Every other click of the buyer's (the start aside) answered a question or the early-termination offer.
+    const answers = clicks(/^(?!.*(in the review|Start negotiation|Next|Prev)).*$/);
+    expect(answers).toBeGreaterThan(0);
+    expect(count('negotiation.question_answered', 'negotiation.early_termination_decided')).toBe(answers);
+  });
 });

@@ -1,8 +1,9 @@
 // The buyer answers: a suggested-answer button or the early-termination choice (a reply in the thread goes through
 // receive-thread-reply.ts, then here). One saved engine step with the thread's edits; the caller then resumes the
-// run. Answering an answered question changes nothing.
+// run. Every answer or choice is audited in that step's transaction. Answering an answered question changes nothing.
 import type { QuestionChoice } from '../../app-types.js';
 import type { NegotiationStatus } from '../../generated/prisma/client.js';
+import { type AuditEntry, writeAudit } from '../../db/audit.js';
 import type { WorkspaceTx } from '../../db/scoped.js';
 import { applyBuyerInput, engineQuestionId } from '../../db/stores/negotiation-store.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
@@ -81,10 +82,27 @@ export async function applyBuyerStep(
 ): Promise<ServiceResult<{ resume: boolean }>> {
   const result = await applyBuyerInput(ctx.db, negotiationId, input, async (tx, events, state) => {
     await alsoWrite?.(tx);
+    await writeAudit(tx, input.by, buyerInputAudit(negotiationId, input));
     await enqueueNegotiationEvents(tx, { negotiationId, events, state });
   });
   if (result.events.length === 0) return done({ resume: false }, false);
   return done({ resume: result.state.status === 'running' || result.state.status === 'completed' });
+}
+
+/** The audit entry of a buyer's answer or choice, written with the engine step that applies it. */
+function buyerInputAudit(negotiationId: string, input: Parameters<typeof applyBuyerInput>[2]): AuditEntry {
+  const base = { entityType: 'negotiation', entityId: negotiationId };
+  if (input.kind === 'answer') {
+    return {
+      ...base,
+      action: 'negotiation.question_answered',
+      data: { questionId: input.questionId, answer: input.answer },
+    };
+  }
+  if (input.kind === 'early_termination') {
+    return { ...base, action: 'negotiation.early_termination_decided', data: { finish: input.finish } };
+  }
+  return { ...base, action: 'negotiation.curveball_strategy_chosen', data: { strategyId: input.strategyId } };
 }
 
 async function gateNegotiation(ctx: ServiceContext, negotiationId: string, by: string) {

@@ -1,8 +1,9 @@
 // The buyer's review of a read quotation: confirm a suggested product (or pick another candidate), mark a line as not
 // in the catalog, confirm every suggestion at once, and say who the supplier is. Each click is one transaction that
-// also re-renders the review and the status card; a repeated click changes nothing. When every line and the supplier
-// are settled the quotation is `ready` and the thread offers to start the negotiation.
+// also writes its audit entry and re-renders the review and the status card; a repeated click changes nothing. When
+// every line and the supplier are settled the quotation is `ready` and the thread offers to start the negotiation.
 import type { ItemDecision, SupplierChoice } from '../../app-types.js';
+import { writeAudit } from '../../db/audit.js';
 import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { confirmAllScope } from '../../quotation/confirm-all.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -51,6 +52,12 @@ export async function reviewItem(ctx: ServiceContext, options: ReviewItemOptions
           : { reviewState: 'not_in_catalog', productId: null, ...reviewed(ctx, options.by) },
     });
     if (count === 0) return false;
+    await writeAudit(tx, options.by, {
+      action: options.decision.kind === 'confirm' ? 'quotation_item.match_confirmed' : 'quotation_item.not_in_catalog',
+      entityType: 'quotation_item',
+      entityId: item.id,
+      data: { quotationId: item.quotationId, productId, suggestedProductId: item.productId },
+    });
     await afterReviewChange(tx, item.quotationId, `item:${item.id}`, options.page);
     return true;
   });
@@ -93,7 +100,15 @@ export async function confirmAllSuggestions(
     const stillOpen = await tx.quotationItem.count({
       where: { quotationId: options.quotationId, reviewState: 'needs_review' },
     });
-    if (count > 0) await afterReviewChange(tx, options.quotationId, `all:${count}:${stillOpen}`, options.page);
+    if (count > 0) {
+      await writeAudit(tx, options.by, {
+        action: 'quotation.suggestions_confirmed',
+        entityType: 'quotation',
+        entityId: options.quotationId,
+        data: { confirmed: count, stillOpen, unseen: scope.unseen },
+      });
+      await afterReviewChange(tx, options.quotationId, `all:${count}:${stillOpen}`, options.page);
+    }
     return done({ confirmed: count, stillOpen, unseen: scope.unseen }, count > 0);
   });
 }
@@ -124,7 +139,15 @@ export async function chooseSupplier(
           where: { id: options.quotationId, supplierId: null },
           data: { supplierId },
         });
-        if (count === 1) await afterReviewChange(tx, options.quotationId, `supplier:${supplierId}`, options.page);
+        if (count === 1) {
+          await writeAudit(tx, options.by, {
+            action: 'quotation.supplier_chosen',
+            entityType: 'quotation',
+            entityId: options.quotationId,
+            data: { supplierId, choice: choice.kind },
+          });
+          await afterReviewChange(tx, options.quotationId, `supplier:${supplierId}`, options.page);
+        }
         return done({ supplierId }, count === 1);
       });
     } catch (error) {
