@@ -126,6 +126,13 @@ export interface AcceptPremiumInput {
   by: string;
 }
 
+/** A 👍 / 👎 on a recommendation's feedback buttons. */
+export interface RateRecommendationInput {
+  negotiationId: string;
+  rating: 'positive' | 'negative';
+  by: string;
+}
+
 /** A message in a thread (not its first): it may answer the thread's open question. */
 export interface ThreadReplyInput {
   channelId: string;

@@ -588,6 +588,20 @@ export class SlackDriver {
     return { ...response, triggerId };
   }
 
+  /**
+   * A person clicks 👍 (`positive`) or 👎 (`negative`) of a feedback_buttons element (in a context_actions block); the
+   * action carries the clicked side's value.
+   */
+  async clickFeedback(userId: string, target: ClickTarget, actionId: string, side: 'positive' | 'negative') {
+    const { element, blockId } = this.findElement(this.blocksOf(userId, target), ['feedback_buttons'], actionId);
+    const button = element[`${side}_button`];
+    if (!isRecord(button) || typeof button.value !== 'string') throw new Error(`${actionId} has no ${side}_button`);
+    const action: Json = { type: 'feedback_buttons', action_id: actionId, block_id: blockId, value: button.value };
+    const { payload, triggerId } = this.blockActionsPayload(userId, target, action);
+    const response = await this.sendInteraction(payload);
+    return { ...response, triggerId };
+  }
+
   /** A person picks an option in a static select (or radio buttons / overflow menu). */
   async selectOption(userId: string, target: ClickTarget, actionId: string, optionValue: string) {
     const blocks = this.blocksOf(userId, target);

@@ -17,6 +17,7 @@ import { previewCatalogImport } from './catalog/preview-catalog-import.js';
 import type { SlackFiles } from './quotation/download-shared-file.js';
 import { driveNegotiation } from './negotiation/drive-negotiation.js';
 import { acceptPremium } from './negotiation/accept-premium.js';
+import { rateRecommendation } from './negotiation/rate-recommendation.js';
 import { done, NOT_INSTALLED, type ServiceResult } from './outcome.js';
 import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
 import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
@@ -68,6 +69,7 @@ export interface Parley {
   ): InTeam<ServiceResult<{ resume: boolean }>>;
   /** Records the buyer's consent to a premium, then concludes the negotiation again in the background. */
   acceptPremium(teamId: string, input: Inputs.AcceptPremiumInput): InTeam<ServiceResult<{ resume: boolean }>>;
+  rateRecommendation(teamId: string, input: Inputs.RateRecommendationInput): InTeam<ServiceResult>;
   /**
    * A thread message, recorded once per Slack message: it answers the one question open to its author, or Parley asks
    * which one when several are.
@@ -278,6 +280,7 @@ export function createParley(options: ParleyOptions): Parley {
     answerQuestion: (teamId, input) => inTeam(teamId, (ctx) => answer(ctx, input)),
     chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => curveball(ctx, input)),
     acceptPremium: (teamId, input) => inTeam(teamId, (ctx) => premium(ctx, input)),
+    rateRecommendation: (teamId, input) => inTeam(teamId, (ctx) => rateRecommendation(ctx, input)),
     threadReply: (teamId, input) => track(answerReply(teamId, input)),
     answerWhichQuestion: (teamId, input) => inTeam(teamId, (ctx) => whichQuestion(ctx, input)),
     approvePo: (teamId, input) => inTeam(teamId, (ctx) => approvePurchaseOrder(ctx, input)),

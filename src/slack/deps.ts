@@ -4,6 +4,7 @@
 import type { HomeView, ModalView } from '@slack/types';
 import type {
   AcceptPremiumInput,
+  RateRecommendationInput,
   AnswerQuestionInput,
   CancelCatalogImportInput,
   CatalogImportStarted,
@@ -58,6 +59,8 @@ export interface Parley {
   chooseCurveballStrategy(teamId: string, input: ChooseCurveballInput): Promise<Outcome>;
   /** Paying above the quote takes this click; the negotiation is then concluded again. */
   acceptPremium(teamId: string, input: AcceptPremiumInput): Promise<Outcome>;
+  /** One rating a person per recommendation: the same click again changes nothing. */
+  rateRecommendation(teamId: string, input: RateRecommendationInput): Promise<Outcome>;
   /** Null when the reply answers nothing (no open question in that thread, or Parley is not installed). */
   threadReply(teamId: string, input: ThreadReplyInput): Promise<Outcome | null>;
   /** The author of a thread reply says which open question it answers (or none), on the post that asked. */

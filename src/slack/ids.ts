@@ -31,6 +31,8 @@ export const ACTION = {
   decisionOpenPo: 'decision_open_po',
   /** The buyer accepts a premium above the quote (the recommendation's or the no-award message's button). */
   decisionAcceptPremium: 'decision_accept_premium',
+  /** 👍 / 👎 on the recommendation (a feedback_buttons element; the value says which side). */
+  decisionFeedback: 'decision_feedback',
   poReject: 'po_reject',
   /** `/parley negotiate` without a link: one button per recent spreadsheet of the channel. */
   negotiateFile: 'negotiate_file',
@@ -132,6 +134,7 @@ export const BLOCK = {
   whichQuestion: 'which_question',
   curveballStrategies: 'curveball_strategies',
   decisionActions: 'decision_actions',
+  decisionFeedback: 'decision_feedback',
   decisionPremium: 'decision_premium',
   /** The no-award message's first section: how a reader (or the demo) tells it from other messages. */
   decisionNoAward: 'decision_no_award',
@@ -243,6 +246,11 @@ export const whichQuestionCodec = valueCodec(z.strictObject({ r: idSchema, q: id
 export const curveballChoiceCodec = valueCodec(z.strictObject({ n: idSchema, s: idSchema }), BUTTON_VALUE_MAX);
 /** A premium the buyer may accept: the negotiation and the offer's id (decide.ts PremiumOption.id). */
 export const premiumChoiceCodec = valueCodec(z.strictObject({ n: idSchema, p: idSchema }), BUTTON_VALUE_MAX);
+/** A rating of a negotiation's recommendation: the negotiation and the side clicked. */
+export const feedbackCodec = valueCodec(
+  z.strictObject({ n: idSchema, r: z.enum(['positive', 'negative']) }),
+  BUTTON_VALUE_MAX,
+);
 /** A purchase order: the decision's Review & approve button (the modal loads the PO as it is when clicked). */
 export const poIdCodec = valueCodec(z.strictObject({ po: idSchema }), BUTTON_VALUE_MAX);
 /**

@@ -151,6 +151,7 @@ export async function enqueueDecision(
     purchaseOrder: { id: po.id, number: po.number, approverIds: input.approvers },
     aiCost: input.aiCost ?? null,
     lines: input.finalOffers ? lineRows(numbers, input.finalOffers) : null,
+    feedback: { negotiationId },
     premium:
       numbers.premiumOption === null
         ? null

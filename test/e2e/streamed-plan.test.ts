@@ -10,6 +10,7 @@ import { useSandboxedParley } from './harness.js';
 import { checkCallLog, formatProblems } from '../../dev/slack-stand-in/call-log.js';
 import { playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
+import { ACTION } from '../../src/slack/ids.js';
 
 const callLogPath = join(mkdtempSync(join(tmpdir(), 'parley-plan-')), 'calls.jsonl');
 const running = useSandboxedParley({
@@ -58,5 +59,36 @@ describe('the streamed plan', () => {
     const calls = running.parley.sandbox.model.calls.filter((c) => c.method === 'chat.startStream');
     expect(calls).toHaveLength(1);
     expect(calls[0]?.args).toMatchObject({ recipient_user_id: PEOPLE.buyer.id, recipient_team_id: TEAM_ID });
+  });
+});
+
+describe('feedback on the recommendation', () => {
+  it('stores one 👍/👎 per person with the negotiation, audited; the same click twice changes nothing', async () => {
+    const { driver } = running.parley.sandbox;
+    const { quotation, thread } = await threadOfStory();
+    const recommendation = thread.find((m) => JSON.stringify(m.blocks ?? []).includes('"feedback_buttons"'));
+    expect(recommendation).toBeDefined();
+    const target = { channel: CHANNEL.id, ts: recommendation?.ts ?? '' };
+    await driver.clickFeedback(PEOPLE.colleague.id, target, ACTION.decisionFeedback, 'positive');
+    await driver.clickFeedback(PEOPLE.colleague.id, target, ACTION.decisionFeedback, 'positive');
+    await driver.clickFeedback(PEOPLE.buyer.id, target, ACTION.decisionFeedback, 'negative');
+    await driver.clickFeedback(PEOPLE.buyer.id, target, ACTION.decisionFeedback, 'positive');
+    await running.parley.settle();
+    const negotiation = await running.db.prisma.negotiation.findFirstOrThrow({ where: { quotationId: quotation.id } });
+    const rows = await running.db.prisma.recommendationFeedback.findMany({
+      where: { negotiationId: negotiation.id },
+      orderBy: { slackUserId: 'asc' },
+    });
+    expect(rows.map((r) => [r.slackUserId, r.rating])).toEqual(
+      [
+        [PEOPLE.colleague.id, 'positive'],
+        [PEOPLE.buyer.id, 'positive'],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    const audits = await running.db.prisma.auditLog.findMany({
+      where: { action: 'recommendation.feedback', entityId: negotiation.id },
+    });
+    // The colleague's second click is no change; the buyer's change of mind is.
+    expect(audits).toHaveLength(3);
   });
 });

@@ -112,6 +112,7 @@ export function fakeParley() {
     answerQuestion: vi.fn<Parley['answerQuestion']>(async () => DONE),
     chooseCurveballStrategy: vi.fn<Parley['chooseCurveballStrategy']>(async () => DONE),
     acceptPremium: vi.fn<Parley['acceptPremium']>(async () => DONE),
+    rateRecommendation: vi.fn<Parley['rateRecommendation']>(async () => DONE),
     threadReply: vi.fn<Parley['threadReply']>(async () => null),
     answerWhichQuestion: vi.fn<Parley['answerWhichQuestion']>(async () => DONE),
     approvePo: vi.fn<Parley['approvePo']>(async () => DONE),

@@ -5,7 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import { formatMoney } from '../../commerce/money.js';
 import { describePaymentTerms } from '../../commerce/payment-terms.js';
 import { describeAiCost } from '../../decision/write-decision.js';
-import { ACTION, BLOCK, poIdCodec } from '../ids.js';
+import { ACTION, BLOCK, feedbackCodec, poIdCodec } from '../ids.js';
 import {
   type SlackMessage,
   actions,
@@ -16,6 +16,7 @@ import {
   header,
   money,
   percent,
+  plainLabel,
   section,
 } from './blocks.js';
 import { clip, escapeTruncate, inline, preformatted } from './escape.js';
@@ -93,12 +94,35 @@ export interface DecisionModel {
   purchaseOrder: { id: string; number: string; approverIds: readonly string[] } | null;
   /** Lines × suppliers (the largest lines first); `totalLines` counts those not shown too. */
   lines?: { suppliers: string[]; rows: DecisionLineRow[]; totalLines: number } | null;
+  /** The negotiation its 👍 / 👎 buttons rate; absent: no feedback buttons. */
+  feedback?: { negotiationId: string } | null;
   /** The AI cost of reaching this recommendation; absent when it was not looked up. */
   aiCost?: DecisionAiCost | null;
   /** An award above the quote the buyer may accept (its button); absent or null when there is none. */
   premium?: PremiumOffer | null;
   /** The premium the buyer accepted, when this award costs more than the quote. */
   acceptedPremium?: AcceptedPremium | null;
+}
+
+/** 👍 / 👎 under the recommendation (a context_actions block): each side's value names the negotiation and the side. */
+function feedbackButtons(negotiationId: string): KnownBlock {
+  const side = (r: 'positive' | 'negative', text: string, label: string) => ({
+    text: plainLabel(text),
+    value: feedbackCodec.encode({ n: negotiationId, r }),
+    accessibility_label: label,
+  });
+  return {
+    type: 'context_actions',
+    block_id: BLOCK.decisionFeedback,
+    elements: [
+      {
+        type: 'feedback_buttons',
+        action_id: ACTION.decisionFeedback,
+        positive_button: side('positive', '👍', 'This recommendation is good'),
+        negative_button: side('negative', '👎', 'This recommendation is not good'),
+      },
+    ],
+  };
 }
 
 /** A new draft has no approvals yet: every configured approver is asked. */
@@ -273,6 +297,8 @@ export function buildDecision(model: DecisionModel): SlackMessage {
   } else {
     blocks.push(context(['The purchase order is being drafted…']));
   }
+
+  if (model.feedback) blocks.push(feedbackButtons(model.feedback.negotiationId));
 
   const award = rec.isSplit ? `split between ${names.join(', ')}` : `buy from ${names[0] ?? '—'}`;
   // The approvers' mentions go in the fallback text too: it is what their notification shows.

@@ -3,6 +3,7 @@ import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import { ACTION, actionIdPattern } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { acceptPremium } from './accept-premium.js';
+import { rateRecommendation } from './rate-recommendation.js';
 import { ackOnly } from './ack-only.js';
 import { answerQuestion } from './answer-question.js';
 import { answerWhichQuestion } from './answer-which-question.js';
@@ -51,6 +52,7 @@ export function register(app: App, deps: SlackDeps): void {
   // Decision and PO
   on(ACTION.decisionOpenPo, openPoModal(deps));
   on(ACTION.decisionAcceptPremium, acceptPremium(deps));
+  on(ACTION.decisionFeedback, rateRecommendation(deps));
   on(ACTION.poReject, openRejectModal(deps));
   // The brand's catalog: the App Home's Import catalog, the preview's buttons
   on(ACTION.catalogOpen, catalogOpen(deps));
