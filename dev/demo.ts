@@ -4,12 +4,13 @@
 // person reads it and a one-line summary. `--json` prints it as JSON, `--xlsx PATH` shares another file, `--seed N`
 // seeds the offline agents, `--interval MS` sets the per-channel post pace (the stand-in has no rate limit),
 // `--premium accept|leave` says what the buyer does when Parley offers an award above the quote (default: leave it).
+// `--png PATH` also writes a picture of the thread (dev/slack-stand-in/thread-picture.ts) to PATH.
 // `--fresh` plays it on a brand-new workspace id instead of the seeded Valden Outdoor one: Parley sets the workspace
 // up itself (nothing seeded), an approver imports the brand's own catalog CSV with `/parley catalog`, then the story.
 // The demo fails if the approved award costs more than the quote's landed cost without the buyer's click, and if any
 // Web API call Parley made fails the call-log check (Slack's method specs and Block Kit limits).
 import { mkdtempSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +26,7 @@ import { checkCallLog, formatProblems } from './slack-stand-in/call-log.js';
 import { brandCatalogCsv, freshTeam, skusOfSample } from './slack-stand-in/fresh-workspace.js';
 import { playCatalogImport } from './slack-stand-in/play-catalog-import.js';
 import { playStory } from './slack-stand-in/play-story.js';
+import { threadPicturePng } from './slack-stand-in/thread-picture.js';
 import { CHANNEL, PEOPLE, startSandboxedParley, TEAM_ID } from './slack-stand-in/sandboxed-parley.js';
 
 const DEFAULT_SAMPLE = new URL('../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '50' },
     premium: { type: 'string', default: 'leave' },
     fresh: { type: 'boolean', default: false },
+    png: { type: 'string' },
   },
 });
 const premium = values.premium;
@@ -131,6 +134,13 @@ try {
     console.log(`\nThe thread in #${CHANNEL.name}, as a person reads it:\n`);
     console.log(sandbox.renderThread(CHANNEL.id, story.threadTs));
     console.log(`\n${summary}`);
+  }
+  if (values.png) {
+    const picture = await threadPicturePng(
+      `#${CHANNEL.name} · the thread of ${basename(filePath)}`,
+      sandbox.threadJson(CHANNEL.id, story.threadTs),
+    );
+    await writeFile(values.png, picture);
   }
   if (problems.length > 0) {
     console.error(`Web API calls real Slack would refuse (${callLogPath}):\n${formatProblems(problems)}`);
