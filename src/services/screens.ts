@@ -20,6 +20,7 @@ import {
 } from '../slack/views/index.js';
 import { done, NOT_INSTALLED, refused, type ServiceResult } from './outcome.js';
 import { loadCheckpoint } from '../db/stores/negotiation-store.js';
+import { MissingCheckpointError } from '../db/stores/checkpoint-store.js';
 import { assumedFactsByCode, type SupplierFact } from '../negotiation/facts.js';
 import { consentedPremium } from '../negotiation/mandate.js';
 import { describeCatalog } from './catalog/describe-catalog.js';
@@ -197,7 +198,13 @@ const FACT_WORDS: Record<SupplierFact, string> = {
  * supplier's figures that are still Parley's assumptions — read from the negotiation's checkpoint.
  */
 async function poAttention(ctx: ServiceContext, po: PurchaseOrderView) {
-  const { state } = await loadCheckpoint(ctx.db, po.negotiationId);
+  // A PO whose negotiation saved no checkpoint (made outside a run) still opens: the alert has nothing more to say.
+  const checkpoint = await loadCheckpoint(ctx.db, po.negotiationId).catch((error: unknown) => {
+    if (error instanceof MissingCheckpointError) return null;
+    throw error;
+  });
+  if (!checkpoint) return { premiumOverQuote: null, assumptions: [] };
+  const { state } = checkpoint;
   const assumed = assumedFactsByCode(state.assumptions);
   const awarded = new Set(po.allocations.map((a) => a.supplierName));
   const assumptions = state.profiles

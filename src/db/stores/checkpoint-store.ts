@@ -143,6 +143,14 @@ export async function decodeStored(db: WorkspaceDb, negotiationId: string, value
   return decode(value as Json, (hash) => lineSetBody(lineSets, hash));
 }
 
+/** The negotiation has no checkpoint (it does not exist in this workspace, or its run never saved a step). */
+export class MissingCheckpointError extends Error {
+  override name = 'MissingCheckpointError';
+  constructor(readonly negotiationId: string) {
+    super(`Negotiation ${negotiationId} has no checkpoint`);
+  }
+}
+
 /** The latest checkpoint: its base, the deltas since, and the line sets they reference. */
 export async function readCheckpoint(db: WorkspaceDb, negotiationId: string) {
   // One statement, so the base and the deltas are of one moment: a save that writes a new base clears the deltas.
@@ -158,7 +166,7 @@ export async function readCheckpoint(db: WorkspaceDb, negotiationId: string) {
      WHERE n."id" = ${negotiationId} AND n."workspaceId" = ${db.$workspaceId}
      ORDER BY d."version"`;
   const head = rows[0];
-  if (!head || head.checkpoint === null) throw new Error(`Negotiation ${negotiationId} has no checkpoint`);
+  if (!head || head.checkpoint === null) throw new MissingCheckpointError(negotiationId);
   const version = Number(head.checkpointVersion);
   const stored = JSON.parse(head.checkpoint) as Partial<StoredBase> & Record<string, unknown>;
   if (stored.format !== 2 || stored.state === undefined) {
