@@ -4,6 +4,8 @@ import type { CatalogIndex } from '../src/catalog/catalog-index.js';
 import { env } from '../src/config/env.js';
 import { baselineFromQuotation } from '../src/negotiation/baseline.js';
 import type { Baseline } from '../src/negotiation/types.js';
+import type { NegotiationSetup } from '../src/negotiation/engine.js';
+import { SIMULATED_SUPPLIERS, type SupplierProfile } from '../src/config/business-rules.js';
 import { parseQuotation } from '../src/quotation/parse-quotation.js';
 import { readLimitsFrom } from '../src/quotation/xlsx-reader.js';
 
@@ -22,4 +24,21 @@ export async function readSampleBaseline(path: string, catalog: CatalogIndex) {
 export function firstLines(baseline: Baseline, count: number): Baseline {
   const lines = baseline.lines.slice(0, count);
   return { ...baseline, lines, total: lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) };
+}
+
+/**
+ * The negotiation every benchmark runs on a sample: the quoted supplier and the two simulated ones, balanced, four
+ * rounds, no target or walk-away — so the benches' figures are of one and the same negotiation.
+ */
+export function benchNegotiationSetup(baseline: Baseline, quotedSupplier: SupplierProfile, seed = 1): NegotiationSetup {
+  return {
+    seed,
+    brandName: 'Valden Outdoor',
+    mode: 'balanced',
+    maxRounds: 4,
+    mandate: { targetTotal: null, walkAwayTotal: null },
+    buyerNotes: null,
+    baseline,
+    profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+  };
 }

@@ -2,7 +2,8 @@
 // run it: answers at the longest their prompts allow, the decision memo included, every prompt counted with the SDK's
 // token counting.
 import Anthropic from '@anthropic-ai/sdk';
-import { SIMULATED_SUPPLIERS, type SupplierProfile } from '../../src/config/business-rules.js';
+import type { SupplierProfile } from '../../src/config/business-rules.js';
+import { benchNegotiationSetup } from '../sample-baseline.js';
 import { env } from '../../src/config/env.js';
 import { decide, decisionInputFromState } from '../../src/decision/decide.js';
 import { writeDecision } from '../../src/decision/write-decision.js';
@@ -38,16 +39,7 @@ export async function claudeNegotiation(baseline: Baseline, quotedSupplier: Supp
   let counts: number[] = [];
   try {
     const { state } = await runUnattended(
-      {
-        seed: 1,
-        brandName: 'Valden Outdoor',
-        mode: 'balanced',
-        maxRounds: 4,
-        mandate: { targetTotal: null, walkAwayTotal: null },
-        buyerNotes: null,
-        baseline,
-        profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
-      },
+      benchNegotiationSetup(baseline, quotedSupplier),
       createNegotiationAgents(llm, { onFallback: (purpose) => fallbacks.push(purpose) }),
       { answers: 'auto', earlyTermination: 'continue' },
     );

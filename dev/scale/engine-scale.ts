@@ -1,12 +1,11 @@
 // The engine alone, in memory, on the first 16, 300 and 3,000 lines of the 3,000-line sample: seconds, ms per line,
 // and the final state's JSON size (what a step wrote whole before checkpoints were stored as deltas). The same
 // negotiations through the database are dev/scale/negotiation-db-scale.ts.
-import { SIMULATED_SUPPLIERS } from '../../src/config/business-rules.js';
 import { CatalogIndex, toCatalogEntries } from '../../src/catalog/catalog-index.js';
 import { CATALOG_CSV, readCatalogCsv } from '../../src/catalog/products-csv.js';
 import { createNegotiationAgents } from '../../src/negotiation/agents/create-agents.js';
 import { runUnattended } from '../../src/negotiation/run-unattended.js';
-import { firstLines, readSampleBaseline } from '../sample-baseline.js';
+import { benchNegotiationSetup, firstLines, readSampleBaseline } from '../sample-baseline.js';
 
 export interface EngineScaleRow {
   lines: number;
@@ -25,20 +24,10 @@ export async function runEngineScale(samplePath: string, sizes: readonly number[
     let steps = 0;
     let bytes = 0;
     const started = performance.now();
-    await runUnattended(
-      {
-        seed: 1,
-        brandName: 'Valden Outdoor',
-        mode: 'balanced',
-        maxRounds: 4,
-        mandate: { targetTotal: null, walkAwayTotal: null },
-        buyerNotes: null,
-        baseline: firstLines(baseline, size),
-        profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
-      },
-      agents,
-      { answers: 'auto', earlyTermination: 'continue' },
-    ).then(({ state }) => {
+    await runUnattended(benchNegotiationSetup(firstLines(baseline, size), quotedSupplier), agents, {
+      answers: 'auto',
+      earlyTermination: 'continue',
+    }).then(({ state }) => {
       steps = state.stepCount;
       bytes = Buffer.byteLength(JSON.stringify(state));
     });

@@ -19,7 +19,7 @@ import type { Baseline } from '../../src/negotiation/types.js';
 import { enqueueNegotiationEvents } from '../../src/thread/negotiation-events.js';
 import { createBenchDatabase, type DatabaseKind, dropBenchTemplates } from '../reliability/bench-databases.js';
 import { TEAM_ID } from '../slack-stand-in/sandboxed-parley.js';
-import { firstLines } from '../sample-baseline.js';
+import { benchNegotiationSetup, firstLines } from '../sample-baseline.js';
 
 /** Slack takes about one message a second per channel: the thread cannot be posted faster than this. */
 const SLACK_POSTS_PER_SECOND = 1;
@@ -122,16 +122,7 @@ async function negotiateThroughDatabase(
         ...Object.fromEntries(simulated.map((s) => [s.code, s.id])),
       },
       questionBudget: 3,
-      setup: {
-        seed: 1,
-        brandName: 'Valden Outdoor',
-        mode: 'balanced',
-        maxRounds: 4,
-        mandate: { targetTotal: null, walkAwayTotal: null },
-        buyerNotes: null,
-        baseline,
-        profiles: [options.quotedSupplier, ...SIMULATED_SUPPLIERS],
-      },
+      setup: benchNegotiationSetup(baseline, options.quotedSupplier),
     },
     async (tx, events, state) => {
       const row = await tx.negotiation.findUniqueOrThrow({
