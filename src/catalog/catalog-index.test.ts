@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type CatalogEntry, CatalogIndex, skuTrigrams, toCatalogEntries, tokenizeWords } from './catalog-index.js';
+import {
+  type CatalogEntry,
+  CatalogIndex,
+  NAME_KEY_POSTING_CAP,
+  skuTrigrams,
+  toCatalogEntries,
+  tokenizeWords,
+} from './catalog-index.js';
 import { readCatalogCsv } from './products-csv.js';
 import { ocrNormalizeSku } from './sku.js';
 
@@ -208,6 +215,31 @@ describe('name words', () => {
     expect(best?.shared).toBe(3);
     expect(best?.group.words).toEqual(['switchback', 'wind', 'jacket']);
     expect(hits.every((hit) => hit.shared >= 1 && hit.shared <= 3)).toBe(true);
+  });
+
+  it('reads bounded lists whatever the catalog size: common words give way to rarer words and word pairs', () => {
+    // 3,000 names with "jacket", 600 with "larch", 12 with the pair "larch camp": a catalog of ~1M products.
+    const big: CatalogEntry[] = [];
+    const add = (style: number, name: string) => {
+      const prefix = `${String.fromCharCode(65 + Math.floor(style / 1000))}A${String(style % 1000).padStart(3, '0')}`;
+      const sku = `${prefix}-BLK-M`;
+      big.push({ ...entry('MJ001-0BS-XL'), id: sku, sku, name, skuPrefix: prefix, colorCode: 'BLK', sizeCode: 'M' });
+    };
+    for (let n = 0; n < 3_000; n++) add(n, `${n < 600 ? 'Larch' : 'Summit'} Wind Jacket Z${n}`);
+    for (let n = 0; n < 600; n++) add(3_000 + n, `Larch ${n < 12 ? 'Camp' : 'Trail'} Shirt Z${n}`);
+    add(3_600, 'Larch Camp Shirt');
+    const large = CatalogIndex.build(big);
+
+    const hits = large.nameGroupsWithWords(['larch', 'camp', 'shirt']);
+    // Only the pair "larch camp" is rare enough to read; every group it finds has its shared words counted whole.
+    expect(hits).toHaveLength(13);
+    expect(hits.find((hit) => hit.group.name === 'Larch Camp Shirt')?.shared).toBe(3);
+    // Every key common: the rarest one's first groups, no more.
+    expect(large.nameGroupsWithWords(['wind', 'jacket']).length).toBeLessThanOrEqual(NAME_KEY_POSTING_CAP);
+    // On the bundled catalog no key is that common: every group sharing a word is found, as before.
+    const jackets = index.nameGroups.filter((group) => group.words.includes('jacket'));
+    expect(jackets.length).toBeLessThan(NAME_KEY_POSTING_CAP);
+    expect(index.nameGroupsWithWords(['jacket'])).toHaveLength(jackets.length);
   });
 
   it('tokenizes the way names are indexed', () => {

@@ -134,6 +134,18 @@ const maxWordEdits = (length: number) => (length >= 8 ? 2 : length >= 4 ? 1 : 0)
 const STOP_GRAM_SHARE = 0.1;
 const STOP_GRAM_MIN_POSTINGS = 100;
 
+/**
+ * A name word or word pair in more name groups than this is too common to look candidates up by: its list grows with
+ * the catalog ("jacket" is in ~100 of the bundled catalog's 496 names, thousands at 1M products). Candidates come
+ * from the rarer keys a description has, and their shared words are then counted exactly. No key of the bundled
+ * catalog is this common, so matching on it is unchanged; at 1M products it keeps a line's cost flat.
+ */
+export const NAME_KEY_POSTING_CAP = 256;
+/** A colour-size block bigger than this (≈ 4,000 products at 1M) is left to the trigram index, as a lost dash is. */
+const TAIL_BLOCK_CAP = 512;
+/** A trigram in more SKUs than this is a stop-gram at any catalog size: its list would grow with the catalog. */
+const STOP_GRAM_MAX_POSTINGS = 2_000;
+
 /** Bounds the word-reading cache: supplier text is open-ended, the catalog's vocabulary is not. */
 const WORD_CACHE_LIMIT = 20_000;
 
@@ -168,6 +180,8 @@ export class CatalogIndex {
   private readonly stopGramPostings: number;
 
   private readonly groupsByWord = new Map<string, number[]>();
+  /** Adjacent name-word pairs ("camp shirt") → name groups: rare where their words are common. */
+  private readonly groupsByPair = new Map<string, number[]>();
   private readonly groupByName = new Map<string, NameGroup>();
   /** Per-name-group word counter, reused like gramHits. */
   private readonly groupHits: Uint8Array;
@@ -188,7 +202,10 @@ export class CatalogIndex {
   private constructor(entries: readonly CatalogEntry[]) {
     this.entries = entries;
     this.gramHits = new Uint8Array(entries.length);
-    this.stopGramPostings = Math.max(STOP_GRAM_MIN_POSTINGS, entries.length * STOP_GRAM_SHARE);
+    this.stopGramPostings = Math.min(
+      STOP_GRAM_MAX_POSTINGS,
+      Math.max(STOP_GRAM_MIN_POSTINGS, entries.length * STOP_GRAM_SHARE),
+    );
     const groups = new Map<string, CatalogEntry[]>();
     const grams = new Map<string, number[]>();
 
@@ -216,11 +233,13 @@ export class CatalogIndex {
 
     this.groupHits = new Uint8Array(groups.size);
     this.nameGroups = [...groups].map(([name, members], g) => {
-      const words = [...new Set(tokenizeWords(name))];
+      const tokens = tokenizeWords(name);
+      const words = [...new Set(tokens)];
       for (const word of words) {
         pushTo(this.groupsByWord, word, g);
         this.vocabulary.add(word);
       }
+      for (const pair of new Set(wordPairs(tokens))) pushTo(this.groupsByPair, pair, g);
       return { name, words, entries: members };
     });
     for (const group of this.nameGroups) this.groupByName.set(group.name, group);
@@ -291,7 +310,8 @@ export class CatalogIndex {
     if (parts.length !== 3) return null;
     const [style = '', color = '', size = ''] = parts;
     const sameStyle = this.byStyleKey.get(mergeLookAlikes(style)) ?? [];
-    const sameTail = this.byTailKey.get(mergeLookAlikes(`${color}-${size}`)) ?? [];
+    const tail = this.byTailKey.get(mergeLookAlikes(`${color}-${size}`)) ?? [];
+    const sameTail = tail.length > TAIL_BLOCK_CAP ? [] : tail;
     return [...new Set([...sameStyle, ...sameTail])];
   }
 
@@ -373,21 +393,39 @@ export class CatalogIndex {
     return this.groupByName.get(name)?.words ?? [];
   }
 
-  /** Name groups having any of these name words, with how many of them each has. */
+  /**
+   * Name groups having any of these name words (in the description's order), with how many of them each has. The
+   * groups are looked up by the words and adjacent word pairs in at most NAME_KEY_POSTING_CAP groups; when every key
+   * is more common than that, by the rarest one's first NAME_KEY_POSTING_CAP groups. So the lists read per line are
+   * bounded whatever the catalog's size, and a group found shares every word it has with the description counted.
+   */
   nameGroupsWithWords(words: readonly string[]): { group: NameGroup; shared: number }[] {
-    const shared = this.groupHits;
+    const keys = [
+      ...words.map((word) => this.groupsByWord.get(word) ?? []),
+      ...wordPairs(words).map((pair) => this.groupsByPair.get(pair) ?? []),
+    ].filter((postings) => postings.length > 0);
+    let lists = keys.filter((postings) => postings.length <= NAME_KEY_POSTING_CAP);
+    if (lists.length === 0 && keys.length > 0) {
+      const rarest = keys.reduce((a, b) => (b.length < a.length ? b : a));
+      lists = [rarest.slice(0, NAME_KEY_POSTING_CAP)];
+    }
+    const seen = this.groupHits;
     const touched: number[] = [];
-    for (const word of words) {
-      for (const g of this.groupsByWord.get(word) ?? []) {
-        if (shared[g] === 0) touched.push(g);
-        shared[g] = (shared[g] ?? 0) + 1;
+    for (const postings of lists) {
+      for (const g of postings) {
+        if (seen[g] === 0) touched.push(g);
+        seen[g] = 1;
       }
     }
+    const said = new Set(words);
     const found: { group: NameGroup; shared: number }[] = [];
     for (const g of touched) {
+      seen[g] = 0;
       const group = this.nameGroups[g];
-      if (group) found.push({ group, shared: shared[g] ?? 0 });
-      shared[g] = 0;
+      if (!group) continue;
+      let shared = 0;
+      for (const word of group.words) if (said.has(word)) shared++;
+      found.push({ group, shared });
     }
     return found;
   }
@@ -493,6 +531,13 @@ export class CatalogIndex {
     });
     return { colorCodes: named.size > 0 ? named : null, sizeCodes, nameWords: [...nameWords] };
   }
+}
+
+/** Adjacent words as one key each: "camp shirt" for ["larch", "camp", "shirt"]'s second and third. */
+function wordPairs(words: readonly string[]): string[] {
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < words.length; i++) pairs.push(`${words[i]} ${words[i + 1]}`);
+  return pairs;
 }
 
 /** Trigrams of `^SKU$`: the anchors make the first and last characters count as much as the middle ones. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MATCH_REVIEW, MATCH_TIERS } from '../config/business-rules.js';
 import { type CatalogEntry, CatalogIndex, toCatalogEntries } from './catalog-index.js';
 import {
@@ -114,6 +114,21 @@ describe('matchLine, tier by tier', () => {
     expect(result.confidence).toBeLessThan(AUTO);
     expect(result.candidates.slice(0, 2).map((candidate) => candidate.sku)).toEqual(expect.arrayContaining(tied));
     expect(result.candidates[1]?.confidence).toBe(result.confidence);
+  });
+
+  it('tier 1: an exact SKU whose name holds the words said reads no shared-word list', () => {
+    // The lists grow with the catalog; a line the SKU settles must cost the same at 10K products as at 1M.
+    const reads = vi.spyOn(index, 'nameGroupsWithWords');
+    try {
+      const result = matchLine(index, query({ rawSku: 'MJ001-0BS-XL', description: 'Switchback Wind Jacket - XL' }));
+      expect(result.method).toBe('exact_sku');
+      expect(reads).not.toHaveBeenCalled();
+      // A word the name lacks needs the best fit elsewhere: one bounded read, no more.
+      matchLine(index, query({ rawSku: 'MJ001-0BS-XL', description: 'Switchback Rain Jacket - XL' }));
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('tier 2: a description naming the product and its size settles a tie', () => {

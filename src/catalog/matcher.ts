@@ -166,14 +166,21 @@ function readEvidence(index: CatalogIndex, query: MatchQuery): LineEvidence {
   const colorCodes = (query.color?.trim() ? index.colorCodesFor(query.color) : null) ?? reading?.colorCodes ?? null;
   const sizeCodes = (query.size?.trim() ? index.sizeCodesFor(query.size) : null) ?? reading?.sizeCodes ?? null;
   const nameWords = reading?.nameWords ?? [];
-  // The groups sharing a word grow with the catalog ("Jacket" is in thousands of names at 1M products): an exact SKU
-  // whose name holds every word said never needs them, so they are listed and sorted only when a tier reads them.
+  // The groups sharing a word: an exact SKU whose name holds every word said never needs them, so they are listed
+  // only when something reads them, and sorted only for tier 3 (an exact SKU's check needs the best fit alone). The
+  // index bounds the list whatever the catalog's size (nameGroupsWithWords).
   let groups: { group: NameGroup; fit: number }[] | undefined;
-  const nameGroups = () =>
+  let sorted = false;
+  let best: number | undefined;
+  const fits = () =>
     (groups ??= index
       .nameGroupsWithWords(nameWords)
-      .map(({ group, shared }) => ({ group, fit: fitOf(shared, nameWords.length, group.words.length) }))
-      .sort((a, b) => b.fit - a.fit));
+      .map(({ group, shared }) => ({ group, fit: fitOf(shared, nameWords.length, group.words.length) })));
+  const nameGroups = () => {
+    if (!sorted) fits().sort((a, b) => b.fit - a.fit);
+    sorted = true;
+    return fits();
+  };
   return {
     sku,
     target: sku ? ocrNormalizeSku(sku) : null,
@@ -185,7 +192,8 @@ function readEvidence(index: CatalogIndex, query: MatchQuery): LineEvidence {
       return nameGroups();
     },
     get bestFit() {
-      return nameGroups()[0]?.fit ?? 0;
+      best ??= fits().reduce((most, { fit }) => Math.max(most, fit), 0);
+      return best;
     },
   };
 }

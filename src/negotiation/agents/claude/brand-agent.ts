@@ -229,8 +229,9 @@ export function rfqRequest(context: BrandTurnContext): StructuredRequest<z.infer
 /**
  * A negotiating turn's one call: what each pillar reasons about — the supplier's style and trajectory and the
  * competing offers (Negotiator), its current terms, the capacity shock and the buyer's needs (Risk Analyst), the
- * largest lines with their prices and the cash cost of every offer's terms (Product/Cost) — and the conversation the
- * message continues.
+ * largest styles (one price each, with a rule for their sizes: styleTable), every line in dispute with its prices,
+ * and the cash cost of every offer's terms (Product/Cost) — and the conversation the message continues. None of it
+ * grows with the quotation: the full list of lines stays in code, which prices every one.
  */
 export function turnRequest(context: BrandTurnContext): StructuredRequest<TurnAnswer> {
   const { baseline } = context;

@@ -1,0 +1,202 @@
+// Issue 18's catalog figures for `bench scale`: the matcher on catalogs of 10K, 100K and 1M products — index build
+// seconds, heap the index holds, µs per quotation line, top-1 — each larger catalog timed in turns with the 10K one
+// over 5 repetitions, min and median. (The matcher against its two baselines, one fuse.js over the catalog and exact
+// SKU first then that fuse.js, is `bench ingest`'s measureMatcher on the same corpus lines: at ~300 ms a line the
+// naive baseline would take minutes here.)
+//
+// The catalog at N products is the bundled one (10,052 products, so the corpus lines keep their expected SKUs) plus
+// synthetic styles up to N, each with a name of its own ("Summit Down Parka Z1k3"): a large catalog has many names,
+// and every one shares words ("parka", "summit") with the lines, which is what made matching slow down as it grew.
+// The lines are the sample corpus's truth lines as the sheets write them (raw SKU with its OCR slips, description,
+// colour, size), spread evenly over the corpus.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { CatalogIndex, type CatalogEntry, toCatalogEntries } from '../../src/catalog/catalog-index.js';
+import { type MatchQuery, matchLine } from '../../src/catalog/matcher.js';
+import { CATALOG_CSV, readCatalogCsv } from '../../src/catalog/products-csv.js';
+import { createRng } from '../../src/commerce/rng.js';
+import { CATALOG_COLORS, PRODUCT_FAMILIES, PRODUCT_LINE_WORDS, SIZE_SCALES } from '../catalog/catalog-generator.js';
+import { quotationTruthSchema } from '../sample-corpus/truth.js';
+
+export const CATALOG_SIZES = [10_000, 100_000, 1_000_000] as const;
+/** Lines timed per repetition. */
+const LINES = 300;
+const REPETITIONS = 5;
+/** Style prefixes the bundled catalog never uses (its first letters are M, W, U and K), so no SKU repeats. */
+const SYNTHETIC_FIRST_LETTERS = 'ABCDEFGHIJLNOPQRSTVXYZ';
+
+export interface CatalogScaleRow {
+  products: number;
+  nameGroups: number;
+  buildSeconds: number;
+  /** Heap the index holds beyond its entries, after a full collection. */
+  indexHeapMb: number;
+  usPerLine: number;
+  usPerLineMin: number;
+  /** Median over the repetitions of this catalog's time over the 10K one's in the same turn. */
+  ratioTo10k: number;
+  top1: number;
+}
+
+export interface CatalogScaleFigures {
+  matchUsPerLine10k: number;
+  matchUsPerLine100k: number;
+  matchUsPerLine1m: number;
+  indexBuildSeconds10k: number;
+  indexBuildSeconds100k: number;
+  indexBuildSeconds1m: number;
+  indexHeapMb1m: number;
+  matcherTop1At1m: number;
+  /** Median of the paired per-turn ratios, 1M over 10K: the target is ≤ 1.5. */
+  matchRatio1mTo10k: number;
+}
+
+/** The corpus lines with the SKU each should find, `count` of them spread evenly. */
+export async function corpusLines(samplesDir: string, count = LINES) {
+  const files = (await readdir(samplesDir)).filter((file) => file.endsWith('.truth.json')).sort();
+  const lines: { query: MatchQuery; expectedSku: string | null }[] = [];
+  for (const file of files) {
+    const truth = quotationTruthSchema.parse(JSON.parse(await readFile(join(samplesDir, file), 'utf8')));
+    for (const item of truth.items) {
+      const { rawSku, description, color, size } = item;
+      lines.push({ query: { rawSku, description, color, size }, expectedSku: item.sku });
+    }
+  }
+  const step = Math.max(1, Math.floor(lines.length / count));
+  return lines.filter((_, index) => index % step === 0).slice(0, count);
+}
+
+/** The bundled catalog's entries (all of them: "10K" is its 10,052) followed by synthetic styles up to `count`. */
+export function scaleCatalog(bundled: readonly CatalogEntry[], count: number, seed = 18): CatalogEntry[] {
+  const entries = [...bundled];
+  const rng = createRng(seed);
+  const apparel = SIZE_SCALES.apparel;
+  for (let style = 0; entries.length < count; style++) {
+    const first = SYNTHETIC_FIRST_LETTERS[Math.floor(style / 26_000) % SYNTHETIC_FIRST_LETTERS.length] ?? 'Z';
+    const second = String.fromCharCode(65 + (Math.floor(style / 1000) % 26));
+    const prefix = `${first}${second}${String(style % 1000).padStart(3, '0')}`;
+    const family = rng.pick(PRODUCT_FAMILIES);
+    const name = `${rng.pick(PRODUCT_LINE_WORDS)} ${rng.pick(family.types)} Z${style.toString(36)}`;
+    const start = rng.int(0, 2);
+    const sizes = apparel.slice(start, start + rng.int(4, 6 - start));
+    for (const color of rng.sample(CATALOG_COLORS, rng.int(2, 6))) {
+      for (const size of sizes) {
+        if (entries.length >= count) break;
+        const sku = `${prefix}-${color.code}-${size.code}`;
+        entries.push({
+          id: sku,
+          sku,
+          name,
+          color: color.name,
+          size: size.size,
+          category: family.category,
+          skuPrefix: prefix,
+          colorCode: color.code,
+          sizeCode: size.code,
+        });
+      }
+    }
+  }
+  return entries;
+}
+
+/** A full collection before each heap reading, so the index's share is not noise (v8's own gc, exposed here). */
+function collector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  return () => {
+    gc();
+    gc();
+  };
+}
+
+function heapMb(collect: () => void): number {
+  collect();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+/** Milliseconds to match every line once. */
+function pass(index: CatalogIndex, lines: readonly { query: MatchQuery }[]): number {
+  const started = performance.now();
+  for (const { query } of lines) matchLine(index, query);
+  return performance.now() - started;
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+export async function runCatalogScale(samplesDir: string, sizes: readonly number[] = CATALOG_SIZES) {
+  const collect = collector();
+  const bundled = toCatalogEntries(await readCatalogCsv(CATALOG_CSV));
+  const lines = await corpusLines(samplesDir);
+  const expected = lines.filter((line) => line.expectedSku !== null);
+  const top1 = (index: CatalogIndex) =>
+    expected.filter((line) => matchLine(index, line.query).sku === line.expectedSku).length / expected.length;
+
+  // The smallest catalog stays built: every larger one is timed in turns with it, so a slow spell of a loaded
+  // machine falls on both alike and the ratio between them holds.
+  let small: { index: CatalogIndex; times: number[] } | undefined;
+  const rows: CatalogScaleRow[] = [];
+  for (const products of [...sizes].sort((a, b) => a - b)) {
+    const entries = scaleCatalog(bundled, products);
+    const before = heapMb(collect);
+    const started = performance.now();
+    const index = CatalogIndex.build(entries);
+    const buildSeconds = (performance.now() - started) / 1000;
+    const indexHeapMb = heapMb(collect) - before;
+    pass(index, lines.slice(0, 10)); // warm-up
+    const times: number[] = [];
+    const ratios: number[] = [];
+    for (let rep = 0; rep < REPETITIONS; rep++) {
+      if (small === undefined) {
+        times.push(pass(index, lines));
+        ratios.push(1);
+        continue;
+      }
+      // Rotating which goes first, as measureMatcher does.
+      const smallFirst = rep % 2 === 1;
+      const before = smallFirst ? pass(small.index, lines) : 0;
+      const time = pass(index, lines);
+      const after = smallFirst ? before : pass(small.index, lines);
+      times.push(time);
+      small.times.push(after);
+      ratios.push(time / after);
+    }
+    small ??= { index, times };
+    rows.push({
+      products: entries.length,
+      nameGroups: index.nameGroups.length,
+      buildSeconds,
+      indexHeapMb,
+      usPerLine: (median(times) * 1000) / lines.length,
+      usPerLineMin: (Math.min(...times) * 1000) / lines.length,
+      ratioTo10k: median(ratios),
+      top1: top1(index),
+    });
+  }
+  const [smallRow] = rows;
+  if (small === undefined || smallRow === undefined) throw new Error('no catalog size to measure');
+  // The smallest catalog's figure over every turn it ran in.
+  smallRow.usPerLine = (median(small.times) * 1000) / lines.length;
+  smallRow.usPerLineMin = (Math.min(...small.times) * 1000) / lines.length;
+  return { rows, lines: lines.length };
+}
+
+/** The JSON keys `bench scale` prints for the catalog. */
+export function catalogScaleFigures(rows: readonly CatalogScaleRow[]): CatalogScaleFigures {
+  const at = (products: number) => rows.find((row) => Math.abs(row.products - products) < products * 0.01);
+  const us = (value: number | undefined) => Math.round((value ?? 0) * 10) / 10;
+  const seconds = (value: number | undefined) => Math.round((value ?? 0) * 1000) / 1000;
+  return {
+    matchUsPerLine10k: us(at(10_000)?.usPerLine),
+    matchUsPerLine100k: us(at(100_000)?.usPerLine),
+    matchUsPerLine1m: us(at(1_000_000)?.usPerLine),
+    indexBuildSeconds10k: seconds(at(10_000)?.buildSeconds),
+    indexBuildSeconds100k: seconds(at(100_000)?.buildSeconds),
+    indexBuildSeconds1m: seconds(at(1_000_000)?.buildSeconds),
+    indexHeapMb1m: Math.round(at(1_000_000)?.indexHeapMb ?? 0),
+    matcherTop1At1m: Math.round((at(1_000_000)?.top1 ?? 0) * 1000) / 1000,
+    matchRatio1mTo10k: Math.round((at(1_000_000)?.ratioTo10k ?? 0) * 100) / 100,
+  };
+}
