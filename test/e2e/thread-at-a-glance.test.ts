@@ -9,7 +9,8 @@ import { playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { formatMoney } from '../../src/commerce/money.js';
 import { decide, decisionInputFromState } from '../../src/decision/decide.js';
-import { negotiationStateSchema } from '../../src/negotiation/engine.js';
+import { loadCheckpoint } from '../../src/db/stores/negotiation-store.js';
+import { scopeToWorkspace } from '../../src/db/scoped.js';
 
 const DEFAULT_STORY = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
 /** Issue 17: the default demo's thread was 36 messages. */
@@ -36,7 +37,10 @@ describe('the thread at a glance', () => {
     expect(model.calls.flatMap((call) => callProblems(call.method, call.args))).toEqual([]);
 
     const negotiation = await running.db.prisma.negotiation.findFirstOrThrow();
-    const state = negotiationStateSchema.parse(negotiation.checkpoint);
+    const { state } = await loadCheckpoint(
+      scopeToWorkspace(running.db.prisma, negotiation.workspaceId),
+      negotiation.id,
+    );
     const currency = state.baseline.currency;
     const money = (amount: number) => formatMoney(amount, currency);
     const names = new Map(state.profiles.map((profile) => [profile.code, profile.name]));
