@@ -141,6 +141,8 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
       ACTION.reviewSupplierUseExisting,
       ACTION.reviewConfirm,
       ACTION.reviewNotInCatalog,
+      // A page whose lines are all settled (Confirm all settles the page on screen) still leads to the open ones.
+      ACTION.reviewPageNext,
     ]
       .map((actionId) => withButton(actionId)[0])
       .find((message) => message !== undefined);
