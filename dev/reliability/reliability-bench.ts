@@ -334,6 +334,7 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
         `${wallVsFloor?.toFixed(2) ?? '—'}× floor; ack p99 ${Math.round(outcome.ackP99Ms)} ms) ` +
         verdict(outcome.completed && outcome.ackP99Ms < 500 && wallVsFloor !== null && wallVsFloor <= 1.5),
     );
+    print(`             slowest acks: ${outcome.slowestAcks.map((ack) => `${ack.what} ${ack.ms} ms`).join('; ')}`);
   }
 
   // ── The database unreachable for 6 s while buyers share files: nothing acknowledged may be missing after ──

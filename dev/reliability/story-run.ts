@@ -82,6 +82,8 @@ export interface StoryOutcome {
   storyMs: number;
   /** Every request the stand-in delivered, acknowledged within (p99, ms). */
   ackP99Ms: number;
+  /** The five slowest acknowledgements and what they acknowledged (to say where the time went). */
+  slowestAcks: { what: string; ms: number }[];
   /** Posts Slack accepted (chat.postMessage), the floor of the story's wall time at Slack's pace of one a second. */
   posts: number;
 }
@@ -202,6 +204,10 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   });
   const duplicates = countDuplicates(sandbox.model.calls);
   const posts = sandbox.model.calls.filter((call) => call.method === 'chat.postMessage' && call.ok).length;
+  const slowestAcks = [...sandbox.driver.acks]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((ack) => ({ what: ack.what, ms: Math.round(ack.ms) }));
   const ackP99Ms = percentile(
     sandbox.driver.acks.map((ack) => ack.ms),
     99,
@@ -249,6 +255,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       seconds: (performance.now() - started) / 1000,
       storyMs,
       ackP99Ms,
+      slowestAcks,
       posts,
     };
   } finally {
