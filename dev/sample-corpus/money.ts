@@ -51,3 +51,17 @@ export function formatDiscount(discount: Permille, european = false): string {
   const text = String(discount / 10);
   return `${european ? text.replace('.', ',') : text}%`;
 }
+
+/**
+ * A line's price at each quantity break (the base price times the break's factor, to 5 cents) and the one its ordered
+ * quantity buys at: the highest break it reaches.
+ */
+export function breakPriceCents(
+  breaks: readonly { minQty: number; factor: number }[],
+  unitCents: number,
+  quantity: number,
+): { tierCents: number[]; priceCents: number } {
+  const tierCents = breaks.map((tier) => Math.round((unitCents * tier.factor) / 5) * 5);
+  const applicable = breaks.reduce((found, tier, t) => (quantity >= tier.minQty ? t : found), 0);
+  return { tierCents, priceCents: tierCents[applicable] ?? unitCents };
+}

@@ -72,3 +72,27 @@ export async function loadWorkbook(bytes: Uint8Array): Promise<Workbook> {
   await workbook.xlsx.load(Uint8Array.from(bytes).buffer);
   return workbook;
 }
+
+/**
+ * A two-row header whose price caption is merged over one column per quantity break (`breakLabels`, from
+ * `firstBreakColumn`), each break labelled underneath; every other captioned column is merged down over both rows.
+ */
+export function tierHeader(
+  sheet: Worksheet,
+  row: number,
+  captions: { left: readonly string[]; priceCaption: string; right: readonly string[] },
+  breakLabels: readonly string[],
+): void {
+  const firstBreakColumn = captions.left.length + 1;
+  const lastBreakColumn = firstBreakColumn + breakLabels.length - 1;
+  const lastColumn = lastBreakColumn + captions.right.length;
+  setRow(sheet, row, [...captions.left, captions.priceCaption]);
+  setRow(sheet, row, [...captions.right], lastBreakColumn + 1);
+  setRow(sheet, row + 1, [...breakLabels], firstBreakColumn);
+  sheet.mergeCells(row, firstBreakColumn, row, lastBreakColumn);
+  for (let column = 1; column <= lastColumn; column++) {
+    if (column < firstBreakColumn || column > lastBreakColumn) sheet.mergeCells(row, column, row + 1, column);
+  }
+  boldRow(sheet, row, 1, lastColumn);
+  boldRow(sheet, row + 1, 1, lastColumn);
+}

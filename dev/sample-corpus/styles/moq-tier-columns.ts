@@ -1,7 +1,7 @@
-import { fromCents, lineAmountCents, sum } from '../money.js';
+import { breakPriceCents, fromCents, lineAmountCents, sum } from '../money.js';
 import { APPAREL_CATEGORIES } from '../sample-catalog.js';
 import { planLines, truthItem, type SampleStyle } from '../sample.js';
-import { MONEY_FORMAT, boldRow, createWorkbook, setRow, setWidths } from '../workbook.js';
+import { MONEY_FORMAT, boldRow, createWorkbook, setRow, setWidths, tierHeader } from '../workbook.js';
 
 const SUPPLIER = 'Ningbo Everpeak Outdoor Products Co., Ltd.';
 const HEADER_ROW = 4;
@@ -24,27 +24,23 @@ export const moqTierColumns: SampleStyle = {
     sheet.getCell(1, 1).font = { bold: true, size: 14 };
     setRow(sheet, 2, ['Quotation EP-2507 for Valden Outdoor, PO ref VO-25-031']);
     // Item # (1..n) and the buyer's PO Ref sit left of the style code; "USD/pc" is merged over the three MOQ columns.
-    setRow(sheet, HEADER_ROW, ['Item #', 'PO Ref', 'Style Code', 'Description', 'Order Qty', 'USD/pc']);
-    setRow(sheet, HEADER_ROW, ['Amount (USD)'], 9);
-    setRow(
+    tierHeader(
       sheet,
-      HEADER_ROW + 1,
+      HEADER_ROW,
+      {
+        left: ['Item #', 'PO Ref', 'Style Code', 'Description', 'Order Qty'],
+        priceCaption: 'USD/pc',
+        right: ['Amount (USD)'],
+      },
       BREAKS.map((tier) => tier.label),
-      6,
     );
-    sheet.mergeCells(HEADER_ROW, 6, HEADER_ROW, 8);
-    for (const column of [1, 2, 3, 4, 5, 9]) sheet.mergeCells(HEADER_ROW, column, HEADER_ROW + 1, column);
-    boldRow(sheet, HEADER_ROW, 1, 9);
-    boldRow(sheet, HEADER_ROW + 1, 1, 9);
 
     const amounts: number[] = [];
     const items = lines.map(({ variant, unitCents }, i) => {
       const row = HEADER_ROW + 2 + i;
       const band = i % 3;
       const quantity = band === 0 ? rng.int(2, 9) * 50 : band === 1 ? rng.int(5, 9) * 100 : rng.int(10, 25) * 100;
-      const tierCents = BREAKS.map((tier) => Math.round((unitCents * tier.factor) / 5) * 5);
-      const applicable = BREAKS.reduce((found, tier, t) => (quantity >= tier.minQty ? t : found), 0);
-      const priceCents = tierCents[applicable] ?? unitCents;
+      const { tierCents, priceCents } = breakPriceCents(BREAKS, unitCents, quantity);
       const amount = lineAmountCents(quantity, priceCents);
       amounts.push(amount);
       const description = `${variant.name}, ${variant.color}, ${variant.size}`;

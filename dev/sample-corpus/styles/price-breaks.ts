@@ -1,7 +1,7 @@
-import { fromCents, lineAmountCents, sum } from '../money.js';
+import { breakPriceCents, fromCents, lineAmountCents, sum } from '../money.js';
 import { ACCESSORY_CATEGORIES } from '../sample-catalog.js';
 import { planLines, truthItem, type SampleStyle } from '../sample.js';
-import { MONEY_FORMAT, boldRow, createWorkbook, setRow, setWidths } from '../workbook.js';
+import { MONEY_FORMAT, boldRow, createWorkbook, setRow, setWidths, tierHeader } from '../workbook.js';
 
 const SUPPLIER = 'Quanzhou Rocksteady Bags & Accessories Co., Ltd.';
 const HEADER_ROW = 4;
@@ -25,18 +25,16 @@ export const priceBreaks: SampleStyle = {
     setRow(sheet, 2, ['Quotation RS-0521 · 21 May 2025 · for Valden Outdoor']);
 
     // A two-row header: the price columns share one merged caption, each break labelled underneath.
-    setRow(sheet, HEADER_ROW, ['Item No.', 'Description', 'Colour', 'Size', 'Order Qty', 'Unit Price (USD)']);
-    setRow(sheet, HEADER_ROW, ['Amount (USD)'], 9);
-    setRow(
+    tierHeader(
       sheet,
-      HEADER_ROW + 1,
+      HEADER_ROW,
+      {
+        left: ['Item No.', 'Description', 'Colour', 'Size', 'Order Qty'],
+        priceCaption: 'Unit Price (USD)',
+        right: ['Amount (USD)'],
+      },
       BREAKS.map((tier) => tier.label),
-      6,
     );
-    sheet.mergeCells(HEADER_ROW, 6, HEADER_ROW, 8);
-    for (const column of [1, 2, 3, 4, 5, 9]) sheet.mergeCells(HEADER_ROW, column, HEADER_ROW + 1, column);
-    boldRow(sheet, HEADER_ROW, 1, 9);
-    boldRow(sheet, HEADER_ROW + 1, 1, 9);
 
     const amounts: number[] = [];
     const items = lines.map(({ variant, unitCents }, i) => {
@@ -44,9 +42,7 @@ export const priceBreaks: SampleStyle = {
       // Spread the order quantities over all three breaks.
       const band = i % 3;
       const quantity = band === 0 ? rng.int(2, 5) * 50 : band === 1 ? rng.int(3, 9) * 100 : rng.int(10, 20) * 100;
-      const tierCents = BREAKS.map((tier) => Math.round((unitCents * tier.factor) / 5) * 5);
-      const applicable = BREAKS.reduce((found, tier, t) => (quantity >= tier.minQty ? t : found), 0);
-      const priceCents = tierCents[applicable] ?? unitCents;
+      const { tierCents, priceCents } = breakPriceCents(BREAKS, unitCents, quantity);
       const amount = lineAmountCents(quantity, priceCents);
       amounts.push(amount);
       setRow(sheet, row, [
