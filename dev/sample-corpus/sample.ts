@@ -65,6 +65,26 @@ export function truthItem(fields: ItemFields): TruthItem {
   };
 }
 
+/** The truth of a line that quotes a catalog variant as it is: its SKU, name, colour and size, at one price. */
+export function variantTruth(
+  sheet: string,
+  row: number,
+  line: Pick<PlannedLine, 'variant' | 'quantity' | 'unitCents'>,
+) {
+  const { variant, quantity, unitCents } = line;
+  return truthItem({
+    sheet,
+    row,
+    sku: variant.sku,
+    rawSku: variant.sku,
+    description: variant.name,
+    color: variant.color,
+    size: variant.size,
+    quantity,
+    unitPrice: fromCents(unitCents),
+  });
+}
+
 export const charge = (description: string, cents: number): TruthCharge => ({ description, amount: fromCents(cents) });
 
 /** A product line before it is written: which product, how many, at what gross unit price. */

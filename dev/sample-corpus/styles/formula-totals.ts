@@ -1,6 +1,6 @@
 import type { CellValue } from 'exceljs';
 import { fromCents, lineAmountCents, sum, toCents } from '../money.js';
-import { charge, NO_TERMS, planLines, truthItem, type SampleStyle } from '../sample.js';
+import { charge, NO_TERMS, planLines, type SampleStyle, variantTruth } from '../sample.js';
 import { MONEY_FORMAT, boldRow, createWorkbook, ref, setRow, setWidths } from '../workbook.js';
 
 const SUPPLIER = 'Dongguan Huafeng Outerwear Manufacturing Co., Ltd.';
@@ -51,17 +51,7 @@ export const formulaTotals: SampleStyle = {
         fromCents(unitCents),
         formula,
       ]);
-      return truthItem({
-        sheet: sheet.name,
-        row,
-        sku: variant.sku,
-        rawSku: variant.sku,
-        description: variant.name,
-        color: variant.color,
-        size: variant.size,
-        quantity,
-        unitPrice: fromCents(unitCents),
-      });
+      return variantTruth(sheet.name, row, { variant, quantity, unitCents });
     });
 
     sheet.fillFormula(

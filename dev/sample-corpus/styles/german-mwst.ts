@@ -1,6 +1,6 @@
 import { fromCents, lineAmountCents, sum } from '../money.js';
 import { APPAREL_CATEGORIES } from '../sample-catalog.js';
-import { charge, planLines, truthItem, type SampleStyle } from '../sample.js';
+import { charge, planLines, type SampleStyle, variantTruth } from '../sample.js';
 import { MONEY_FORMAT, boldRow, createWorkbook, setRow, setWidths } from '../workbook.js';
 
 const SUPPLIER = 'Bergwerk Textil GmbH';
@@ -50,17 +50,7 @@ export const germanMwst: SampleStyle = {
         fromCents(unitCents),
         fromCents(amount),
       ]);
-      return truthItem({
-        sheet: sheet.name,
-        row,
-        sku: variant.sku,
-        rawSku: variant.sku,
-        description: variant.name,
-        color: variant.color,
-        size: variant.size,
-        quantity,
-        unitPrice: fromCents(unitCents),
-      });
+      return variantTruth(sheet.name, row, { variant, quantity, unitCents });
     });
 
     // German summary rows: Zwischensumme (subtotal), MwSt. 19 % (VAT), Gesamtbetrag (grand total).

@@ -1,6 +1,6 @@
 import { fromCents, lineAmountCents, sum } from '../money.js';
 import { APPAREL_CATEGORIES } from '../sample-catalog.js';
-import { NO_TERMS, planLines, truthItem, type SampleStyle } from '../sample.js';
+import { NO_TERMS, planLines, type SampleStyle, variantTruth } from '../sample.js';
 import type { TruthItem } from '../truth.js';
 import { MONEY_FORMAT, boldRow, createWorkbook, ref, setRow, setWidths } from '../workbook.js';
 
@@ -61,19 +61,7 @@ export const hostileHidden: SampleStyle = {
         return;
       }
       visibleAmounts.push(amount);
-      items.push(
-        truthItem({
-          sheet: sheet.name,
-          row,
-          sku: variant.sku,
-          rawSku: variant.sku,
-          description: variant.name,
-          color: variant.color,
-          size: variant.size,
-          quantity,
-          unitPrice: fromCents(unitCents),
-        }),
-      );
+      items.push(variantTruth(sheet.name, row, { variant, quantity, unitCents }));
     });
 
     const last = first + lines.length - 1;

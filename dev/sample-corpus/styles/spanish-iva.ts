@@ -1,6 +1,6 @@
 import { fromCents, lineAmountCents, sum } from '../money.js';
 import { ACCESSORY_CATEGORIES } from '../sample-catalog.js';
-import { charge, planLines, truthItem, type SampleStyle } from '../sample.js';
+import { charge, planLines, type SampleStyle, variantTruth } from '../sample.js';
 import { MONEY_FORMAT, boldRow, createWorkbook, setRow, setWidths } from '../workbook.js';
 
 const SUPPLIER = 'Textiles Levante S.L.';
@@ -40,17 +40,7 @@ export const spanishIva: SampleStyle = {
         fromCents(unitCents),
         fromCents(amount),
       ]);
-      return truthItem({
-        sheet: sheet.name,
-        row,
-        sku: variant.sku,
-        rawSku: variant.sku,
-        description: variant.name,
-        color: variant.color,
-        size: variant.size,
-        quantity,
-        unitPrice: fromCents(unitCents),
-      });
+      return variantTruth(sheet.name, row, { variant, quantity, unitCents });
     });
 
     const after = HEADER_ROW + 1 + lines.length;

@@ -1,5 +1,5 @@
 import { formatPrefixed, formatQuantity, fromCents, lineAmountCents, sum } from '../money.js';
-import { planLines, truthItem, type SampleStyle } from '../sample.js';
+import { planLines, type SampleStyle, variantTruth } from '../sample.js';
 import { boldRow, createWorkbook, setRow, setWidths } from '../workbook.js';
 
 const SUPPLIER = 'Saigon Summit Apparel JSC';
@@ -56,17 +56,7 @@ export const textNumbers: SampleStyle = {
         formatPrefixed('US$ ', amount),
         remark,
       ]);
-      return truthItem({
-        sheet: sheet.name,
-        row,
-        sku: variant.sku,
-        rawSku: variant.sku,
-        description: variant.name,
-        color: variant.color,
-        size: variant.size,
-        quantity,
-        unitPrice: fromCents(unitCents),
-      });
+      return variantTruth(sheet.name, row, { variant, quantity, unitCents });
     });
 
     const totalRow = HEADER_ROW + lines.length + 1;
