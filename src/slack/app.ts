@@ -23,14 +23,14 @@ import { register as registerViews } from './listeners/views/index.js';
 
 /**
  * Every bot scope the code needs, and why (manifest.yml lists the same; a test checks it): posting and editing the
- * thread, under agent personas; /parley and the shortcut; reading shared files and uploading the chart and PO; 👀;
+ * thread (every agent's turn of a round is one line of the round's message, posted as Parley: no persona, so no
+ * chat:write.customize); /parley and the shortcut; reading shared files and uploading the chart and PO; 👀;
  * thread replies as answers, and finding a message the outbox may have posted before a crash; whether a person is a
  * workspace admin (users.info), who may change the settings; whether Parley is in a channel, and whether it is shared
  * with another organisation (conversations.info on channels, private channels and DMs); DMs to Parley (help).
  */
 export const BOT_SCOPES = [
   'chat:write',
-  'chat:write.customize',
   'commands',
   'files:read',
   'files:write',

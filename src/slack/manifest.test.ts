@@ -28,7 +28,7 @@ describe('manifest.yml', () => {
         slash_commands: [{ command: '/parley' }],
       },
       oauth_config: {
-        scopes: { bot: expect.arrayContaining(['chat:write.customize', 'files:read', 'channels:history']) },
+        scopes: { bot: expect.arrayContaining(['chat:write', 'files:read', 'channels:history']) },
       },
       settings: { event_subscriptions: { bot_events: expect.arrayContaining(['file_shared', 'message.channels']) } },
     });
