@@ -128,6 +128,7 @@ export async function startParley(options: StartParleyOptions) {
     directory,
     now: clock.now,
     readSheets: sheetReader.read,
+    readGrid: sheetReader.readGrid,
   });
   // Reading files and driving negotiations: durable pg-boss jobs, retried after a failure or a dead worker.
   const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: env.WORK_CONCURRENCY });

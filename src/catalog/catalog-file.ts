@@ -4,7 +4,7 @@
 // typo in 100,000 rows does not block the other 99,999.
 import { QuotationError, type ReadLimits } from '../quotation/errors.js';
 import { megabytes } from '../quotation/xlsx-errors.js';
-import { readWorkbook } from '../quotation/xlsx-reader.js';
+import { type GridReader, readGridInProcess } from '../quotation/sheet-reader.js';
 import { type CsvRecord, parseCsvRecords } from './products-csv.js';
 import { parseSku, type SkuParts } from './sku.js';
 
@@ -120,6 +120,8 @@ export interface ReadCatalogFileOptions {
   maxBytes: number;
   /** For tests; MAX_CATALOG_ROWS otherwise. */
   maxRows?: number;
+  /** How an .xlsx is unpacked: in this thread unless given (the server passes its worker thread's reader). */
+  readGrid?: GridReader;
 }
 
 const COLUMN_HINT = 'sku, name, color, size and category';
@@ -136,7 +138,7 @@ export async function readCatalogFile(options: ReadCatalogFileOptions): Promise<
   }
   const kind = fileKind(data, fileName);
   if (kind === 'xlsx') {
-    const sheets = await readSheets(data, options.maxBytes, maxRows);
+    const sheets = await readSheets(options.readGrid ?? readGridInProcess, data, options.maxBytes, maxRows);
     // The first sheet with a recognisable header; otherwise the first sheet says what is missing.
     const tables = sheets.map((sheet) => ({ sheet, header: findHeader(sheet.records) }));
     const found = tables.find((table) => table.header.missing.length === 0) ?? tables[0];
@@ -158,7 +160,7 @@ function fileKind(data: Buffer, fileName: string): 'csv' | 'xlsx' | null {
   return null;
 }
 
-async function readSheets(data: Buffer, maxBytes: number, maxRows: number) {
+async function readSheets(readGrid: GridReader, data: Buffer, maxBytes: number, maxRows: number) {
   const limits: ReadLimits = {
     maxBytes,
     maxRowsPerSheet: maxRows + HEADER_SCAN_ROWS,
@@ -166,7 +168,7 @@ async function readSheets(data: Buffer, maxBytes: number, maxRows: number) {
     maxCells: (maxRows + HEADER_SCAN_ROWS) * 20,
   };
   try {
-    const workbook = await readWorkbook(data, limits);
+    const workbook = await readGrid(data, limits);
     return workbook.sheets
       .filter((sheet) => !sheet.hidden && sheet.rowCount > 0)
       .map((sheet) => ({

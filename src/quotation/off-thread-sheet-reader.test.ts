@@ -1,14 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
+import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+
+import { readCatalogFile } from '../catalog/catalog-file.js';
 
 import { QuotationError } from './errors.js';
 import { createOffThreadSheetReader } from './off-thread-sheet-reader.js';
-import { readSheetsInProcess } from './sheet-reader.js';
+import { type GridReader, readGridInProcess, readSheetsInProcess } from './sheet-reader.js';
 
 const sample = (name: string) => readFile(fileURLToPath(new URL(`../../data/samples/${name}`, import.meta.url)));
 const LIMITS = { maxBytes: 50 * 1024 * 1024, maxRowsPerSheet: 100_000, maxCells: 5_000_000 };
+
+/** A catalog export: a header and `rows` products. */
+async function catalogWorkbook(rows: number): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Products');
+  sheet.addRow(['SKU', 'Name', 'Color', 'Size', 'Category']);
+  for (let i = 0; i < rows; i++) sheet.addRow([`VD-${1000 + i}-BLK-M`, `Trail shirt ${i}`, 'Black', 'M', 'Shirts']);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
 
 /**
  * How long this thread's event loop was busy (running callbacks, not waiting for I/O or a worker) while `work` ran:
@@ -29,6 +41,18 @@ describe('the off-thread sheet reader', () => {
     const data = await sample('07-size-run-matrix.xlsx');
     const [offThread, inProcess] = await Promise.all([reader.read(data, LIMITS), readSheetsInProcess(data, LIMITS)]);
     expect(offThread).toStrictEqual(inProcess);
+  });
+
+  it('unpacks a catalog workbook without structuring it, as the in-process reader does', async () => {
+    const data = await catalogWorkbook(2_000);
+    const [offThread, inProcess] = await Promise.all([reader.readGrid(data, LIMITS), readGridInProcess(data, LIMITS)]);
+    expect(offThread).toStrictEqual(inProcess);
+    expect(offThread).not.toHaveProperty('extraction');
+    const read = (readGrid?: GridReader) =>
+      readCatalogFile({ data, fileName: 'catalog.xlsx', defaultBrand: 'Valden', maxBytes: LIMITS.maxBytes, readGrid });
+    const [viaWorker, here] = await Promise.all([read(reader.readGrid), read()]);
+    expect(viaWorker.rows).toHaveLength(2_000);
+    expect(viaWorker).toStrictEqual(here);
   });
 
   it('turns a file down with the same QuotationError, code and sentence', async () => {

@@ -7,8 +7,9 @@ import type { Worker } from 'node:worker_threads';
 
 import { log } from '../log.js';
 import { startTypeScriptWorker } from '../worker/typescript-worker.js';
-import { type QuotationErrorCode, QuotationError } from './errors.js';
-import type { ReadSheets, SheetReader } from './sheet-reader.js';
+import { type QuotationErrorCode, QuotationError, type ReadLimits } from './errors.js';
+import type { WorkbookGrid } from './types.js';
+import type { GridReader, ReadSheets, SheetReader } from './sheet-reader.js';
 
 const WORKER_ENTRY = new URL('./sheet-reader-worker.ts', import.meta.url);
 
@@ -21,12 +22,13 @@ const OUT_OF_MEMORY =
 
 export interface OffThreadSheetReader {
   read: SheetReader;
+  readGrid: GridReader;
   /** Stops the worker; reads still waiting are rejected. */
   close(): Promise<void>;
 }
 
 type WorkerAnswer =
-  | { id: number; ok: true; result: ReadSheets }
+  | { id: number; ok: true; result: ReadSheets | WorkbookGrid }
   | {
       id: number;
       ok: false;
@@ -35,7 +37,7 @@ type WorkerAnswer =
     };
 
 interface Pending {
-  resolve: (result: ReadSheets) => void;
+  resolve: (result: ReadSheets | WorkbookGrid) => void;
   reject: (error: Error) => void;
 }
 
@@ -79,17 +81,21 @@ export function createOffThreadSheetReader(options: { heapMb?: number } = {}): O
     return started;
   };
 
+  /** Sends one read to the worker; `structure: false` answers with the grids alone. */
+  const request = (data: Buffer, limits: ReadLimits, structure: boolean) => {
+    const current = (worker ??= start());
+    const id = nextId++;
+    return new Promise<ReadSheets | WorkbookGrid>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      current.ref();
+      // A copy, not a transfer: the caller's Buffer may share its memory with other Buffers (Node's pool).
+      current.postMessage({ id, data: new Uint8Array(data), limits, structure });
+    });
+  };
+
   return {
-    read(data, limits) {
-      const current = (worker ??= start());
-      const id = nextId++;
-      return new Promise<ReadSheets>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        current.ref();
-        // A copy, not a transfer: the caller's Buffer may share its memory with other Buffers (Node's pool).
-        current.postMessage({ id, data: new Uint8Array(data), limits });
-      });
-    },
+    read: (data, limits) => request(data, limits, true) as Promise<ReadSheets>,
+    readGrid: (data, limits) => request(data, limits, false) as Promise<WorkbookGrid>,
     async close() {
       const current = worker;
       worker = null;

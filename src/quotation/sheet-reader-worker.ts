@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { z } from 'zod';
 
 import { QuotationError } from './errors.js';
-import { readSheetsInProcess } from './sheet-reader.js';
+import { readGridInProcess, readSheetsInProcess } from './sheet-reader.js';
 
 const requestSchema = z.object({
   id: z.number().int(),
@@ -15,14 +15,18 @@ const requestSchema = z.object({
     maxRowsPerSheet: z.number(),
     maxCells: z.number(),
   }),
+  /** false: the grids alone (a catalog workbook). */
+  structure: z.boolean(),
 });
 
 const port = parentPort;
 if (!port) throw new Error('sheet-reader-worker.ts runs as a worker thread (see off-thread-sheet-reader.ts)');
 
 port.on('message', (raw: unknown) => {
-  const { id, data, limits } = requestSchema.parse(raw);
-  readSheetsInProcess(Buffer.from(data.buffer, data.byteOffset, data.byteLength), limits).then(
+  const { id, data, limits, structure } = requestSchema.parse(raw);
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const read = structure ? readSheetsInProcess(bytes, limits) : readGridInProcess(bytes, limits);
+  read.then(
     (result) => port.postMessage({ id, ok: true, result }),
     (error: unknown) =>
       port.postMessage({

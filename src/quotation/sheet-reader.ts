@@ -1,6 +1,7 @@
 // The CPU-heavy first half of reading a quotation — the XLSX unpacked into grids, the grids structured into lines —
 // behind one signature, so it can run in this thread (tests, the CLIs) or in a worker thread (the server, where a
-// 3,000-line file would otherwise hold Bolt's event loop for a second or more and delay every ack).
+// 3,000-line file would otherwise hold Bolt's event loop for a second or more and delay every ack). A catalog
+// workbook (10,000 products or more) is only unpacked: the same worker, without the structuring.
 import type { ReadLimits } from './errors.js';
 import { structureWorkbook } from './structurer.js';
 import type { Extraction, WorkbookGrid } from './types.js';
@@ -14,7 +15,12 @@ export interface ReadSheets {
 /** Reads and structures a workbook; rejects with a QuotationError for a file it cannot read. */
 export type SheetReader = (data: Buffer, limits: ReadLimits) => Promise<ReadSheets>;
 
+/** Only unpacks a workbook into grids (a catalog file: a table, not a quotation to structure). */
+export type GridReader = (data: Buffer, limits: ReadLimits) => Promise<WorkbookGrid>;
+
+export const readGridInProcess: GridReader = readWorkbook;
+
 export const readSheetsInProcess: SheetReader = async (data, limits) => {
-  const grid = await readWorkbook(data, limits);
+  const grid = await readGridInProcess(data, limits);
   return { grid, extraction: structureWorkbook(grid) };
 };

@@ -6,7 +6,12 @@ import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import type { Llm } from '../llm/llm.js';
 import type { ReadLimits } from '../quotation/errors.js';
 import { readLimitsFrom } from '../quotation/xlsx-reader.js';
-import { readSheetsInProcess, type SheetReader } from '../quotation/sheet-reader.js';
+import {
+  type GridReader,
+  readGridInProcess,
+  readSheetsInProcess,
+  type SheetReader,
+} from '../quotation/sheet-reader.js';
 import {
   NO_SLACK_ADMINS,
   resolveSettings,
@@ -21,6 +26,8 @@ export interface ServiceContext {
   limits: ReadLimits;
   /** Unpacks and structures a quotation's workbook (a worker thread in the server). */
   readSheets: SheetReader;
+  /** Unpacks a catalog workbook (the same worker thread in the server). */
+  readGrid: GridReader;
   now: () => Date;
   /** Who is a Slack workspace admin (settings permissions); asked only about people who are not approvers. */
   directory: SlackDirectory;
@@ -41,6 +48,7 @@ export interface ContextFactoryOptions {
   directory?: SlackDirectory;
   /** In this thread unless given: the server passes its worker thread's reader. */
   readSheets?: SheetReader;
+  readGrid?: GridReader;
 }
 
 /** Resolves Slack team ids to service contexts; an unknown team gets null (Parley is not installed there). */
@@ -49,6 +57,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
   const limits = readLimitsFrom(options.env);
   const directory = options.directory ?? NO_SLACK_ADMINS;
   const readSheets = options.readSheets ?? readSheetsInProcess;
+  const readGrid = options.readGrid ?? readGridInProcess;
   return {
     async forTeam(slackTeamId: string): Promise<ServiceContext | null> {
       const workspace = await options.prisma.workspace.findUnique({ where: { slackTeamId } });
@@ -72,6 +81,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
       llm: options.llm,
       limits,
       readSheets,
+      readGrid,
       now,
       directory,
     };

@@ -1,9 +1,11 @@
 // `/parley catalog` behind the Slack layer: preview, merge, replace, cancel, who may, double clicks, and the matcher
 // seeing the new catalog. Against a real (PGlite, or DATABASE_URL's PostgreSQL) database; Slack's files API is a fake.
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchLine } from '../../catalog/matcher.js';
 import type { CatalogProduct } from '../../catalog/products-csv.js';
 import { loadEnv } from '../../config/env.js';
+import { type GridReader, readGridInProcess } from '../../quotation/sheet-reader.js';
 import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
 import { seedWorkspace } from '../../db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
@@ -121,6 +123,23 @@ beforeAll(async () => {
 afterAll(() => db?.destroy());
 
 describe('previewCatalogImport', () => {
+  it("unpacks an Excel catalog with the context's workbook reader (the server's worker thread)", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Products');
+    sheet.addRow(HEADER.split(','));
+    sheet.addRow(['JK-2001-BLK-M', 'Storm Anorak', 'Obsidian Black', 'M', 'Jackets']);
+    uploads.set('F0CATXLSX1', Buffer.from(await workbook.xlsx.writeBuffer()));
+    const unpacked: number[] = [];
+    const readGrid: GridReader = (data, limits) => {
+      unpacked.push(data.length);
+      return readGridInProcess(data, limits);
+    };
+    const result = await previewCatalogImport({ ...ctx, readGrid }, { by: APPROVER, fileId: 'F0CATXLSX1', files });
+    expect(result).toMatchObject({ ok: true, value: { importable: 1, merge: { added: 1 } } });
+    expect(unpacked).toHaveLength(1);
+    await cancelCatalogImport(ctx, { importId: importId(result), by: APPROVER });
+  });
+
   it('counts what Merge and Replace would do, stores the rows, and changes nothing', async () => {
     const csv = [
       HEADER,

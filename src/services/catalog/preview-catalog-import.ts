@@ -40,6 +40,7 @@ export async function previewCatalogImport(
       fileName: info.name,
       defaultBrand: ctx.workspace.brandName,
       maxBytes: ctx.limits.maxBytes,
+      readGrid: ctx.readGrid,
     });
   } catch (error) {
     if (error instanceof CatalogFileError) return refused('invalid_input', error.userMessage);
