@@ -12,6 +12,11 @@
 // - A page that fails (a 429, a 5xx, a timeout) keeps the check's place: the next attempt, after Retry-After or the
 //   backoff, resumes from the cursor it reached instead of page one.
 //
+// A chat.startStream cannot carry metadata, so its match is the stream's own mark: in the stream's thread, a message of
+// a bot, newer than the bound, with neither the outbox's metadata (every post of the outbox has it) nor a file, that no
+// other row recorded as its own. A thread holds one plan stream (its dedupe key is the quotation's), so that message
+// can only be this row's.
+//
 // The place is kept in memory, per row, not on the row. Pages already read prove the message is not there only while
 // no attempt that could have posted came in between, and the row's `attempts` tells exactly that within this process
 // (see settle()); another instance that takes the row over after a crash starts from the top, which the narrow window
@@ -35,6 +40,8 @@ const LOOKUP_PAGE_LIMIT = 999;
 const LOOKUP_MAX_PAGES = 5;
 /** Recent posts of the channel whose ts bound the check (the newest is normally the first). */
 const BOUNDING_POSTS = 20;
+/** The methods whose earlier delivery can be found: a post (its metadata), an upload (its file), a stream (see above). */
+const LOOKED_UP: ReadonlySet<OutboxMethod> = new Set(['chat.postMessage', 'files.uploadV2', 'chat.startStream']);
 /** Rows whose place is remembered; a row another instance finished is never settled here, so the map is capped. */
 const MAX_TRACKED_ROWS = 1_000;
 
@@ -51,7 +58,7 @@ export interface ResendCheckOptions {
 export interface ResendCheck {
   /**
    * The ts of what an earlier attempt of this row posted (a chat.postMessage by its metadata key, an upload by its
-   * file name and title), or null when there is none or the lookup is refused (a missing scope: posting again is the
+   * file name and title, a chat.startStream by its thread's one stream), or null when there is none or the lookup is refused (a missing scope: posting again is the
    * lesser evil). Throws on a retryable failure, keeping its place for the next attempt.
    */
   find(
@@ -110,7 +117,10 @@ export function createResendCheck(options: ResendCheckOptions): ResendCheck {
     );
   }
 
-  /** The match of one page's candidates; for an upload, skipping files other rows of the workspace already recorded. */
+  /**
+   * The match of one page's candidates; for an upload or a stream, skipping messages (and files) other rows of the
+   * workspace already recorded.
+   */
   async function pick(row: SlackOutbox, method: OutboxMethod, candidates: HistoryMessage[]): Promise<string | null> {
     if (method === 'chat.postMessage') return candidates[0]?.ts ?? null;
     const seen = candidates.flatMap((message) => [message.ts, ...(message.files ?? []).map((file) => file.id)]);
@@ -131,7 +141,9 @@ export function createResendCheck(options: ResendCheckOptions): ResendCheck {
   return {
     async find(client, row, method, args, threadTs) {
       const channel = row.channelId;
-      if ((method !== 'chat.postMessage' && method !== 'files.uploadV2') || !channel) return null;
+      if (!LOOKED_UP.has(method) || !channel) return null;
+      // A stream always starts in a thread; one without is not looked up (it has nowhere to be).
+      if (method === 'chat.startStream' && !threadTs) return null;
       const lookupMethod = threadTs ? 'conversations.replies' : 'conversations.history';
       const request = {
         channel,
@@ -155,13 +167,28 @@ export function createResendCheck(options: ResendCheckOptions): ResendCheck {
       }
       if (progress.exhausted) return null;
       const upload = method === 'files.uploadV2' ? uploadPayloadSchema.safeParse(args).data : undefined;
-      const matches = (message: HistoryMessage): boolean =>
-        method === 'chat.postMessage'
-          ? message.metadata?.event_type === OUTBOX_EVENT_TYPE && message.metadata.event_payload?.key === row.dedupeKey
-          : (message.files ?? []).some(
+      const matches = (message: HistoryMessage): boolean => {
+        switch (method) {
+          case 'chat.postMessage':
+            return (
+              message.metadata?.event_type === OUTBOX_EVENT_TYPE &&
+              message.metadata.event_payload?.key === row.dedupeKey
+            );
+          case 'chat.startStream':
+            return (
+              message.bot_id !== undefined &&
+              message.metadata?.event_type !== OUTBOX_EVENT_TYPE &&
+              (message.files ?? []).length === 0 &&
+              // The thread's parent comes back whatever `oldest` says.
+              message.ts !== threadTs
+            );
+          default:
+            return (message.files ?? []).some(
               (file) =>
                 file.name === upload?.filename && (file.title ?? file.name) === (upload?.title ?? upload?.filename),
             );
+        }
+      };
       try {
         while (progress.pagesRead < LOOKUP_MAX_PAGES) {
           const cursor = progress.cursor;
@@ -241,6 +268,7 @@ const historySchema = z.object({
       z
         .object({
           ts: z.string(),
+          bot_id: z.string().optional(),
           metadata: z
             .object({ event_type: z.string().optional(), event_payload: z.record(z.string(), z.unknown()).optional() })
             .optional(),

@@ -45,7 +45,7 @@ const outboxKey = (key: string) => ({ event_type: OUTBOX_EVENT_TYPE, event_paylo
 /** The stand-in answers only for people and channels it knows, with the bot a member: each test uses its own channel. */
 const PEOPLE = ['U1', 'U2', 'U9'];
 const CHANNELS =
-  'C1 CA CB CC CD CE CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ CH1 CH2 CH3 CH4 CH5 CH6'.split(
+  'C1 CA CB CC CD CE CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ CH1 CH2 CH3 CH4 CH5 CH6 CS1 CS2'.split(
     ' ',
   );
 
@@ -536,6 +536,89 @@ describe('outbox poster', () => {
     const slow = await row('slow');
     expect(slow).toMatchObject({ status: 'sent', attempts: 2, resultTs: messages('CS')[0]?.ts });
     expect(logs.some((entry) => String(entry.fields.error).includes('no answer from Slack within 200 ms'))).toBe(true);
+  });
+
+  /** The fallback a streaming row carries: the status card's edit showing `text`. */
+  const cardShowing = (text: string) => ({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  const planTask = (status: string) => [{ type: 'task_update', id: 'review', title: 'Review', status }];
+
+  /** A thread with its status card, and the start of a streamed plan under it, as status-card.ts enqueues them. */
+  async function startPlan(channel: string) {
+    const parent = earlierPost(channel, { text: 'quote.xlsx', user: 'U1', botId: undefined });
+    await enqueueSlackCalls(ws, [
+      post(`${channel}:card`, channel, { threadTs: parent.ts }),
+      {
+        dedupeKey: `${channel}:plan`,
+        method: 'chat.startStream',
+        channelId: channel,
+        threadTs: parent.ts,
+        fallbackOf: `${channel}:card`,
+        payload: {
+          recipient_user_id: 'U1',
+          recipient_team_id: slack.model.teamOf('U1'),
+          task_display_mode: 'plan',
+          chunks: [{ type: 'plan_update', title: 'Plan' }, ...planTask('in_progress')],
+          fallback: cardShowing('reviewing'),
+        },
+      },
+    ]);
+    return parent;
+  }
+
+  /** The rest of the plan: one append, then the stop. */
+  async function finishPlan(channel: string) {
+    const streamed = { channelId: channel, fallbackOf: `${channel}:card`, updateOf: `${channel}:plan` };
+    await enqueueSlackCalls(ws, [
+      {
+        ...streamed,
+        dedupeKey: `${channel}:plan:append`,
+        method: 'chat.appendStream',
+        payload: { chunks: planTask('in_progress'), fallback: cardShowing('still reviewing') },
+      },
+      {
+        ...streamed,
+        dedupeKey: `${channel}:plan:stop`,
+        method: 'chat.stopStream',
+        payload: { chunks: planTask('complete'), fallback: cardShowing('reviewed') },
+      },
+    ]);
+  }
+
+  it('a chat.startStream that timed out after reaching Slack is found in its thread on retry, not streamed twice', async () => {
+    slack.faults.set('chat.startStream', { hangMs: 1_500, apply: 'first' }, { times: 1 });
+    const parent = await startPlan('CS1');
+    await finishPlan('CS1');
+    await poster({ sendTimeoutMs: 200, lockMs: 1_000 }).drain(15_000);
+
+    expect(callsTo('chat.startStream')).toHaveLength(1);
+    expect(callsTo('conversations.replies')[0]?.args.ts).toBe(parent.ts);
+    const streams = messages('CS1').filter((message) => message.stream !== undefined);
+    expect(streams).toHaveLength(1);
+    const [stream] = streams;
+    expect(await row('CS1:plan')).toMatchObject({ status: 'sent', attempts: 2, resultTs: stream?.ts });
+    // The rest of the plan went to that one stream, which ended with the last task done.
+    expect(stream?.stream).toMatchObject({ state: 'stopped', tasks: [{ id: 'review', status: 'complete' }] });
+    expect(callsTo('chat.update')).toHaveLength(0);
+  });
+
+  it('a stream that ends partway (message_not_in_streaming_state) goes on on the status card: no step is lost', async () => {
+    await startPlan('CS2');
+    await poster().drain(10_000);
+    const stream = messages('CS2').find((message) => message.stream !== undefined);
+    if (!stream?.stream) throw new Error('the plan did not start streaming');
+    // Slack ends a stream left without a call for a while (the buyer took a day to answer).
+    stream.stream.state = 'stopped';
+    await finishPlan('CS2');
+    await poster().drain(10_000);
+
+    expect(callsTo('chat.appendStream').map((call) => call.error)).toEqual(['message_not_in_streaming_state']);
+    expect(callsTo('chat.stopStream').map((call) => call.error)).toEqual(['message_not_in_streaming_state']);
+    for (const key of ['CS2:plan:append', 'CS2:plan:stop']) expect(await row(key)).toMatchObject({ status: 'sent' });
+    // The card showed each later step in turn, and ends on the last.
+    const card = await row('CS2:card');
+    const edits = callsTo('chat.update').filter((call) => call.args.ts === card.resultTs);
+    expect(edits.map((call) => call.args.text)).toEqual(['still reviewing', 'reviewed']);
+    expect(slack.model.message('CS2', card.resultTs ?? '')?.text).toBe('reviewed');
   });
 
   it('a timed-out call that Slack completes later is seen by the retry, which waits as long again first', async () => {

@@ -12,6 +12,7 @@ import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receiv
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
 import { cancelCatalogImport } from './catalog/cancel-catalog-import.js';
 import { claimFirstApprover } from './workspace/claim-first-approver.js';
+import { publishHome } from './home/publish-home.js';
 import { applyCatalogImport, claimCatalogImport } from './catalog/import-catalog.js';
 import { previewCatalogImport } from './catalog/preview-catalog-import.js';
 import type { SlackFiles } from './quotation/download-shared-file.js';
@@ -87,7 +88,10 @@ export interface Parley {
   /** Claims the import, then writes the catalog in the background; `finished` resolves with what it did. */
   importCatalog(teamId: string, input: Inputs.ImportCatalogInput): InTeam<ServiceResult<Inputs.CatalogImportStarted>>;
   cancelCatalogImport(teamId: string, input: Inputs.CancelCatalogImportInput): InTeam<ServiceResult>;
-  /** The App Home was opened: a Slack admin becomes the first approver of a workspace that has none. */
+  /**
+   * The App Home was opened: a Slack admin becomes the first approver of a workspace that has none. Resolves once that
+   * is saved; the Home is then built and queued for publishing in the background (publish-home.ts).
+   */
   homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
   /** Queues a run of the negotiation (resolves once the job is stored). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
@@ -290,6 +294,12 @@ export function createParley(options: ParleyOptions): Parley {
     cancelCatalogImport: (teamId, input) => inTeam(teamId, (ctx) => cancelCatalogImport(ctx, input)),
     homeOpened: async (teamId, userId) => {
       const claimed = await inTeam(teamId, (ctx) => claimFirstApprover(ctx, { by: userId }));
+      // The Home is built (five queries) and queued after the listener acknowledged: building it before the answer
+      // made every app_home_opened wait on the database and Slack (ack p99 3 s in the large story). Held only in
+      // memory until it is queued: a crash in between loses this publish, which the person's next open makes again.
+      void inTeam(teamId, (ctx) => publishHome(ctx, userId)).catch((error: unknown) =>
+        log.error('could not publish an App Home', { error, teamId, userId }),
+      );
       return { becameApprover: claimed.ok && claimed.value.becameApprover };
     },
     resume: (workspaceId, negotiationId) => resume(workspaceId, negotiationId),

@@ -109,8 +109,7 @@ export function createScreens(options: ScreensOptions) {
 
     home: async (teamId: string, userId: string): Promise<HomeView | null> => {
       const ctx = await contexts.forTeam(teamId);
-      if (!ctx) return null;
-      return buildAppHome(await homeModel(ctx, userId));
+      return ctx ? homeView(ctx, userId) : null;
     },
 
     channelStatus: async (teamId: string, channelId: string): Promise<SlackMessage> => {
@@ -216,6 +215,11 @@ async function poAttention(ctx: ServiceContext, po: PurchaseOrderView) {
 function poViewer(po: PurchaseOrderView, userId: string, approvers: readonly string[]) {
   const reason = whyCannotApprove(po, userId, approvers);
   return reason === null ? { canApprove: true } : { canApprove: false, reason };
+}
+
+/** One person's App Home, as it stands in the database. */
+export async function homeView(ctx: ServiceContext, userId: string): Promise<HomeView> {
+  return buildAppHome(await homeModel(ctx, userId));
 }
 
 /** The App Home's lists for one person. */

@@ -1,7 +1,7 @@
 // What the listeners get, declared here so the Slack layer depends on this and nothing else of Parley: the calls they
 // make (one per user action) and the screens (modals, App Home, command replies) rendered from the database. No
 // Prisma, Anthropic or exceljs in the Slack layer; src/server.ts plugs the services in.
-import type { HomeView, ModalView } from '@slack/types';
+import type { ModalView } from '@slack/types';
 import type {
   AcceptPremiumInput,
   RateRecommendationInput,
@@ -74,7 +74,8 @@ export interface Parley {
   cancelCatalogImport(teamId: string, input: CancelCatalogImportInput): Promise<Outcome>;
   /**
    * Someone opened the App Home: while the workspace has no approver, a Slack workspace admin who opens it becomes the
-   * first one. Resolves false for everyone else (nothing changes), and when Parley is not set up in the team.
+   * first one. Resolves false for everyone else (nothing changes), and when Parley is not set up in the team. Resolves
+   * once that is saved; the person's Home is published after, in the background (so it shows them as an approver).
    */
   homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
 }
@@ -85,8 +86,6 @@ export interface Screens {
   poModal(teamId: string, purchaseOrderId: string, userId: string): Promise<Shown<ModalView>>;
   /** `ref`: the PO at the version the approver saw. */
   rejectModal(teamId: string, ref: { po: string; v: number }, userId: string): Promise<Shown<ModalView>>;
-  /** Null when Parley is not installed in the team. */
-  home(teamId: string, userId: string): Promise<HomeView | null>;
   channelStatus(teamId: string, channelId: string): Promise<SlackMessage>;
   settingsModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
   /** `/parley catalog` and the App Home's Import catalog: the upload modal, for approvers and admins. */

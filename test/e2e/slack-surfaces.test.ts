@@ -32,6 +32,24 @@ describe('the App Home', () => {
     const home = await running.parley.sandbox.waitFor(() => model.home(PEOPLE.colleague.id), { what: 'the Home tab' });
     expect(viewText(home.view)).not.toMatch(/PO-\d{4}-\d{4}/);
   });
+
+  it('acknowledges the open before it publishes the Home: a publish Slack is slow to take comes after the answer', async () => {
+    const { driver, model, faults } = running.parley.sandbox;
+    const who = PEOPLE.secondApprover.id;
+    // Slack holds the publish for 2 s. The listener used to publish before returning, so the receiver answered only
+    // after it: the Home was there by the time the open was answered.
+    faults.set('views.publish', { hangMs: 2_000 }, { times: 1 });
+    try {
+      const opened = await driver.openHome(who);
+      expect(opened.status).toBe(200);
+      expect(model.home(who)).toBeUndefined();
+      const home = await running.parley.sandbox.waitFor(() => model.home(who), { what: 'the Home tab' });
+      const po = await running.db.prisma.purchaseOrder.findFirstOrThrow({ where: { status: 'draft' } });
+      expect(viewText(home.view)).toContain(po.number);
+    } finally {
+      faults.clear();
+    }
+  });
 });
 
 describe('/parley', () => {

@@ -20,7 +20,6 @@ import type {
   FileShareMessageEvent,
   FileSharedEvent,
   GenericMessageEvent,
-  HomeView,
   ModalView,
 } from '@slack/types';
 import { WebClient } from '@slack/web-api';
@@ -87,7 +86,6 @@ export function refused(message = 'Only <@U0OTHER001> and the approvers can do t
 }
 
 export const MODAL: ModalView = { type: 'modal', title: { type: 'plain_text', text: 'Parley' }, blocks: [] };
-export const HOME: HomeView = { type: 'home', blocks: [] };
 
 /** An `ack` that records its calls (Bolt's listeners get one per request). */
 export function fakeAck<Response = void>() {
@@ -132,7 +130,6 @@ export function fakeScreens() {
     startModal: vi.fn<Screens['startModal']>(async () => ({ ok: true, value: MODAL })),
     poModal: vi.fn<Screens['poModal']>(async () => ({ ok: true, value: MODAL })),
     rejectModal: vi.fn<Screens['rejectModal']>(async () => ({ ok: true, value: MODAL })),
-    home: vi.fn<Screens['home']>(async () => HOME),
     channelStatus: vi.fn<Screens['channelStatus']>(async () => ({ text: 'Nothing in this channel yet.', blocks: [] })),
     settingsModal: vi.fn<Screens['settingsModal']>(async () => ({ ok: true, value: MODAL })),
     saveSettings: vi.fn<Screens['saveSettings']>(async () => DONE),
