@@ -92,3 +92,36 @@ export function percentile(values: readonly number[], p: number): number {
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1] ?? 0;
 }
+
+/** One moment of a story: seconds from its start, and what happened (a delivery and its ack, or a Web API call). */
+export interface TimelineEntry {
+  atS: number;
+  what: string;
+}
+
+/**
+ * Where a story's wall time went, from the stand-in's records: every delivery to the app (with how long its ack
+ * took) and every Web API call (with how long Slack took to answer it), in time order, relative to `startMs`.
+ * Deliveries and calls matching `skip` (e.g. the App Home opens that load the story) are left out.
+ */
+export function storyTimeline(
+  calls: readonly Pick<SandboxCall, 'method' | 'args' | 'ok' | 'error' | 'atMs' | 'doneAtMs'>[],
+  acks: readonly { what: string; ms: number; atMs: number }[],
+  startMs: number,
+  skip: (what: string) => boolean = () => false,
+): TimelineEntry[] {
+  const entries: { atMs: number; what: string }[] = [];
+  for (const ack of acks) {
+    if (!skip(ack.what)) entries.push({ atMs: ack.atMs, what: `→ ${ack.what} (ack ${Math.round(ack.ms)} ms)` });
+  }
+  for (const call of calls) {
+    if (skip(call.method)) continue;
+    const args = argsOf(call);
+    const said = typeof args.text === 'string' ? ` "${args.text.replace(/\s+/g, ' ').slice(0, 50)}"` : '';
+    const took = call.doneAtMs === undefined ? 'no answer' : `${call.doneAtMs - call.atMs} ms`;
+    entries.push({ atMs: call.atMs, what: `${call.method}${call.ok ? '' : ` ✗${call.error ?? ''}`}${said} (${took})` });
+  }
+  return entries
+    .sort((a, b) => a.atMs - b.atMs)
+    .map((entry) => ({ atS: Math.round((entry.atMs - startMs) / 100) / 10, what: entry.what }));
+}

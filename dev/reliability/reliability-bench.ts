@@ -1,6 +1,9 @@
 // `npm run -s bench -- reliability`: Parley killed, doubled, loaded, faulted and fed hostile files — proof that it
 // loses nothing and doubles nothing. Every run is the real service (`src/main.ts` in its own process) against the
 // local Slack stand-in, on the embedded database and on PostgreSQL (when one answers at 127.0.0.1:5432).
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { startFakeMessagesApi } from '../../test/support/fake-messages-api.js';
 import { healthyNegotiationReplies } from '../../test/support/fake-replies.js';
@@ -314,7 +317,11 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
     const outcome = await story(kind, 'large', {
       ...common,
       sample: LARGE_SAMPLE,
-      env: { SLACK_POST_INTERVAL_MS: '1000' },
+      env: {
+        SLACK_POST_INTERVAL_MS: '1000',
+        // PARLEY_BENCH_CPU_PROF=dir: a CPU profile of each Parley process, written there when it stops.
+        ...(process.env.PARLEY_BENCH_CPU_PROF ? { PARLEY_CPU_PROFILE_DIR: process.env.PARLEY_BENCH_CPU_PROF } : {}),
+      },
       concurrentClicks: { count: 20, everyMs: 2_000 },
       settleTimeoutMs: 900_000,
     });
@@ -335,6 +342,12 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
         verdict(outcome.completed && outcome.ackP99Ms < 500 && wallVsFloor !== null && wallVsFloor <= 1.5),
     );
     print(`             slowest acks: ${outcome.slowestAcks.map((ack) => `${ack.what} ${ack.ms} ms`).join('; ')}`);
+    const timelinePath = join(tmpdir(), `parley-large-story-timeline-${kind}.txt`);
+    await writeFile(
+      timelinePath,
+      outcome.timeline.map((entry) => `${entry.atS.toFixed(1).padStart(6)} s  ${entry.what}`).join('\n'),
+    );
+    print(`             timeline (deliveries and Web API calls, App Home left out): ${timelinePath}`);
   }
 
   // ── The database unreachable for 6 s while buyers share files: nothing acknowledged may be missing after ──

@@ -8,7 +8,14 @@ import { playStory } from '../slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import { OUTBOX_EVENT_TYPE } from '../../src/outbox/index.js';
 import type { BenchDatabase } from './bench-databases.js';
-import { countDuplicates, type DuplicateCounts, minPostGapMs, percentile } from './call-log-figures.js';
+import {
+  countDuplicates,
+  type DuplicateCounts,
+  minPostGapMs,
+  percentile,
+  storyTimeline,
+  type TimelineEntry,
+} from './call-log-figures.js';
 import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
 
 export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
@@ -17,6 +24,7 @@ export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-ro
 export const LARGE_SAMPLE = new URL('../../data/samples/13-large-3000-lines.xlsx', import.meta.url);
 
 const CLOCK_SKEW_PRELOAD = new URL('./clock-skew.ts', import.meta.url).href;
+const CPU_PROFILE_PRELOAD = new URL('./cpu-profile.ts', import.meta.url).href;
 
 export interface StoryRunOptions {
   db: BenchDatabase;
@@ -86,6 +94,11 @@ export interface StoryOutcome {
   slowestAcks: { what: string; ms: number }[];
   /** Posts Slack accepted (chat.postMessage), the floor of the story's wall time at Slack's pace of one a second. */
   posts: number;
+  /**
+   * Every delivery and Web API call from the story's start, App Home traffic left out (the concurrent clicks): where
+   * the wall time went.
+   */
+  timeline: TimelineEntry[];
 }
 
 export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> {
@@ -101,7 +114,10 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
         port,
         instanceId: `${options.label}-${i + 1}`,
         logPath: options.logPath,
-        preload: options.clockSkewMs ? [CLOCK_SKEW_PRELOAD] : [],
+        preload: [
+          ...(options.clockSkewMs ? [CLOCK_SKEW_PRELOAD] : []),
+          ...(options.env?.PARLEY_CPU_PROFILE_DIR ? [CPU_PROFILE_PRELOAD] : []),
+        ],
         env: {
           ...standInEnv(sandbox, port),
           ...options.db.env,
@@ -117,6 +133,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   // The first start migrates and seeds; the others start after it, as a rolling deploy would.
   for (const process of processes) await process.start();
   const storyStarted = performance.now();
+  const storyStartedAtMs = Date.now();
   const eventsUrls = processes.map((p) => `${p.url}/slack/events`);
   sandbox.setEventsUrl(eventsUrls[0] ?? '');
   sandbox.driver.redeliverForMs = 60_000;
@@ -213,6 +230,9 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     99,
   );
   const postGap = minPostGapMs(sandbox.model.calls);
+  const timeline = storyTimeline(sandbox.model.calls, sandbox.driver.acks, storyStartedAtMs, (what) =>
+    /app_home_opened|views\.publish/.test(what),
+  );
   const editsBeforePost = sandbox.model.calls.filter(
     (call) => call.method === 'chat.update' && call.error === 'message_not_found',
   ).length;
@@ -257,6 +277,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       ackP99Ms,
       slowestAcks,
       posts,
+      timeline,
     };
   } finally {
     await database.close();

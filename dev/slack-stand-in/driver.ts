@@ -52,6 +52,8 @@ export interface AckRecord {
   /** What was delivered: `event:file_shared`, `block_actions:<action_id>`, `view_submission:<callback_id>`… */
   what: string;
   ms: number;
+  /** When the request was sent (epoch ms), to place it on a story's timeline. */
+  atMs: number;
 }
 
 export type MessageTarget = { channel: string; ts: string };
@@ -214,11 +216,12 @@ export class SlackDriver {
   }
 
   private async postOnce(request: SignedRequest): Promise<DriverResponse> {
+    const sentAtMs = Date.now();
     const started = performance.now();
     const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
     const text = await response.text();
     const ackMs = performance.now() - started;
-    this.acks.push({ what: describeRequest(request), ms: ackMs });
+    this.acks.push({ what: describeRequest(request), ms: ackMs, atMs: sentAtMs });
     let body: unknown = text;
     if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
     return { status: response.status, body, ackMs, request };

@@ -4,6 +4,7 @@ import { createOfflineSupplierAgent } from '../negotiation/agents/offline/suppli
 import { chooseCurveballStrategy } from '../negotiation/engine.js';
 import { createMandate, EMPTY_MANDATE, recordConsent } from '../negotiation/mandate.js';
 import { runUnattended } from '../negotiation/run-unattended.js';
+import type { Offer } from '../negotiation/types.js';
 import { decide, decisionInputFromState } from './decide.js';
 import {
   baselineOf,
@@ -417,5 +418,43 @@ describe('decide: the buyer’s mode drives the award (the seed’s suppliers on
         expect(ordered, what).toEqual(input.baseline.lines.map((l) => [l.sku, l.quantity]).sort());
       }
     }
+  });
+});
+
+describe('decide on a large order', () => {
+  /** The offer with its lines behind a proxy that counts every read of a line by index. */
+  function counted(offer: Offer, reads: { count: number }): Offer {
+    const lines = new Proxy(offer.lines, {
+      get(target, property, receiver) {
+        if (typeof property === 'string' && /^\d+$/.test(property)) reads.count += 1;
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    return { ...offer, lines };
+  }
+
+  it('reads each offer’s lines a bounded number of times per line, not once per pair of lines', () => {
+    const lines = 2_000;
+    const prices = (factor: number) =>
+      Object.fromEntries(Array.from({ length: lines }, (_, i) => [`SKU-${i}`, Math.round((50 + (i % 37)) * factor)]));
+    const reads = { count: 0 };
+    const input = curveballInput({
+      baseline: baselineOf(prices(1)),
+      finalOffers: [
+        offerOf('SUP-001', prices(0.9)),
+        offerOf('SUP-002', prices(0.85)),
+        offerOf('SUP-003', prices(0.93)),
+      ].map((offer) => counted(offer, reads)),
+      openingOffers: [
+        offerOf('SUP-001', prices(1)),
+        offerOf('SUP-002', prices(0.95)),
+        offerOf('SUP-003', prices(0.99)),
+      ].map((offer) => counted(offer, reads)),
+    });
+    const numbers = numbersOf(decide(input));
+    expect(numbers.award.reduce((sum, a) => sum + a.lines.length, 0)).toBe(lines);
+    // Each of the 6 offers read a few times per line (28,000 reads in all); a lookup by scanning (a find per line)
+    // reads ~lines²/2 = 2,000,000 per pass over one offer.
+    expect(reads.count).toBeLessThan(10 * 6 * lines);
   });
 });

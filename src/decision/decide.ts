@@ -30,7 +30,7 @@ import {
 import type { NegotiationState } from '../negotiation/engine.js';
 import { assumedFactsByCode, type SupplierFact } from '../negotiation/facts.js';
 import { consentedPremium, EMPTY_MANDATE, type Mandate, type PremiumReason } from '../negotiation/mandate.js';
-import type { Baseline, Offer, PriceTier } from '../negotiation/types.js';
+import { type Baseline, firstBySku, type Offer, type PriceTier } from '../negotiation/types.js';
 import {
   allocateOrder,
   supplierOptionFromOffer,
@@ -587,6 +587,7 @@ export function decide(input: DecisionInput): DecideOutcome {
   const award: AwardedSupplier[] = plan.allocations.map((allocation) => {
     const offer = offers.find((o) => o.supplierCode === allocation.supplierCode);
     if (!offer) throw new Error(`no offer for ${allocation.supplierCode}`);
+    const quoted = firstBySku(offer.lines);
     return {
       supplierCode: allocation.supplierCode,
       name: nameOf(allocation.supplierCode),
@@ -603,7 +604,7 @@ export function decide(input: DecisionInput): DecideOutcome {
       lines: allocation.lines.map((line) => ({
         ...line,
         description: descriptions.get(line.sku) ?? line.sku,
-        tiers: offer.lines.find((l) => l.sku === line.sku)?.tiers ?? [],
+        tiers: quoted.get(line.sku)?.tiers ?? [],
       })),
     };
   });
@@ -775,8 +776,9 @@ function computeSavings(context: {
     let complete = true;
     for (const supplier of award) {
       const opening = input.openingOffers.find((o) => o.supplierCode === supplier.supplierCode);
+      const openingBySku = firstBySku(opening?.lines ?? []);
       for (const line of supplier.lines) {
-        const quoted = opening?.lines.find((l) => l.sku === line.sku);
+        const quoted = openingBySku.get(line.sku);
         if (!quoted) complete = false;
         else openingCents += Math.round(line.quantity * unitPriceFor(quoted, line.quantity) * 100);
       }
@@ -960,8 +962,9 @@ function convertOffer(offer: Offer, currency: string, table?: FxTable): Offer | 
 /** An offer's goods total for the order's lines, in cents, summed line by line as allocation sums an award. */
 function orderFobCents(offer: Offer, lines: LimitContext['lines']): number {
   let cents = 0;
+  const offered = firstBySku(offer.lines);
   for (const line of lines) {
-    const quoted = offer.lines.find((l) => l.sku === line.sku);
+    const quoted = offered.get(line.sku);
     if (quoted === undefined) return toCents(offer.total);
     cents += Math.round(line.quantity * unitPriceFor(quoted, line.quantity) * 100);
   }
@@ -1066,14 +1069,15 @@ function closestOptions(
 ): ClosestOption[] {
   const { mandate } = context;
   const singles = offers
-    .filter((offer) => context.lines.every((line) => offer.lines.some((l) => l.sku === line.sku)))
-    .map((offer) => {
+    .map((offer) => ({ offer, offered: firstBySku(offer.lines) }))
+    .filter(({ offered }) => context.lines.every((line) => offered.has(line.sku)))
+    .map(({ offer, offered }) => {
       const rates = context.rates(offer);
       const fob = fromCents(orderFobCents(offer, context.lines));
       const landed = wholeOrderLanded(offer, rates, context.annualRate, context.lines);
       const linesOver = context.lines.filter((line) => {
         const limit = mandate.walkAwayUnitPrices[line.sku];
-        const quoted = offer.lines.find((l) => l.sku === line.sku);
+        const quoted = offered.get(line.sku);
         return limit !== undefined && quoted !== undefined && unitPriceFor(quoted, line.quantity) > limit + HALF_CENT;
       }).length;
       const codes = [offer.supplierCode];

@@ -608,8 +608,17 @@ function cellRef(row: number, column: number): string {
   return `${letters}${row}`;
 }
 
+/** One formatter per digit range: toLocaleString builds a new one per call, most of a 3,000-line PO's build time. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
 function formatNumber(value: number, minDigits: number, maxDigits: number): string {
-  return value.toLocaleString('en-US', { minimumFractionDigits: minDigits, maximumFractionDigits: maxDigits });
+  const key = `${minDigits}:${maxDigits}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: minDigits, maximumFractionDigits: maxDigits });
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
 }
 
 /** The first `max` UTF-16 units of `value`, never ending in half a surrogate pair. */

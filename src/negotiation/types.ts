@@ -43,6 +43,16 @@ export const offerLineSchema = z.object({
 export type OfferLine = z.infer<typeof offerLineSchema>;
 
 /**
+ * Each SKU's first line (as `lines.find` would return it), in one pass: looking lines up with a `find` per line of
+ * another list is quadratic, the largest cost of a 3,000-line negotiation and of its recommendation.
+ */
+export function firstBySku<T extends { sku: string }>(lines: readonly T[]): Map<string, T> {
+  const bySku = new Map<string, T>();
+  for (const line of lines) if (!bySku.has(line.sku)) bySku.set(line.sku, line);
+  return bySku;
+}
+
+/**
  * A supplier's offer as code understands it. `total` is always recomputed from the lines (never taken from an LLM);
  * prices are clipped into the supplier's allowed range before an offer is stored.
  */

@@ -15,7 +15,7 @@
 // speed before price, the restructurer reshapes the deal (terms, a volume tier, speed) before cutting.
 import type { Rng } from '../../../commerce/rng.js';
 import type { SupplierProfile } from '../../../config/business-rules.js';
-import type { Baseline, Offer, PriceTier } from '../../types.js';
+import { type Baseline, firstBySku, type Offer, type PriceTier } from '../../types.js';
 import { formatPercent } from '../../../commerce/money.js';
 import { describePaymentTerms, formatPaymentSplit, parsePaymentTerms } from '../../../commerce/payment-terms.js';
 import type { BrandAsk, CompetitorMention, OfferDraft } from '../interfaces.js';
@@ -146,12 +146,6 @@ export function positionOf(offer: Offer, baseline: Baseline): Position {
 }
 
 /** The first line of each SKU, as `Array.find` would return it. */
-function firstBySku<T extends { sku: string }>(lines: readonly T[]): Map<string, T> {
-  const bySku = new Map<string, T>();
-  for (const line of lines) if (!bySku.has(line.sku)) bySku.set(line.sku, line);
-  return bySku;
-}
-
 export interface PlanInput {
   profile: SupplierProfile;
   baseline: Baseline;
@@ -586,8 +580,9 @@ export function draftOf(
   const unchanged = standingTotal !== null && Math.abs(position.total - standingTotal) < 0.005;
   const lower = standingTotal !== null && position.total < standingTotal;
   const prices = centsTowards(position.total, baseline, linePricesFor(position.total, economics), economics);
+  const standingBySku = firstBySku(standing?.lines ?? []);
   const lines = baseline.lines.map((line) => {
-    const before = standing?.lines.find((candidate) => candidate.sku === line.sku)?.unitPrice;
+    const before = standingBySku.get(line.sku)?.unitPrice;
     const scaled = prices.get(line.sku) ?? line.unitPrice;
     const unitPrice = before === undefined ? scaled : unchanged ? before : lower ? Math.min(before, scaled) : scaled;
     const ratio = unitPrice / line.unitPrice;
