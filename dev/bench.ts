@@ -30,7 +30,14 @@ import { runEngineScale } from './scale/engine-scale.js';
 import { type DbScaleRow, runNegotiationDbScale } from './scale/negotiation-db-scale.js';
 import { type DatabaseKind, postgresAvailable } from './reliability/bench-databases.js';
 import { promptScaleFigures, runPromptScale } from './scale/prompt-scale.js';
-import { CATALOG_SIZES, catalogScaleFigures, runCatalogScale } from './scale/catalog-scale.js';
+import {
+  CATALOG_SIZES,
+  catalogScaleFigures,
+  corpusLines,
+  matcherBaselineFigures,
+  matcherBaselineText,
+  runCatalogScale,
+} from './scale/catalog-scale.js';
 import { benchNegotiationSetup, readSampleBaseline } from './sample-baseline.js';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../data/samples/', import.meta.url));
@@ -148,13 +155,7 @@ async function ingest(): Promise<void> {
   );
   const corpus = corpusFigures(scores);
   console.log(
-    `\ncatalog index: ${products.length} products in ${indexBuildMs.toFixed(0)} ms; matcher on ${sample.length} ` +
-      `lines, ${matcher.repetitions} repetitions in turns, median (min) ms/line: Parley ` +
-      `${matcher.msPerLine.toFixed(3)} (${matcher.msPerLineMin.toFixed(3)}), top-1 ${matcher.top1.toFixed(3)}; ` +
-      `exact SKU first, then one fuse.js ${matcher.skuFirstMsPerLine.toFixed(3)} ` +
-      `(${matcher.skuFirstMsPerLineMin.toFixed(3)}), top-1 ${matcher.skuFirstTop1.toFixed(3)}; naive one fuse.js ` +
-      `${matcher.baselineMsPerLine.toFixed(2)} (${matcher.baselineMsPerLineMin.toFixed(2)}), top-1 ` +
-      `${matcher.baselineTop1.toFixed(3)}`,
+    `\ncatalog index: ${products.length} products in ${indexBuildMs.toFixed(0)} ms; ${matcherBaselineText(matcher)}`,
   );
   const misses = scores.flatMap((score) => score.misses);
   if (misses.length) console.log(`\nfirst misses:\n  ${misses.slice(0, 15).join('\n  ')}`);
@@ -168,11 +169,7 @@ async function ingest(): Promise<void> {
       largeFileColdSeconds: round(largeFileColdSeconds, 3),
       largeFileWarmSeconds: round(warm[Math.floor(warm.length / 2)] ?? 0, 3),
       largeFileWarmMinSeconds: round(warm[0] ?? 0, 3),
-      matcherMsPerLine: round(matcher.msPerLine, 4),
-      fuseBaselineMsPerLine: round(matcher.baselineMsPerLine, 3),
-      matcherSpeedup: round(matcher.baselineMsPerLine / matcher.msPerLine, 1),
-      skuFirstFuseMsPerLine: round(matcher.skuFirstMsPerLine, 4),
-      matcherVsSkuFirstFuse: round(matcher.skuFirstMsPerLine / matcher.msPerLine, 1),
+      ...matcherBaselineFigures(matcher),
     }),
   );
 }
@@ -441,7 +438,8 @@ async function catalogImport(): Promise<void> {
  * matcher on catalogs of 10K, 100K and 1M products (dev/scale/catalog-scale.ts; `--catalogs 10000,100000` for
  * fewer); then whole negotiations through the database on PGlite and PostgreSQL (dev/scale/negotiation-db-scale.ts:
  * wall time and ms per line, bytes written per step, the Slack floor; `--backends pglite,postgres`, both by default,
- * PostgreSQL when it answers). The matcher against its baselines is `bench ingest`'s (matcherVsSkuFirstFuse there).
+ * PostgreSQL when it answers). The matcher against its two baselines (exact SKU first, then one fuse.js; one fuse.js
+ * alone) on the bundled catalog and the same corpus lines, in turns: measureMatcher, as `bench ingest` does.
  */
 async function scale(): Promise<void> {
   const { values } = parseArgs({
@@ -491,7 +489,10 @@ async function scale(): Promise<void> {
   );
   const at = (lines: number) => rows.find((row) => row.lines === lines);
 
-  const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
+  const products = toCatalogEntries(await readCatalogCsv(CATALOG_CSV));
+  const catalog = CatalogIndex.build(products);
+  const matcher = measureMatcher(catalog, products, await corpusLines(SAMPLES_DIR, MATCHER_SAMPLE_LINES));
+  console.log(`\nBaselines, the bundled catalog (${products.length} products): ${matcherBaselineText(matcher)}`);
   const { baseline, quotedSupplier } = await readSample(LARGE_SAMPLE, catalog);
   const backends = await benchBackends(values.backends);
   const dbRows = await runNegotiationDbScale({ baseline, quotedSupplier, sizes: SCALE_SIZES, backends });
@@ -551,8 +552,7 @@ async function scale(): Promise<void> {
       grownBytesPerStep3000: figure(db('pglite', 3000)?.grownBytesPerStep, 0),
       grownBytesPerStep3000Postgres: figure(db('postgres', 3000)?.grownBytesPerStep, 0),
       slackFloorSeconds3000: figure(db('pglite', 3000)?.slackFloorSeconds, 0),
-      // Measured by `bench ingest`, in turns with the SKU-first baseline; not run twice.
-      matcherVsSkuFirstFuse: null,
+      ...matcherBaselineFigures(matcher),
     }),
   );
 }

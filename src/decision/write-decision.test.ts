@@ -214,6 +214,21 @@ describe('the figure check knows landed cost beyond price', () => {
     ]);
   });
 
+  it('says an award above the quote costs more, and a best offer above it is above, never "saves -$…"', () => {
+    const { savings } = curveball;
+    const text = writeDeterministic({
+      ...curveball,
+      savings: {
+        ...savings,
+        identified: { ...savings.identified, amount: -500, share: -0.025 },
+        awarded: { ...savings.awarded, amount: -1000, share: -0.05 },
+      },
+    });
+    expect(text.summary).toContain('the award costs $1,000.00 (5.0%) more');
+    expect(text.summary).toContain('the best final offer was $500.00 (2.5%) above the quotation');
+    expect(text.summary).not.toMatch(/saves -|-\$/);
+  });
+
   it('says an award dearer on price but cheaper landed is both, each with its sign', () => {
     const text = writeDeterministic(freight);
     expect(text.summary).toContain("Against the quote's landed cost of $12,300.00 the award saves $1,500.00 (12.2%)");

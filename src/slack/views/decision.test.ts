@@ -138,6 +138,24 @@ describe('buildDecision', () => {
     expect(visibleText(m)).not.toContain('-$');
   });
 
+  it('says when even the best final offer is above the quote, never "Identified: -$…"', () => {
+    const m = buildDecision({
+      ...model,
+      savings: {
+        ...model.savings,
+        identified: { amount: -1250, share: -0.024, bestOfferName: 'Valden Textiles' },
+        awarded: { amount: -3100, share: -0.0596 },
+      },
+    });
+    const text = visibleText(m);
+    expect(text).toContain(
+      "Identified: none, the best offer (Valden Textiles's) costs $1,250.00 (2.4%) more than the quote",
+    );
+    expect(text).toContain('Awarded: costs $3,100.00 (6.0%) more than the quote');
+    expect(m.text).toContain('(costs $3,100.00 more than the quote)');
+    expect(`${text}\n${m.text}`).not.toMatch(/-\$|saves -|\(-/);
+  });
+
   it('@-mentions the approvers the draft PO waits for, in the blocks and the notification text', () => {
     const m = buildDecision(model);
     expect(visibleText(m)).toContain(

@@ -252,11 +252,14 @@ export function buildDecision(model: DecisionModel): SlackMessage {
   blocks.push(
     section(
       `*Savings vs the quoted ${money(s.baselineTotal, cur)}*\n` +
-        `• Identified: ${money(s.identified.amount, cur)} (${percent(s.identified.share, 1)}), best offer from ` +
-        `${inline(s.identified.bestOfferName, 60)}\n` +
+        (s.identified.amount >= 0
+          ? `• Identified: ${money(s.identified.amount, cur)} (${percent(s.identified.share, 1)}), best offer from ` +
+            `${inline(s.identified.bestOfferName, 60)}\n`
+          : `• Identified: none, the best offer (${inline(s.identified.bestOfferName, 60)}'s) costs ` +
+            `${overQuote(s.identified.amount, cur, s.identified.share)}\n`) +
         (s.awarded.amount >= 0
           ? `• Awarded: ${money(s.awarded.amount, cur)} (${percent(s.awarded.share, 1)})`
-          : `• Awarded: costs ${money(-s.awarded.amount, cur)} (${percent(-s.awarded.share, 1)}) more than the quote`) +
+          : `• Awarded: costs ${overQuote(s.awarded.amount, cur, s.awarded.share)}`) +
         (typeof s.awarded.landedAgainst === 'number'
           ? ` on landed cost, against the quote's ${money(s.awarded.landedAgainst, cur)} landed`
           : ''),
@@ -312,7 +315,11 @@ export function buildDecision(model: DecisionModel): SlackMessage {
 // An award can cost more than the quote (a faster or more reliable supplier wins on score): the notification must
 // then say so, not "saves -$462,769.00".
 function versusQuote(awardedSaving: number, cur: string): string {
-  return awardedSaving >= 0
-    ? `saves ${money(awardedSaving, cur)} vs quoted`
-    : `costs ${money(-awardedSaving, cur)} more than the quote`;
+  return awardedSaving >= 0 ? `saves ${money(awardedSaving, cur)} vs quoted` : `costs ${overQuote(awardedSaving, cur)}`;
+}
+
+/** A negative saving said the way round a reader expects: "$462,769.00 (12.0%) more than the quote". */
+function overQuote(negativeSaving: number, cur: string, share?: number): string {
+  const part = share === undefined ? '' : ` (${percent(-share, 1)})`;
+  return `${money(-negativeSaving, cur)}${part} more than the quote`;
 }
