@@ -7,8 +7,17 @@ import { type SlackSandbox } from '../slack-stand-in/index.js';
 import { playStory } from '../slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import { OUTBOX_EVENT_TYPE } from '../../src/outbox/index.js';
+import type { Database } from '../../src/db/client.js';
 import type { BenchDatabase } from './bench-databases.js';
-import { countDuplicates, type DuplicateCounts, minPostGapMs, percentile } from './call-log-figures.js';
+import {
+  countDuplicates,
+  type DuplicateCounts,
+  longestQuiet,
+  minPostGapMs,
+  type Quiet,
+  percentile,
+} from './call-log-figures.js';
+import { type MidRoundClicks, startMidRoundBuyer } from './mid-round-buyer.js';
 import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
 
 export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
@@ -52,6 +61,20 @@ export interface StoryRunOptions {
   concurrentClicks?: { count: number; everyMs: number };
   /** How long each wait for the instances to finish their work may take (default settleProcesses' 2 minutes). */
   settleTimeoutMs?: number;
+  /**
+   * The buyer also clicks the curveball (a strategy other than the recommended one) and each question's first answer
+   * the moment they appear, mid-round, without waiting for Parley to settle (dev/reliability/mid-round-buyer.ts).
+   */
+  midRound?: boolean;
+}
+
+/** What the mid-round buyer clicked, and whether the database holds it at the end. */
+export interface MidRoundOutcome extends MidRoundClicks {
+  /** The curveball's strategy recorded as the buyer's choice (its audit entries), and how many times. */
+  choiceApplied: boolean;
+  choiceAudits: number;
+  /** Questions the mid-round buyer clicked whose stored answer is the one clicked. */
+  answersApplied: number;
 }
 
 export interface StoryOutcome {
@@ -86,6 +109,12 @@ export interface StoryOutcome {
   slowestAcks: { what: string; ms: number }[];
   /** Posts Slack accepted (chat.postMessage), the floor of the story's wall time at Slack's pace of one a second. */
   posts: number;
+  /**
+   * The longest time between two Slack calls from the upload to the story's end: a negotiation that stalls until a
+   * lease expires is silent that long.
+   */
+  longestQuiet: Quiet;
+  midRound: MidRoundOutcome | null;
 }
 
 export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> {
@@ -117,6 +146,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   // The first start migrates and seeds; the others start after it, as a rolling deploy would.
   for (const process of processes) await process.start();
   const storyStarted = performance.now();
+  const storyStartedAtMs = Date.now();
   const eventsUrls = processes.map((p) => `${p.url}/slack/events`);
   sandbox.setEventsUrl(eventsUrls[0] ?? '');
   sandbox.driver.redeliverForMs = 60_000;
@@ -156,6 +186,8 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     }
   })();
 
+  const midRoundBuyer = options.midRound ? startMidRoundBuyer(sandbox) : null;
+
   let kills = 0;
   const killer = (async () => {
     let previous = 0;
@@ -193,6 +225,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   const storyMs = performance.now() - storyStarted;
   storyOver = true;
   await clicker;
+  const midRoundClicks = (await midRoundBuyer?.stop()) ?? null;
   for (const process of processes) await process.stop();
 
   const thread = threadTs ? sandbox.model.thread(CHANNEL.id, threadTs) : [];
@@ -213,6 +246,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     99,
   );
   const postGap = minPostGapMs(sandbox.model.calls);
+  const quiet = longestQuiet(sandbox.model.calls, storyStartedAtMs);
   const editsBeforePost = sandbox.model.calls.filter(
     (call) => call.method === 'chat.update' && call.error === 'message_not_found',
   ).length;
@@ -257,10 +291,43 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       ackP99Ms,
       slowestAcks,
       posts,
+      longestQuiet: quiet,
+      midRound: midRoundClicks && (await midRoundApplied(database, midRoundClicks)),
     };
   } finally {
     await database.close();
   }
+}
+
+/** Whether the mid-round buyer's clicks are in the database: the strategy chosen once, each answer as clicked. */
+async function midRoundApplied(database: Database, clicks: MidRoundClicks): Promise<MidRoundOutcome> {
+  const choices = clicks.curveball
+    ? await database.prisma.auditLog.findMany({
+        where: {
+          action: 'negotiation.curveball_strategy_chosen',
+          entityType: 'negotiation',
+          entityId: clicks.curveball.negotiationId,
+        },
+        select: { data: true },
+      })
+    : [];
+  const strategyOf = (data: unknown) =>
+    typeof data === 'object' && data !== null ? (data as { strategyId?: unknown }).strategyId : undefined;
+  const questions = await database.prisma.pendingQuestion.findMany({
+    where: { id: { in: clicks.answers.map((a) => a.questionId) } },
+    select: { id: true, status: true, answer: true },
+  });
+  const stored = new Map(questions.map((q) => [q.id, q]));
+  return {
+    ...clicks,
+    choiceApplied: choices.length > 0 && choices.every((c) => strategyOf(c.data) === clicks.curveball?.strategyId),
+    choiceAudits: choices.length,
+    answersApplied: clicks.answers.filter(({ questionId, answer }) => {
+      const question = stored.get(questionId);
+      // A button's text may be the answer cut short (Slack's 75-character limit), ending in an ellipsis.
+      return question?.status === 'answered' && (question.answer ?? '').startsWith(answer.replace(/…$/, ''));
+    }).length,
+  };
 }
 
 /**
