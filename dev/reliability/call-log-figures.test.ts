@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countDuplicates, minPostGapMs, percentile } from './call-log-figures.js';
+import { countDuplicates, longestQuiet, minPostGapMs, percentile } from './call-log-figures.js';
 
 const call = (method: string, args: Record<string, unknown>, atMs = 0, ok = true, error?: string) => ({
   method,
@@ -62,6 +62,28 @@ describe('minPostGapMs', () => {
 
   it('is null with no two posts in a channel', () => {
     expect(minPostGapMs([call('chat.postMessage', { channel: 'C1' }, 5)])).toBeNull();
+  });
+});
+
+describe('longestQuiet', () => {
+  it('is the longest time between two accepted calls from the first action on, with the calls around it', () => {
+    const quiet = longestQuiet(
+      [
+        call('auth.test', {}, 0),
+        call('chat.postMessage', { channel: 'C1' }, 60_000),
+        call('chat.update', { channel: 'C1' }, 61_000),
+        call('chat.postMessage', { channel: 'C1' }, 70_000, false, 'internal_error'),
+        call('chat.update', { channel: 'C1' }, 95_000),
+        call('chat.postMessage', { channel: 'C1' }, 96_000),
+      ],
+      50_000,
+    );
+    // The start-up call before 50 s does not count, and a refused call is no sign of life.
+    expect(quiet).toEqual({ ms: 34_000, after: 'chat.update', before: 'chat.update' });
+  });
+
+  it('is 0 with fewer than two calls', () => {
+    expect(longestQuiet([call('chat.postMessage', {}, 5)], 0)).toEqual({ ms: 0, after: null, before: null });
   });
 });
 

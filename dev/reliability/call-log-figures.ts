@@ -85,6 +85,30 @@ export function minPostGapMs(calls: readonly Pick<SandboxCall, 'method' | 'args'
   return min;
 }
 
+/** The longest silence in a call log, and the calls on either side of it (to say where the app went quiet). */
+export interface Quiet {
+  ms: number;
+  after: string | null;
+  before: string | null;
+}
+
+/**
+ * The longest time (ms) between two Slack calls Parley made that Slack accepted, counted from `sinceMs` (the first
+ * user action: a process starting up is not the app going quiet): how long the app was silent. A negotiation that
+ * waits for an expired lease (or a sweep) to go on is silent that long.
+ */
+export function longestQuiet(calls: readonly Pick<SandboxCall, 'ok' | 'atMs' | 'method'>[], sinceMs: number): Quiet {
+  const accepted = calls.filter((call) => call.ok && call.atMs >= sinceMs).sort((a, b) => a.atMs - b.atMs);
+  let quiet: Quiet = { ms: 0, after: null, before: null };
+  for (let i = 1; i < accepted.length; i++) {
+    const [previous, next] = [accepted[i - 1], accepted[i]];
+    if (previous && next && next.atMs - previous.atMs > quiet.ms) {
+      quiet = { ms: next.atMs - previous.atMs, after: previous.method, before: next.method };
+    }
+  }
+  return quiet;
+}
+
 /** Nearest-rank percentile (p in 0–100) of a sample; 0 for an empty one. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return 0;

@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 
 import { ACTION, reviewConfirmCodec } from '../../src/slack/ids.js';
-import type { DriverResponse } from '../slack-stand-in/driver.js';
-import { buttonsIn } from '../slack-stand-in/play-story.js';
+import type { DriverResponse, SubmitResult } from '../slack-stand-in/driver.js';
+import { buttonsIn, playStory } from '../slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import type { BenchDatabase } from './bench-databases.js';
 import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
@@ -30,6 +30,11 @@ export interface OutageOutcome {
   clicks: number;
   clicksSaved: number;
   failureNotices: number;
+  /**
+   * A PO approval submitted from its modal during the outage: whether Slack was told it went through (the modal
+   * closed), and whether the approval is in the database afterwards (null: no PO to approve, which fails the run).
+   */
+  approval: { acknowledged: boolean; saved: boolean } | null;
   seconds: number;
 }
 
@@ -59,6 +64,36 @@ export async function runOutage(options: {
     // The raw answers are the point: no re-delivery behind the bench's back.
     sandbox.driver.redeliverForMs = 0;
 
+    // A story up to its decision before the outage: its PO's approval is submitted while the database is away.
+    const stage = {
+      sandbox,
+      settle: async () => {
+        await sandbox.driver.idle();
+        await settleProcesses([parley], 300_000);
+      },
+    };
+    const decided = await playStory(stage, { file: { name: 'decided.xlsx', bytes }, stopBeforeApproval: true });
+    const approver = PEOPLE.approver.id;
+    const decision = sandbox.model
+      .thread(CHANNEL.id, decided.threadTs)
+      .filter((message) => buttonsIn(message).some((b) => b.actionId === ACTION.decisionOpenPo))
+      .at(-1);
+    const openPo = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
+    if (decision && openPo) {
+      await sandbox.driver.clickButton(approver, { channel: CHANNEL.id, ts: decision.ts }, openPo.actionId, {
+        value: openPo.value,
+      });
+    }
+    const poModal = decision
+      ? await sandbox
+          .waitFor(() => sandbox.model.openViews(approver).find((view) => view.view.submit !== undefined), {
+            what: 'the PO modal',
+            timeoutMs: 30_000,
+          })
+          .catch(() => undefined)
+      : undefined;
+    const approverNoticesBefore = sandbox.model.ephemerals(approver).length;
+
     // A quotation in review before the outage: its lines' Confirm buttons are clicked while the database is away.
     const first = await sandbox.driver.shareFile(PEOPLE.buyer.id, CHANNEL.id, {
       name: 'before.xlsx',
@@ -84,6 +119,7 @@ export async function runOutage(options: {
       );
       if (item && isAcknowledged(response)) clicked.push(item);
     }
+    const approvalResponse = poModal ? await sandbox.driver.submitView(approver, poModal.id, {}) : null;
     const outageEnds = Date.now() + options.outageMs;
     const shared: { fileId: string; responses: DriverResponse[] }[] = [];
     for (let i = 0; i < options.uploads && Date.now() < outageEnds; i++) {
@@ -118,6 +154,12 @@ export async function runOutage(options: {
         where: { id: { in: clicked }, reviewState: 'confirmed' },
       });
       const failureNotices = sandbox.model.ephemerals(PEOPLE.buyer.id).length - noticesBefore;
+      const approvalSaved =
+        (await database.prisma.purchaseOrderApproval.count({ where: { approverSlackUserId: approver } })) > 0;
+      const approvalAcknowledged = approvalResponse !== null && submitted(approvalResponse);
+      // An approval the modal took (it closed) is lost when it is not stored and nobody told the approver.
+      const approverTold = sandbox.model.ephemerals(approver).length > approverNoticesBefore;
+      const lostApproval = approvalAcknowledged && !approvalSaved && !approverTold ? 1 : 0;
       // A click acknowledged without being saved is lost unless the buyer was told to click again.
       const lostClicks = Math.max(0, clicked.length - confirmed - failureNotices);
       return {
@@ -127,7 +169,8 @@ export async function runOutage(options: {
         failureNotices,
         uploads: shared.length,
         acknowledged: acknowledged.length,
-        ackedButLost: acknowledged.filter(({ fileId }) => !saved.has(fileId)).length + lostClicks,
+        ackedButLost: acknowledged.filter(({ fileId }) => !saved.has(fileId)).length + lostClicks + lostApproval,
+        approval: approvalResponse && { acknowledged: approvalAcknowledged, saved: approvalSaved },
         lostAfterRetries: shared.filter(({ fileId }) => !saved.has(fileId)).length,
         seconds: (performance.now() - started) / 1000,
       };
@@ -142,3 +185,6 @@ export async function runOutage(options: {
 }
 
 const isAcknowledged = (response: DriverResponse) => response.status >= 200 && response.status < 300;
+/** A modal submission Slack took as done: the app answered 200 and did not keep the modal open with errors. */
+const submitted = (response: SubmitResult) =>
+  isAcknowledged(response) && response.responseAction !== 'errors' && response.responseAction !== 'none';

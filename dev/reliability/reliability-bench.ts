@@ -34,7 +34,7 @@ export interface ReliabilityOptions {
   loadChannels: number;
   fuzzCases: number;
   backends?: DatabaseKind[];
-  /** Which parts to run (default all): crash, twins, faults, load, fuzz, pglite. */
+  /** Which parts to run (default all): RELIABILITY_PARTS. */
   parts?: readonly ReliabilityPart[];
   print: (line: string) => void;
   logPath?: string;
@@ -43,6 +43,7 @@ export interface ReliabilityOptions {
 export const RELIABILITY_PARTS = [
   'crash',
   'twins',
+  'midround',
   'faults',
   'load',
   'fuzz',
@@ -60,6 +61,12 @@ export interface ReliabilityFigures {
   duplicateMessages: number;
   lostMessages: number;
   twoInstanceDuplicates: number;
+  /**
+   * Stories on two instances whose buyer clicks the curveball and answers mid-round, and how many completed with the
+   * choice and every answer saved, no repeated effect and no stall.
+   */
+  midRoundTrials: number;
+  midRoundPassed: number;
   loadUploads: number;
   loadCompleted: number;
   ackP50Ms: number;
@@ -104,6 +111,13 @@ async function story(kind: DatabaseKind, label: string, options: Omit<StoryRunOp
 
 const verdict = (ok: boolean) => (ok ? 'ok' : 'FAILED');
 
+/**
+ * A story silent this long has stalled. A run left for its lease to expire (60 s, renewed at each step) and for the
+ * minute's sweep to pick up is silent at least about that long; a working run posts or edits far more often (the
+ * longest silence measured in a passing mid-round story on the loaded machine: 28 s).
+ */
+const STALL_MS = 45_000;
+
 export async function runReliability(options: ReliabilityOptions): Promise<ReliabilityFigures> {
   try {
     return await runParts(options);
@@ -122,6 +136,8 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
     duplicateMessages: 0,
     lostMessages: 0,
     twoInstanceDuplicates: 0,
+    midRoundTrials: 0,
+    midRoundPassed: 0,
     loadUploads: 0,
     loadCompleted: 0,
     ackP50Ms: 0,
@@ -210,6 +226,42 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       const outcome = await story('postgres', `twin${run}`, { ...common, instances: 2 });
       figures.twoInstanceDuplicates += outcome.duplicateMessages + Math.max(0, outcome.quotations - 1);
       line(`2 instances`, 'postgres', outcome, null, null);
+    }
+  }
+
+  // ── Mid-round: two instances on one PostgreSQL, the buyer clicks the curveball and answers while the round runs ──
+  if (runs('midround') && backends.includes('postgres')) {
+    for (let trial = 1; trial <= 2; trial++) {
+      const outcome = await story('postgres', `midround${trial}`, {
+        ...common,
+        seed: trial,
+        instances: 2,
+        midRound: true,
+      });
+      const mid = outcome.midRound;
+      figures.midRoundTrials += 1;
+      figures.twoInstanceDuplicates += outcome.duplicateMessages + Math.max(0, outcome.quotations - 1);
+      const stalled = outcome.longestQuiet.ms >= STALL_MS;
+      const passed =
+        outcome.completed &&
+        mid !== null &&
+        mid.curveball !== null &&
+        mid.choiceApplied &&
+        mid.choiceAudits === 1 &&
+        mid.answers.length > 0 &&
+        mid.answersApplied === mid.answers.length &&
+        outcome.duplicates.total === 0 &&
+        outcome.duplicateMessages === 0 &&
+        outcome.quotations === 1 &&
+        !stalled;
+      if (passed) figures.midRoundPassed += 1;
+      line(`mid-round ${trial}`, 'postgres', outcome, null, null);
+      print(
+        `             (curveball: ${mid?.curveball ? `[${mid.curveball.title}] ${mid.choiceApplied ? 'saved' : 'NOT SAVED'}, ${mid.choiceAudits} audit entr${mid.choiceAudits === 1 ? 'y' : 'ies'}` : 'NO CHOICE OFFERED'}; ` +
+          `answers clicked mid-round ${mid?.answers.length ?? 0}, saved ${mid?.answersApplied ?? 0}; ` +
+          `longest silence ${(outcome.longestQuiet.ms / 1000).toFixed(1)} s, between ${outcome.longestQuiet.after} and ` +
+          `${outcome.longestQuiet.before}${stalled ? ' = STALLED' : ''}) ${verdict(passed)}`,
+      );
     }
   }
 
@@ -350,7 +402,7 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
     print(`             timeline (deliveries and Web API calls, App Home left out): ${timelinePath}`);
   }
 
-  // ── The database unreachable for 6 s while buyers share files: nothing acknowledged may be missing after ──
+  // ── The database unreachable for 6 s while buyers click, share files and approve: nothing acknowledged may be lost ──
   if (runs('outage') && backends.includes('postgres')) {
     const db = await createBenchDatabase('postgres', 'outage');
     try {
@@ -359,9 +411,12 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       print(
         `\ndatabase outage (postgres, 6 s): ${outage.uploads} files shared during it, ${outage.acknowledged} acknowledged, ` +
           `${outage.lostAfterRetries} missing after Slack's retries; ${outage.clicksSent} review clicks, ${outage.clicks} acknowledged, ` +
-          `${outage.clicksSaved} saved, ${outage.failureNotices} "try again" notices; acknowledged but lost ` +
-          `${outage.ackedButLost}; ` +
-          `${outage.seconds.toFixed(1)} s ${verdict(outage.ackedButLost === 0 && outage.lostAfterRetries === 0)}`,
+          `${outage.clicksSaved} saved, ${outage.failureNotices} "try again" notices; PO approval ` +
+          (outage.approval
+            ? `${outage.approval.acknowledged ? 'taken' : 'refused'}, ${outage.approval.saved ? 'saved' : 'not saved'}`
+            : 'NOT SUBMITTED (no PO)') +
+          `; acknowledged but lost ${outage.ackedButLost}; ${outage.seconds.toFixed(1)} s ` +
+          verdict(outage.ackedButLost === 0 && outage.lostAfterRetries === 0 && outage.approval !== null),
       );
     } finally {
       await db.drop();

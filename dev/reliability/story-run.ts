@@ -7,15 +7,19 @@ import { type SlackSandbox } from '../slack-stand-in/index.js';
 import { playStory } from '../slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, freePort, standInEnv, startStoryStandIn } from '../slack-stand-in/sandboxed-parley.js';
 import { OUTBOX_EVENT_TYPE } from '../../src/outbox/index.js';
+import type { Database } from '../../src/db/client.js';
 import type { BenchDatabase } from './bench-databases.js';
 import {
   countDuplicates,
   type DuplicateCounts,
+  longestQuiet,
   minPostGapMs,
   percentile,
+  type Quiet,
   storyTimeline,
   type TimelineEntry,
 } from './call-log-figures.js';
+import { type MidRoundClicks, startMidRoundBuyer } from './mid-round-buyer.js';
 import { ParleyProcess, settleProcesses, sleep } from './parley-process.js';
 
 export const STORY_SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
@@ -60,6 +64,20 @@ export interface StoryRunOptions {
   concurrentClicks?: { count: number; everyMs: number };
   /** How long each wait for the instances to finish their work may take (default settleProcesses' 2 minutes). */
   settleTimeoutMs?: number;
+  /**
+   * The buyer also clicks the curveball (a strategy other than the recommended one) and each question's first answer
+   * the moment they appear, mid-round, without waiting for Parley to settle (dev/reliability/mid-round-buyer.ts).
+   */
+  midRound?: boolean;
+}
+
+/** What the mid-round buyer clicked, and whether the database holds it at the end. */
+export interface MidRoundOutcome extends MidRoundClicks {
+  /** The curveball's strategy recorded as the buyer's choice (its audit entries), and how many times. */
+  choiceApplied: boolean;
+  choiceAudits: number;
+  /** Questions the mid-round buyer clicked whose stored answer is the one clicked. */
+  answersApplied: number;
 }
 
 export interface StoryOutcome {
@@ -99,6 +117,12 @@ export interface StoryOutcome {
    * the wall time went.
    */
   timeline: TimelineEntry[];
+  /**
+   * The longest time between two Slack calls from the upload to the story's end: a negotiation that stalls until a
+   * lease expires is silent that long.
+   */
+  longestQuiet: Quiet;
+  midRound: MidRoundOutcome | null;
 }
 
 export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> {
@@ -173,6 +197,8 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
     }
   })();
 
+  const midRoundBuyer = options.midRound ? startMidRoundBuyer(sandbox) : null;
+
   let kills = 0;
   const killer = (async () => {
     let previous = 0;
@@ -210,6 +236,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   const storyMs = performance.now() - storyStarted;
   storyOver = true;
   await clicker;
+  const midRoundClicks = (await midRoundBuyer?.stop()) ?? null;
   for (const process of processes) await process.stop();
 
   const thread = threadTs ? sandbox.model.thread(CHANNEL.id, threadTs) : [];
@@ -233,6 +260,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
   const timeline = storyTimeline(sandbox.model.calls, sandbox.driver.acks, storyStartedAtMs, (what) =>
     /app_home_opened|views\.publish/.test(what),
   );
+  const quiet = longestQuiet(sandbox.model.calls, storyStartedAtMs);
   const editsBeforePost = sandbox.model.calls.filter(
     (call) => call.method === 'chat.update' && call.error === 'message_not_found',
   ).length;
@@ -278,10 +306,43 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       slowestAcks,
       posts,
       timeline,
+      longestQuiet: quiet,
+      midRound: midRoundClicks && (await midRoundApplied(database, midRoundClicks)),
     };
   } finally {
     await database.close();
   }
+}
+
+/** Whether the mid-round buyer's clicks are in the database: the strategy chosen once, each answer as clicked. */
+async function midRoundApplied(database: Database, clicks: MidRoundClicks): Promise<MidRoundOutcome> {
+  const choices = clicks.curveball
+    ? await database.prisma.auditLog.findMany({
+        where: {
+          action: 'negotiation.curveball_strategy_chosen',
+          entityType: 'negotiation',
+          entityId: clicks.curveball.negotiationId,
+        },
+        select: { data: true },
+      })
+    : [];
+  const strategyOf = (data: unknown) =>
+    typeof data === 'object' && data !== null ? (data as { strategyId?: unknown }).strategyId : undefined;
+  const questions = await database.prisma.pendingQuestion.findMany({
+    where: { id: { in: clicks.answers.map((a) => a.questionId) } },
+    select: { id: true, status: true, answer: true },
+  });
+  const stored = new Map(questions.map((q) => [q.id, q]));
+  return {
+    ...clicks,
+    choiceApplied: choices.length > 0 && choices.every((c) => strategyOf(c.data) === clicks.curveball?.strategyId),
+    choiceAudits: choices.length,
+    answersApplied: clicks.answers.filter(({ questionId, answer }) => {
+      const question = stored.get(questionId);
+      // A button's text may be the answer cut short (Slack's 75-character limit), ending in an ellipsis.
+      return question?.status === 'answered' && (question.answer ?? '').startsWith(answer.replace(/…$/, ''));
+    }).length,
+  };
 }
 
 /**
