@@ -57,6 +57,17 @@ describe('detectDocumentKind', () => {
     );
   });
 
+  it('trusts its reading of a list of needs, but not of a priceless table with money in a column it did not name', () => {
+    const needs = [
+      ['Line', 'Item Code', 'Description', 'Required Qty', 'Need by'],
+      ['1', 'KF001-FRG-M', 'Fleece jacket', '120', '2026-02-01'],
+      ['2', 'KF002-NVY-L', 'Rain shell', '80', '2026-02-15'],
+    ];
+    expect(structureSheet(sheetGrid('Needs', needs)).extraction.confidence).toBeGreaterThanOrEqual(0.8);
+    const unnamedPrice = needs.map((row, i) => [...row, i === 0 ? 'Kosten je Stk' : `$${i}2.50`]);
+    expect(structureSheet(sheetGrid('Needs', unnamedPrice)).extraction.confidence).toBeLessThan(0.8);
+  });
+
   it('a Supplier or Vendor column naming many suppliers down the rows is a purchase order register', () => {
     const rows = [
       ['PO No', 'Vendor', 'SKU', 'Description', 'Qty', 'Unit Price', 'Amount'],

@@ -82,7 +82,15 @@ interface Tally {
   belowSmallestBreak: string[];
   badDiscounts: string[];
   currencies: Map<string, number>;
+  /**
+   * Money-looking cells ("12.50", "$8") in the columns of a table that has no price column: a price column the header
+   * did not name. With none, a priceless table is a list of needs, read completely.
+   */
+  strayMoney: number;
 }
+
+/** A cell that reads as money rather than a count, a code or a date: decimals in cents, or a currency mark. */
+const MONEY_LIKE = /^[^\d-]{0,4}\d[\d,. ]*[.,]\d{2}(?!\d)|[$€£¥₹]/;
 
 const FREE_OF_CHARGE = /^(?:foc|f\.o\.c\.?|free(?:\s*of\s*charge)?|n\/c|no\s*charge|免费)$/i;
 
@@ -178,6 +186,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     belowSmallestBreak: [],
     badDiscounts: [],
     currencies: new Map(),
+    strayMoney: 0,
   };
 
   const readMoney = (row: number, column: number | null): Money | null => {
@@ -239,6 +248,8 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     ].filter((c): c is number => c !== null);
     let previous: { sku: string; description: string } | null = null;
     const firstLine = lines.length;
+    const priceless = m.unitPrice === null && m.tiers.length === 0 && m.total === null;
+    const mapped = new Set([m.sku, m.description, m.color, m.size, m.quantity, ...m.sizes.map((s) => s.column)]);
     // Price breaks written as rows under their product: the product's line and the breaks gathered for it.
     const tierRows = new Map<ExtractedLine, PriceTier[]>();
     let tierOwner: ExtractedLine | null = null;
@@ -400,6 +411,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
 
       if (identified && hasValues && !valuesAreText) {
         lines.push(...readLines(row, m, identity));
+        if (priceless) tally.strayMoney += filled.filter((c) => !mapped.has(c) && MONEY_LIKE.test(text(row, c))).length;
         const line = lines.at(-1);
         // Its own price is its first break: the labelled one, or (breaks in the quantity column) any quantity.
         const ownsBreaks = m.tierLabels === null || breakAt !== null;
@@ -730,7 +742,7 @@ function subTableWarnings(name: string, subTables: { range: string; ownerRow: nu
   if (kept.length) {
     warnings.push(
       `${plural(kept.length, 'size or spec table', 'size or spec tables')} on '${name}' (${ranges(kept)}) ` +
-        `${kept.length === 1 ? 'was' : 'were'} kept as a note of the line above, not read as items.`,
+        `${kept.length === 1 ? 'was kept as a note of the line' : 'were kept as notes of the lines'} above, not read as items.`,
     );
   }
   if (dropped.length) {
@@ -829,13 +841,17 @@ function scoreConfidence(
   const clarity = tables.reduce((sum, t) => sum + t.clarity, 0) / tables.length;
   const hasQuantity = tables.some((t) => t.columns.quantity !== null || t.columns.sizes.length > 0);
   const hasPrice = tables.some((t) => t.columns.unitPrice !== null || t.columns.tiers.length > 0);
-  const header = (0.55 + 0.45 * clarity) * (hasQuantity ? 1 : 0.85) * (hasPrice ? 1 : 0.7);
+  // A list of quantities with no price column and no money anywhere beside them (a requirements list) is read
+  // completely: there is no price for Claude to find. Money in an unnamed column is a price column missed.
+  const needsList = !hasPrice && hasQuantity && tally.strayMoney === 0 && lines.every((l) => l.quantity !== null);
+  const header = (0.55 + 0.45 * clarity) * (hasQuantity ? 1 : 0.85) * (hasPrice || needsList ? 1 : 0.7);
 
   const parsed = tally.numericCells ? tally.readCells / tally.numericCells : 1;
   // A named price column left blank on every line (an RFQ) is read completely: there is no price for Claude to find.
   const pricesBlank = hasPrice && tally.unreadable.length === 0 && lines.every((l) => l.unitPrice === null);
   const complete =
-    lines.filter((l) => l.quantity !== null && (pricesBlank || l.unitPrice !== null)).length / lines.length;
+    lines.filter((l) => l.quantity !== null && (pricesBlank || needsList || l.unitPrice !== null)).length /
+    lines.length;
   const rowsLost = tally.incompleteRows.length / (lines.length + tally.incompleteRows.length);
 
   let checked = 0;
