@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { CellValue, Worksheet } from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCatalogCsv, type CatalogProduct } from '../../src/catalog/products-csv.js';
-import { generateSampleCorpus, SAMPLE_STYLES, type SampleFile } from './generate-corpus.js';
+import { generateSampleCorpus, SAMPLE_STYLES, sampleNumber, type SampleFile } from './generate-corpus.js';
 import { MESS_IDS } from './messes.js';
 import { HYPERLINK_TEXT, INJECTION_NOTE } from './styles/hostile-hidden.js';
 import { formatTruthJson, quotationTruthSchema, type QuotationTruth } from './truth.js';
@@ -51,7 +51,7 @@ describe('generateSampleCorpus', () => {
   it('writes at least 12 styles plus one large file, numbered in order', () => {
     expect(small().length).toBeGreaterThanOrEqual(12);
     expect(corpus.map((sample) => sample.fileName)).toEqual(
-      SAMPLE_STYLES.map((style, i) => `${String(i + 1).padStart(2, '0')}-${style.name}.xlsx`),
+      SAMPLE_STYLES.map((style, i) => `${String(sampleNumber(style, i)).padStart(2, '0')}-${style.name}.xlsx`),
     );
     expect(new Set(corpus.map((sample) => sample.truth.description)).size).toBe(corpus.length);
   });

@@ -30,6 +30,8 @@ import { uncachedFormulasChineseTerms } from './styles/uncached-formulas-chinese
 import { invoiceGst } from './styles/invoice-gst.js';
 import { rfqBlankPrices } from './styles/rfq-blank-prices.js';
 import { targetPriceColumn } from './styles/target-price-column.js';
+import { requirementsList } from './styles/requirements-list.js';
+import { dimensionSubTables } from './styles/dimension-sub-tables.js';
 import { quotationTruthSchema, type QuotationTruth } from './truth.js';
 import { workbookToBuffer } from './workbook.js';
 
@@ -62,7 +64,13 @@ export const SAMPLE_STYLES: readonly SampleStyle[] = [
   invoiceGst,
   rfqBlankPrices,
   targetPriceColumn,
+  // 26 is another branch's (a comparison sheet); these two keep 27 and 28 whichever merges first.
+  requirementsList,
+  dimensionSubTables,
 ];
+
+/** The file name's number: the style's own, or its place in the list. */
+export const sampleNumber = (style: SampleStyle, index: number) => style.number ?? index + 1;
 
 export interface SampleFile {
   /** `NN-name.xlsx` */
@@ -88,7 +96,7 @@ export async function generateSampleCorpus(options: GenerateCorpusOptions): Prom
   const files: SampleFile[] = [];
 
   for (const [index, style] of SAMPLE_STYLES.entries()) {
-    const base = `${String(index + 1).padStart(2, '0')}-${style.name}`;
+    const base = `${String(sampleNumber(style, index)).padStart(2, '0')}-${style.name}`;
     const built = style.build({ rng: createRng((seed ^ hashName(style.name)) >>> 0), catalog });
     // Parsing checks the builder's work and fixes the key order the truth file is written in.
     const truth = quotationTruthSchema.parse({

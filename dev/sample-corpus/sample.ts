@@ -35,6 +35,11 @@ export interface BuiltSample {
 export interface SampleStyle {
   /** kebab-case; the file becomes `NN-name.xlsx`. */
   name: string;
+  /**
+   * The file's number when it is not the style's place in SAMPLE_STYLES: a style written on one branch while another
+   * takes the number before it keeps its own, so merging renames nothing.
+   */
+  number?: number;
   messes: readonly MessId[];
   build(context: SampleContext): BuiltSample;
 }

@@ -40,7 +40,59 @@ describe('detectDocumentKind', () => {
       ['SKU', 'Description', 'Qty'],
       ['KF001-FRG-M', 'Fleece jacket', '100'],
     ]);
-    expect(needs.kind).toBe('rfq');
+    // This expectation said 'rfq' before issue 16, against the test's own name: no price column asks for no price.
+    expect(needs.kind).toBe('requirements');
+  });
+
+  it('a list of needs (Required qty, Need by) with no price column is a requirements list that could become an RFQ', () => {
+    const result = kindOf([
+      ['Item', 'Description', 'Required Qty', 'UOM', 'Need by'],
+      ['1', 'Fleece jacket, navy, M', '120', 'pcs', '2026-02-01'],
+      ['2', 'Rain shell, black, L', '80', 'pcs', '2026-02-15'],
+      ['3', 'Trail cap', '300', 'pcs', '2026-03-01'],
+    ]);
+    expect(result.kind).toBe('requirements');
+    expect(result.sentence).toMatch(
+      /^This looks like a requirements list \(3 lines, no prices\).*request for quotation/,
+    );
+  });
+
+  it('trusts its reading of a list of needs, but not of a priceless table with money in a column it did not name', () => {
+    const needs = [
+      ['Line', 'Item Code', 'Description', 'Required Qty', 'Need by'],
+      ['1', 'KF001-FRG-M', 'Fleece jacket', '120', '2026-02-01'],
+      ['2', 'KF002-NVY-L', 'Rain shell', '80', '2026-02-15'],
+    ];
+    expect(structureSheet(sheetGrid('Needs', needs)).extraction.confidence).toBeGreaterThanOrEqual(0.8);
+    const unnamedPrice = needs.map((row, i) => [...row, i === 0 ? 'Kosten je Stk' : `$${i}2.50`]);
+    expect(structureSheet(sheetGrid('Needs', unnamedPrice)).extraction.confidence).toBeLessThan(0.8);
+  });
+
+  it('a Supplier or Vendor column naming many suppliers down the rows is a purchase order register', () => {
+    const rows = [
+      ['PO No', 'Vendor', 'SKU', 'Description', 'Qty', 'Unit Price', 'Amount'],
+      ['PO-1001', 'Ningbo Apparel Co', 'KF001-FRG-M', 'Fleece jacket', '100', '10', '1000'],
+      ['PO-1002', 'Dhaka Knit Ltd', 'KF002-NVY-L', 'Rain shell', '50', '20', '1000'],
+      ['PO-1003', 'Saigon Garment JSC', 'KF003-BLK-S', 'Trail cap', '300', '4', '1200'],
+      ['PO-1004', 'Ningbo Apparel Co', 'KF004-GRY-M', 'Hoodie', '200', '8', '1600'],
+    ];
+    const result = kindOf(rows);
+    expect(result.kind).toBe('purchase_order');
+    expect(result.registerSuppliers).toEqual(['Ningbo Apparel Co', 'Dhaka Knit Ltd', 'Saigon Garment JSC']);
+    expect(result.sentence).toMatch(/^This looks like a purchase order register of 3 suppliers \(Ningbo Apparel Co, /);
+    // Headed in another language, or two header rows, it is the same register.
+    const chinese = rows.map((row, i) => (i === 0 ? row.map((c) => (c === 'Vendor' ? '供应商' : c)) : row));
+    expect(kindOf([['2026 orders'], ...chinese]).kind).toBe('purchase_order');
+  });
+
+  it('one or two suppliers down a Supplier column is still a quotation', () => {
+    const result = kindOf([
+      ['Supplier', 'SKU', 'Description', 'Qty', 'Unit Price', 'Amount'],
+      ['Ningbo Apparel Co', 'KF001-FRG-M', 'Fleece jacket', '100', '10', '1000'],
+      ['Ningbo Apparel Co', 'KF002-NVY-L', 'Rain shell', '50', '20', '1000'],
+      ['Dhaka Knit Ltd', 'KF003-BLK-S', 'Trail cap', '300', '4', '1200'],
+    ]);
+    expect(result.kind).toBe('quotation');
   });
 
   it('a titled request for quotation is an RFQ until its prices are filled in', () => {

@@ -12,6 +12,8 @@ export interface DocumentKindResult {
   kind: DocumentKind;
   /** The supplier columns of a comparison sheet, left to right (the buyer picks one to negotiate). */
   supplierColumns: string[];
+  /** The suppliers named down the rows of a register of many suppliers' orders; empty otherwise. */
+  registerSuppliers?: string[];
   /** One sentence for the buyer when this is not a supplier's quotation; null for a quotation. */
   sentence: string | null;
 }
@@ -43,6 +45,33 @@ const SUPPLIER_HEADING =
   /^(?:supplier|vendor|bidder|quote|offer)\s*[\w#.-]*|\b(?:co\.?,?\s*ltd|ltd|inc|gmbh|llc|pvt)\b/;
 const PRICE_WORD = /\bprice\b|\brate\b|\bcost\b|单价|\bpreis\b|\bprecio\b/;
 const TARGET = /\btarget\b|\bbudget\b|目标价/;
+
+/** A column naming the supplier of each row: a register of orders (or quotes) from many suppliers, not one quote. */
+const SUPPLIER_COLUMN =
+  /^(?:supplier|vendor|seller|party|bidder|manufacturer|factory)(?:\s*(?:name|code|id))?$|^(?:name\s*of\s*(?:the\s*)?(?:supplier|vendor|party))$|供应商|供货商|厂家|^lieferant(?:name)?$|^proveedor$|^fornecedor$|^fournisseur$|^nhà\s*cung\s*cấp$/u;
+/** Three suppliers or more down one column is a register; one or two may be a quote naming its maker. */
+const REGISTER_SUPPLIERS = 3;
+
+/** The distinct suppliers named down a supplier column on the rows read as lines, in order of first appearance. */
+function registerSuppliers(workbook: WorkbookGrid, extraction: Extraction): string[] {
+  let best: string[] = [];
+  for (const read of extraction.sheets) {
+    const sheet = workbook.sheets.find((s) => s.name === read.sheet);
+    if (!sheet || read.headerRow === null || read.lines.length === 0) continue;
+    // The header band is one or two rows ending at headerRow (1-based).
+    const band = [read.headerRow - 1, read.headerRow - 2].filter((r) => r >= 0);
+    for (let column = 0; column < sheet.columnCount; column++) {
+      if (!band.some((r) => SUPPLIER_COLUMN.test(normaliseHeader(sheet.cells[r]?.[column] ?? '')))) continue;
+      const names = new Set<string>();
+      for (const line of read.lines) {
+        const name = (sheet.cells[line.row - 1]?.[column] ?? '').trim();
+        if (name !== '') names.add(name);
+      }
+      if (names.size > best.length) best = [...names];
+    }
+  }
+  return best.length >= REGISTER_SUPPLIERS ? best : [];
+}
 
 /** The title area of each sheet: the rows above its item table (or the first rows when it has none). */
 function titleText(workbook: WorkbookGrid, extraction: Extraction): string {
@@ -85,11 +114,23 @@ export function detectDocumentKind(workbook: WorkbookGrid, extraction: Extractio
   const priced = lines.filter((l) => l.unitPrice !== null || l.tiers.length > 0).length;
   const quantified = lines.filter((l) => l.quantity !== null).length;
 
+  const register = registerSuppliers(workbook, extraction);
+  // A blank price column asks for prices (an RFQ); no price column at all lists what is needed (a requirements list).
+  const priceColumn = lines.some((l) => l.columns.unitPrice !== undefined);
+
   let kind: DocumentKind;
+  if (register.length > 0) {
+    return {
+      kind: 'purchase_order',
+      supplierColumns: [],
+      registerSuppliers: register,
+      sentence: registerSentence(register, lines.length),
+    };
+  }
   if (supplierColumns.length >= 2) kind = 'comparison';
   else if (titled && titled !== 'quotation') kind = titled;
   else if (titled === 'quotation') kind = 'quotation';
-  else if (lines.length > 0 && priced === 0) kind = quantified > 0 ? 'rfq' : 'requirements';
+  else if (lines.length > 0 && priced === 0) kind = quantified > 0 && priceColumn ? 'rfq' : 'requirements';
   else if (lines.length > 0 && quantified === 0) kind = 'price_list';
   else kind = 'quotation';
   // A titled RFQ whose prices are filled in is the supplier's answer to it: a quotation.
@@ -120,6 +161,15 @@ export function documentKindInWarnings(warnings: readonly string[]): DocumentKin
   return 'quotation';
 }
 
+function registerSentence(suppliers: string[], lines: number): string {
+  const named = `${suppliers.slice(0, 5).join(', ')}${suppliers.length > 5 ? ', …' : ''}`;
+  return (
+    `This looks like a purchase order register of ${suppliers.length} suppliers (${named}; ` +
+    `${lines === 1 ? '1 line' : `${lines} lines`}), not one supplier's quotation: its prices were agreed already. ` +
+    `Share one supplier's quotation to negotiate with them.`
+  );
+}
+
 function sentenceFor(kind: DocumentKind, lines: number, suppliers: string[]): string | null {
   const items = lines === 1 ? '1 line' : `${lines} lines`;
   switch (kind) {
@@ -138,6 +188,6 @@ function sentenceFor(kind: DocumentKind, lines: number, suppliers: string[]): st
     case 'comparison':
       return `This is a comparison of ${suppliers.length} suppliers (${suppliers.slice(0, 7).join(', ')}): pick the supplier column to negotiate.`;
     case 'requirements':
-      return `This looks like a requirements list (${items}, no prices): send it to suppliers as an RFQ, then share their quotations.`;
+      return `This looks like a requirements list (${items}, no prices): it could be sent to suppliers as a request for quotation; share their quotations to negotiate.`;
   }
 }

@@ -154,6 +154,13 @@ describe('classifyHeader', () => {
     expect(vague?.strength ?? 0).toBeLessThan(0.7);
   });
 
+  it("reads a requirements list's headers: the quantity needed at full strength, the date needed kept as an attribute", () => {
+    for (const header of ['Required Qty', 'Qty Required', 'Quantity requested', 'Est. Qty']) {
+      expect(classifyHeader(header)).toMatchObject({ kind: 'quantity', strength: 1 });
+    }
+    for (const header of ['Need by', 'Required by', 'Needed on', 'Due date']) expect(kindOf(header)).toBe('attribute');
+  });
+
   it('ignores sentences, key:value cells and numbers', () => {
     expect(classifyHeader('Payment: 30% T/T deposit, balance before shipment')).toBeNull();
     expect(classifyHeader('Ref: Q-2291')).toBeNull();

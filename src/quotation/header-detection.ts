@@ -66,6 +66,8 @@ const RULES: Rule[] = [
       String.raw`\bmoq\b|\bmin(?:imum)?\.?\s*(?:order|qty)|起订|\blead\s*time\b|\bdelivery\b|` +
         String.raw`交期|\bfabric\b|\bcomposition\b`,
       String.raw`\bmaterial\b|\bcontent\b|\bweight\b|\bgsm\b|\borigin\b|面料|成分`,
+      // A requirements list's dates: when the goods are needed, kept with the line.
+      String.raw`\bneed(?:ed)?\s*(?:by|date|on)\b|\brequired\s*(?:by|date|on)\b|\bdue\s*date\b`,
     ]),
   },
   {
@@ -158,7 +160,7 @@ const FILLER = anyOf(
   [
     String.raw`\([^)]*\)|（[^）]*）`,
     String.raw`\b(?:usd|eur|gbp|rmb|cny|hkd|us\$|no|nr|pcs|pc|per|in|of|the|fob|order|ordered|` +
-      String.raw`total|unit|line|item|style|quoted|product)\b`,
+      String.raw`total|unit|line|item|style|quoted|product|required|req|requested|needed|estimated|est)\b`,
     String.raw`[^a-z\u4e00-\u9fff]`,
   ],
   'g',

@@ -6,6 +6,7 @@ import {
   type ColumnMapping,
   createScanner,
   findItemTables,
+  isSizeLabel,
   parsePriceBreak,
   type ItemTableHeader,
   visibleColumns,
@@ -25,6 +26,14 @@ import {
   type TotalKind,
 } from './row-kinds.js';
 import { assembleSku, tierPriceAt } from './size-matrix.js';
+import {
+  isMeasurementLabel,
+  isMeasurementValue,
+  isSizeHeaderRow,
+  isSpecLabel,
+  isSubTableHeading,
+  MAX_SUB_TABLE_WIDTH,
+} from './sub-tables.js';
 import {
   cellKey,
   EMPTY_TERMS,
@@ -73,7 +82,15 @@ interface Tally {
   belowSmallestBreak: string[];
   badDiscounts: string[];
   currencies: Map<string, number>;
+  /**
+   * Money-looking cells ("12.50", "$8") in the columns of a table that has no price column: a price column the header
+   * did not name. With none, a priceless table is a list of needs, read completely.
+   */
+  strayMoney: number;
 }
+
+/** A cell that reads as money rather than a count, a code or a date: decimals in cents, or a currency mark. */
+const MONEY_LIKE = /^[^\d-]{0,4}\d[\d,. ]*[.,]\d{2}(?!\d)|[$€£¥₹]/;
 
 const FREE_OF_CHARGE = /^(?:foc|f\.o\.c\.?|free(?:\s*of\s*charge)?|n\/c|no\s*charge|免费)$/i;
 
@@ -156,6 +173,8 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const charges: ExtractedCharge[] = [];
   const totals: TotalRow[] = [];
   const closingDiscounts: { row: number; label: string; rate: number | null; amount: number | null }[] = [];
+  /** Size charts and spec tables under a product line: their cells, and the line they were kept with (or none). */
+  const subTables: { range: string; ownerRow: number | null }[] = [];
   const metaRows: number[] = [];
   const besideUnits: TextUnit[][] = [];
   const tally: Tally = {
@@ -167,6 +186,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     belowSmallestBreak: [],
     badDiscounts: [],
     currencies: new Map(),
+    strayMoney: 0,
   };
 
   const readMoney = (row: number, column: number | null): Money | null => {
@@ -228,6 +248,8 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     ].filter((c): c is number => c !== null);
     let previous: { sku: string; description: string } | null = null;
     const firstLine = lines.length;
+    const priceless = m.unitPrice === null && m.tiers.length === 0 && m.total === null;
+    const mapped = new Set([m.sku, m.description, m.color, m.size, m.quantity, ...m.sizes.map((s) => s.column)]);
     // Price breaks written as rows under their product: the product's line and the breaks gathered for it.
     const tierRows = new Map<ExtractedLine, PriceTier[]>();
     let tierOwner: ExtractedLine | null = null;
@@ -235,14 +257,62 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     const copiedFromAbove = (row: number, column: number | null) =>
       column !== null && mergedDown !== undefined && mergedDown.has(cellKey(row, column));
 
+    // A size chart or spec table under a product (its rows and their cells), kept as that product's note.
+    let subTable: { owner: ExtractedLine | null; rows: number[]; columns: number[]; parts: string[] } | null = null;
+    const closeSubTable = () => {
+      if (!subTable) return;
+      const { owner, rows, columns: used, parts } = subTable;
+      const range = `${cellRef(rows[0] ?? 0, Math.min(...used))}:` + `${cellRef(rows.at(-1) ?? 0, Math.max(...used))}`;
+      if (owner) {
+        const note = `Size/spec table ${range}: ${parts.join('; ')}`.slice(0, 300);
+        owner.notes = owner.notes ? `${owner.notes}; ${note}` : note;
+      }
+      subTables.push({ range, ownerRow: owner?.row ?? null });
+      subTable = null;
+    };
+    /** Whether the row belongs to a size chart or spec table rather than being an item (see sub-tables.ts). */
+    const isSubTableRow = (texts: string[], ownCode: boolean): boolean => {
+      if (ownCode || texts.length > MAX_SUB_TABLE_WIDTH) return false;
+      if (isSizeHeaderRow(texts)) return true;
+      const [label = '', ...values] = texts;
+      const heading =
+        isSubTableHeading(label) &&
+        values.every((t) => isSizeLabel(t) || /^\d{1,2}$/.test(t) || (t.length <= 20 && !/\d/.test(t)));
+      if (heading) return true;
+      if (values.length === 0 || parseNumber(label, numberOptions) !== null) return false;
+      // A measurement across the sizes stands out on its own; a spec row ("Fabric | 100% nylon") only inside a table.
+      if (isMeasurementLabel(label) && (values.length >= 2 || subTable) && values.every(isMeasurementValue))
+        return true;
+      return (
+        subTable !== null && (isMeasurementLabel(label) || isSpecLabel(label)) && values.every((t) => t.length <= 40)
+      );
+    };
+
     for (let row = table.lastRow + 1; row <= end; row++) {
       if (sheet.hiddenRows.has(row) || repeatedHeaderRows.has(row)) continue;
       const filled = columns.filter((c) => text(row, c) !== '');
-      if (filled.length === 0) continue;
+      if (filled.length === 0) {
+        closeSubTable();
+        continue;
+      }
       const texts = [...new Set(filled.map((c) => text(row, c)))];
       const isWord = (t: string) => parseNumber(t, numberOptions) === null;
       const skuText = text(row, m.sku);
       const descText = text(row, m.description);
+
+      if (isSubTableRow(texts, isCodeLike(skuText) && !isSizeLabel(skuText))) {
+        subTable ??= {
+          owner: lines.length > firstLine ? (lines.at(-1) ?? null) : null,
+          rows: [],
+          columns: [],
+          parts: [],
+        };
+        subTable.rows.push(row);
+        subTable.columns.push(...filled);
+        subTable.parts.push(filled.map((c) => text(row, c)).join(' '));
+        continue;
+      }
+      closeSubTable();
 
       // A product written over several rows (name, fabric, packing) with its quantity and price merged down them:
       // the rows below the first only show the merged values again, and what they add is the product's detail.
@@ -341,6 +411,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
 
       if (identified && hasValues && !valuesAreText) {
         lines.push(...readLines(row, m, identity));
+        if (priceless) tally.strayMoney += filled.filter((c) => !mapped.has(c) && MONEY_LIKE.test(text(row, c))).length;
         const line = lines.at(-1);
         // Its own price is its first break: the labelled one, or (breaks in the quantity column) any quantity.
         const ownsBreaks = m.tierLabels === null || breakAt !== null;
@@ -357,6 +428,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
       if (!identified && hasValues && !texts.some(isWord)) continue;
       metaRows.push(row);
     }
+    closeSubTable();
     for (const [line, rowTiers] of tierRows) applyTierRows(line, rowTiers);
   }
 
@@ -637,6 +709,7 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const pricesOnly =
     readTables.length > 0 && readTables.every((t) => t.columns.quantity === null && t.columns.sizes.length === 0);
   warnings.push(...tallyWarnings(name, tally, pricesOnly ? lines.length : 0), ...discountWarnings);
+  warnings.push(...subTableWarnings(name, subTables));
   if (lines.length === 0) warnings.push(`The item table on '${name}' has a header but no readable lines.`);
 
   const confidence = scoreConfidence(readTables, lines, charges, statedTotal, tally);
@@ -654,6 +727,31 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     },
     warnings,
   };
+}
+
+/** Where the size charts and spec tables under products went: a product's note, or nowhere (none above them). */
+function subTableWarnings(name: string, subTables: { range: string; ownerRow: number | null }[]): string[] {
+  const kept = subTables.filter((t) => t.ownerRow !== null);
+  const dropped = subTables.filter((t) => t.ownerRow === null);
+  const ranges = (tables: typeof subTables) =>
+    `${tables
+      .slice(0, 3)
+      .map((t) => t.range)
+      .join(', ')}${tables.length > 3 ? ', …' : ''}`;
+  const warnings: string[] = [];
+  if (kept.length) {
+    warnings.push(
+      `${plural(kept.length, 'size or spec table', 'size or spec tables')} on '${name}' (${ranges(kept)}) ` +
+        `${kept.length === 1 ? 'was kept as a note of the line' : 'were kept as notes of the lines'} above, not read as items.`,
+    );
+  }
+  if (dropped.length) {
+    warnings.push(
+      `${plural(dropped.length, 'size or spec table', 'size or spec tables')} on '${name}' (${ranges(dropped)}) ` +
+        `had no line above ${dropped.length === 1 ? 'it' : 'them'} and ${dropped.length === 1 ? 'was' : 'were'} ignored.`,
+    );
+  }
+  return warnings;
 }
 
 /** Sentences for the buyer about what the rows of one sheet left unsure. */
@@ -743,13 +841,17 @@ function scoreConfidence(
   const clarity = tables.reduce((sum, t) => sum + t.clarity, 0) / tables.length;
   const hasQuantity = tables.some((t) => t.columns.quantity !== null || t.columns.sizes.length > 0);
   const hasPrice = tables.some((t) => t.columns.unitPrice !== null || t.columns.tiers.length > 0);
-  const header = (0.55 + 0.45 * clarity) * (hasQuantity ? 1 : 0.85) * (hasPrice ? 1 : 0.7);
+  // A list of quantities with no price column and no money anywhere beside them (a requirements list) is read
+  // completely: there is no price for Claude to find. Money in an unnamed column is a price column missed.
+  const needsList = !hasPrice && hasQuantity && tally.strayMoney === 0 && lines.every((l) => l.quantity !== null);
+  const header = (0.55 + 0.45 * clarity) * (hasQuantity ? 1 : 0.85) * (hasPrice || needsList ? 1 : 0.7);
 
   const parsed = tally.numericCells ? tally.readCells / tally.numericCells : 1;
   // A named price column left blank on every line (an RFQ) is read completely: there is no price for Claude to find.
   const pricesBlank = hasPrice && tally.unreadable.length === 0 && lines.every((l) => l.unitPrice === null);
   const complete =
-    lines.filter((l) => l.quantity !== null && (pricesBlank || l.unitPrice !== null)).length / lines.length;
+    lines.filter((l) => l.quantity !== null && (pricesBlank || needsList || l.unitPrice !== null)).length /
+    lines.length;
   const rowsLost = tally.incompleteRows.length / (lines.length + tally.incompleteRows.length);
 
   let checked = 0;
