@@ -30,6 +30,7 @@ import { uncachedFormulasChineseTerms } from './styles/uncached-formulas-chinese
 import { invoiceGst } from './styles/invoice-gst.js';
 import { rfqBlankPrices } from './styles/rfq-blank-prices.js';
 import { targetPriceColumn } from './styles/target-price-column.js';
+import { supplierComparison } from './styles/supplier-comparison.js';
 import { quotationTruthSchema, type QuotationTruth } from './truth.js';
 import { workbookToBuffer } from './workbook.js';
 
@@ -62,6 +63,7 @@ export const SAMPLE_STYLES: readonly SampleStyle[] = [
   invoiceGst,
   rfqBlankPrices,
   targetPriceColumn,
+  supplierComparison,
 ];
 
 export interface SampleFile {

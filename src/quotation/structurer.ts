@@ -878,6 +878,10 @@ export function structureWorkbook(workbook: WorkbookGrid, options: StructureOpti
   const kind = detectDocumentKind(workbook, extraction);
   if (kind.sentence) warnings.unshift(kind.sentence);
   // A comparison is not negotiated until the buyer picks a supplier's column (see StructureOptions.priceColumn).
-  if (kind.kind === 'comparison') extraction.comparison = kind.supplierColumns;
+  if (kind.kind === 'comparison') {
+    extraction.comparison = kind.supplierColumns;
+    // The company over the first offer is one of several, not who quoted.
+    extraction.supplierName = null;
+  }
   return extraction;
 }
