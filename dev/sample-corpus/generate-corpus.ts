@@ -30,6 +30,7 @@ import { uncachedFormulasChineseTerms } from './styles/uncached-formulas-chinese
 import { invoiceGst } from './styles/invoice-gst.js';
 import { rfqBlankPrices } from './styles/rfq-blank-prices.js';
 import { targetPriceColumn } from './styles/target-price-column.js';
+import { supplierComparison } from './styles/supplier-comparison.js';
 import { requirementsList } from './styles/requirements-list.js';
 import { dimensionSubTables } from './styles/dimension-sub-tables.js';
 import { quotationTruthSchema, type QuotationTruth } from './truth.js';
@@ -64,7 +65,7 @@ export const SAMPLE_STYLES: readonly SampleStyle[] = [
   invoiceGst,
   rfqBlankPrices,
   targetPriceColumn,
-  // 26 is another branch's (a comparison sheet); these two keep 27 and 28 whichever merges first.
+  supplierComparison,
   requirementsList,
   dimensionSubTables,
 ];

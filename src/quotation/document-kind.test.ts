@@ -110,7 +110,11 @@ describe('detectDocumentKind', () => {
       ['KF001-FRG-M', 'Fleece jacket', '100', '9', '10', '11', '10.5'],
     ]);
     expect(result.kind).toBe('comparison');
-    expect(result.supplierColumns).toEqual(['Supplier A Price', 'Supplier B Price', 'Supplier C Price']);
+    expect(result.supplierColumns).toEqual([
+      { sheet: 'Sheet1', column: 4, name: 'Supplier A' },
+      { sheet: 'Sheet1', column: 5, name: 'Supplier B' },
+      { sheet: 'Sheet1', column: 6, name: 'Supplier C' },
+    ]);
     expect(result.sentence).toContain('comparison of 3 suppliers');
   });
 
@@ -125,5 +129,92 @@ describe('detectDocumentKind', () => {
   it('tells the buyer in the workbook warnings', () => {
     const workbook = workbookGrid(sheetGrid('Sheet1', [['TAX INVOICE'], [], HEADER, ...ITEMS]));
     expect(structureWorkbook(workbook).warnings[0]).toContain('invoice');
+  });
+});
+
+const suppliersOf = (rows: string[][]) => kindOf(rows).supplierColumns.map((s) => [s.column, s.name]);
+
+describe('detectDocumentKind: comparison sheets of several shapes', () => {
+  it('numbered vendors with a lowest column: the lowest is no supplier', () => {
+    const rows = [
+      ['Item', 'Description', 'Qty', 'Vendor 1 price', 'Vendor 2 price', 'Vendor 3 price', 'Lowest'],
+      ['KF001-FRG-M', 'Fleece jacket', '100', '10', '11', '10.5', '10'],
+    ];
+    expect(suppliersOf(rows)).toEqual([
+      [3, 'Vendor 1'],
+      [4, 'Vendor 2'],
+      [5, 'Vendor 3'],
+    ]);
+    expect(kindOf(rows).sentence).toBe(
+      'This is a comparison of 3 suppliers (Vendor 1, Vendor 2, Vendor 3): pick the supplier column to negotiate.',
+    );
+  });
+
+  it('company names merged over a rate and an amount each: the rate column is the supplier’s', () => {
+    const rows = [
+      ['', '', '', 'Acme Textiles Ltd', 'Acme Textiles Ltd', 'Brightstar Co., Ltd', 'Brightstar Co., Ltd'],
+      ['SKU', 'Description', 'Qty', 'Unit Price', 'Amount', 'Unit Price', 'Amount'],
+      ['KF001-FRG-M', 'Fleece jacket', '100', '10', '1000', '11', '1100'],
+    ];
+    expect(suppliersOf(rows)).toEqual([
+      [3, 'Acme Textiles Ltd'],
+      [5, 'Brightstar Co., Ltd'],
+    ]);
+  });
+
+  it('plain names over their rates, with an L1 rate column and a rank row under the lines', () => {
+    const rows = [
+      ['Comparative statement'],
+      ['', '', '', 'Kohinoor', 'Kohinoor', 'Sunrise', 'Sunrise', 'Bharat', 'Bharat', ''],
+      ['S.No', 'Particulars', 'Qty', 'Rate', 'Amount', 'Rate', 'Amount', 'Rate', 'Amount', 'L1 Rate'],
+      ['1', 'Fleece jacket', '100', '10', '1000', '11', '1100', '12', '1200', '10'],
+      ['', 'Rank', '', 'L1', '', 'L2', '', 'L3', '', ''],
+    ];
+    expect(suppliersOf(rows)).toEqual([
+      [3, 'Kohinoor'],
+      [5, 'Sunrise'],
+      [7, 'Bharat'],
+    ]);
+  });
+
+  it('a buyer target, budget or last price beside two suppliers is none of them', () => {
+    const rows = [
+      ['SKU', 'Qty', 'Target Price', 'Budget', 'Last PO Price', 'Supplier A', 'Supplier B'],
+      ['KF001-FRG-M', '100', '9', '9', '9.5', '10', '11'],
+    ];
+    expect(suppliersOf(rows)).toEqual([
+      [5, 'Supplier A'],
+      [6, 'Supplier B'],
+    ]);
+  });
+
+  it.each([
+    [['SKU', 'Description', 'Qty', 'Supplier SKU', 'Supplier Price', 'Amount']],
+    [
+      ['Style No.', 'Description', 'Qty', 'Price (USD)', 'Price (USD)'],
+      ['', '', '', 'Unit', 'Amount'],
+    ],
+    [['SKU', 'Description', 'Qty', 'FOB Price', 'CIF Price', 'Amount']],
+  ])('one supplier’s own columns are no comparison: %j', (...header) => {
+    const result = kindOf([...header, ['KF001-FRG-M', 'Fleece jacket', '100', '10', '10', '1000']]);
+    expect(result.kind).not.toBe('comparison');
+    expect(result.supplierColumns).toEqual([]);
+  });
+
+  it('a comparison extraction names its suppliers for the buyer to pick; a picked one reads that column', () => {
+    const rows = [
+      ['SKU', 'Description', 'Qty', 'Supplier A Price', 'Supplier B Price', 'Supplier C Price'],
+      ['KF001-FRG-M', 'Fleece jacket', '100', '10', '11', '10.5'],
+    ];
+    const workbook = workbookGrid(sheetGrid('Sheet1', rows));
+    const pending = structureWorkbook(workbook);
+    expect(pending.comparison?.map((s) => s.name)).toEqual(['Supplier A', 'Supplier B', 'Supplier C']);
+    const picked = structureWorkbook(workbook, { priceColumn: { sheet: 'Sheet1', column: 4, name: 'Supplier B' } });
+    expect(picked.comparison).toBeUndefined();
+    expect(picked.supplierName).toBe('Supplier B');
+    expect(picked.sheets[0]?.lines.map((l) => l.unitPrice)).toEqual([11]);
+    expect(picked.warnings[0]).toBe(
+      "Prices read from Supplier B's column (E on sheet 'Sheet1') of a comparison sheet.",
+    );
   });
 });

@@ -2,16 +2,18 @@
 // orders, RFQs with the price column still blank, price lists, comparison sheets with one price column per supplier
 // and requirement lists. Read as one supplier's quote, each of them starts a wrong negotiation; named, the buyer is
 // told in one sentence what Parley saw and what it can do with it.
-import { normaliseHeader } from './header-detection.js';
-import type { Extraction, WorkbookGrid } from './types.js';
+import { BUYER_PRICE, classifyHeader, normaliseHeader } from './header-detection.js';
+import type { Extraction, SupplierColumn, WorkbookGrid } from './types.js';
+
+export type { SupplierColumn };
 
 export type DocumentKind =
   'quotation' | 'price_list' | 'rfq' | 'purchase_order' | 'invoice' | 'delivery_note' | 'comparison' | 'requirements';
 
 export interface DocumentKindResult {
   kind: DocumentKind;
-  /** The supplier columns of a comparison sheet, left to right (the buyer picks one to negotiate). */
-  supplierColumns: string[];
+  /** The suppliers of a comparison sheet, left to right, each with its price column (the buyer picks one). */
+  supplierColumns: SupplierColumn[];
   /** The suppliers named down the rows of a register of many suppliers' orders; empty otherwise. */
   registerSuppliers?: string[];
   /** One sentence for the buyer when this is not a supplier's quotation; null for a quotation. */
@@ -41,10 +43,78 @@ const TITLES: [DocumentKind, RegExp][] = [
   ['price_list', /\bprice\s*list\b|\bpricelist\b|\bpreisliste\b|\blista\s*de\s*precios\b|价目表/],
 ];
 
-const SUPPLIER_HEADING =
-  /^(?:supplier|vendor|bidder|quote|offer)\s*[\w#.-]*|\b(?:co\.?,?\s*ltd|ltd|inc|gmbh|llc|pvt)\b/;
-const PRICE_WORD = /\bprice\b|\brate\b|\bcost\b|单价|\bpreis\b|\bprecio\b/;
-const TARGET = /\btarget\b|\bbudget\b|目标价/;
+/**
+ * A supplier's column named by its place in the comparison: "Supplier A", "Vendor 1 price", "Bidder #2", "Offer III",
+ * "Supplier: Acme". Only a short label or a name may follow the word: "Supplier SKU" or "Vendor code" is one
+ * supplier's own column, not a second supplier.
+ */
+const NUMBERED_SUPPLIER =
+  /^(?:supplier|vendor|bidder|offer|quote|quotation|party|lieferant|anbieter|proveedor|供应商|nhà\s*cung\s*cấp)\s*(?:#|no\.?)?\s*(?:[a-z]|\d{1,2}|[ivx]{1,4})(?![\p{L}\d])|^(?:supplier|vendor|bidder|party)\s*[:\-–]\s*\S/u;
+/** A company's legal form: a header naming a company is a supplier's column. */
+const COMPANY =
+  /\b(?:co\.?,?\s*ltd|ltd|limited|inc|corp|gmbh|llc|pvt|plc|srl|jsc|enterprises?|industries|traders)\b\.?|有限公司|公司|công\s*ty/u;
+/** The sheet's own summary of the offers: the lowest price, the L1 bidder, the best offer. Never a supplier. */
+const BEST_OF =
+  /\blowest\b|^l\s*-?\s*1\b|\bbest\s*(?:price|offer|rate|quote)\b|\bmin(?:imum)?\.?\s*(?:price|rate)\b|\bcheapest\b|最低/;
+const PRICE_WORD = /\bprice\b|\brate\b|\bcost\b|单价|\bpreis\b|\bprecio\b|\bquoted\b|giá/;
+
+/** The supplier in a header: "Supplier A Price (USD)" → "Supplier A", "Acme Ltd – Rate" → "Acme Ltd". */
+function supplierName(header: string): string {
+  const name = header
+    .replace(/\([^)]*\)|（[^）]*）/g, ' ')
+    .replace(/\b(?:unit\s*)?(?:price|rate|cost)\b|\bquoted\b|单价|\bpreis\b|\bprecio\b/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s:\-–/|]+|[\s:\-–/|]+$/g, '')
+    .trim();
+  return (name || header.trim()).slice(0, 120);
+}
+
+/** A buyer figure (target, budget, last price) or the sheet's "lowest" column: over a price, yet no supplier. */
+function isNotSupplier(normal: string): boolean {
+  return BUYER_PRICE.test(normal) || BEST_OF.test(normal);
+}
+
+/** Whether a header cell names a supplier: by its place ("Supplier A"), by a company form, or as a name over a price. */
+function namesSupplier(normal: string, overPrice: boolean): boolean {
+  if (NUMBERED_SUPPLIER.test(normal) || COMPANY.test(normal)) return true;
+  // A name with a price sub-header under it ("Acme" merged over "Unit Price | Amount"): a word that names no column.
+  return overPrice && classifyHeader(normal) === null && /\p{L}{2}/u.test(normal) && !/\d{3}/.test(normal);
+}
+
+/**
+ * Price columns headed by different suppliers: a comparison of offers. A supplier is named on the price header
+ * itself ("Vendor 1 price") or on the row above, over a price sub-header (a company name merged over its columns);
+ * a supplier's block may also hold an amount or a lead time, but its price is the column the buyer negotiates.
+ */
+export function supplierPriceColumns(workbook: WorkbookGrid): SupplierColumn[] {
+  let best: SupplierColumn[] = [];
+  for (const sheet of workbook.sheets) {
+    for (let row = 0; row < Math.min(sheet.rowCount, 40); row++) {
+      const cells = sheet.cells[row] ?? [];
+      const below = sheet.cells[row + 1] ?? [];
+      const found = new Map<string, SupplierColumn>();
+      cells.forEach((cell, column) => {
+        if (sheet.hiddenColumns.has(column)) return;
+        const normal = normaliseHeader(cell);
+        if (normal === '' || normal.length > 60 || isNotSupplier(normal)) return;
+        const under = normaliseHeader(below[column] ?? '');
+        const priceHere = PRICE_WORD.test(normal);
+        const priceUnder = under !== '' && PRICE_WORD.test(under) && !isNotSupplier(under);
+        if (!namesSupplier(normal, priceUnder && !priceHere)) return;
+        // A supplier named with no price word anywhere ("Vendor 1" over its prices) counts only by its place.
+        if (!priceHere && !priceUnder && !NUMBERED_SUPPLIER.test(normal)) return;
+        const name = supplierName(cell);
+        const key = name.toLowerCase();
+        // A name merged over several columns: its first price column is the supplier's price.
+        const seen = found.get(key);
+        if (seen && (!priceUnder || PRICE_WORD.test(normaliseHeader(below[seen.column] ?? '')))) return;
+        found.set(key, { sheet: sheet.name, column, name });
+      });
+      if (found.size > best.length) best = [...found.values()];
+    }
+  }
+  return best.length >= 2 ? best : [];
+}
 
 /** A column naming the supplier of each row: a register of orders (or quotes) from many suppliers, not one quote. */
 const SUPPLIER_COLUMN =
@@ -83,27 +153,6 @@ function titleText(workbook: WorkbookGrid, extraction: Extraction): string {
     .filter((cell) => cell.trim() !== '')
     .map(normaliseHeader)
     .join(' | ');
-}
-
-/** Price columns headed by different suppliers on one header row: a comparison of offers. */
-function supplierPriceColumns(workbook: WorkbookGrid): string[] {
-  let best: string[] = [];
-  for (const sheet of workbook.sheets) {
-    for (let row = 0; row < Math.min(sheet.rowCount, 40); row++) {
-      const cells = sheet.cells[row] ?? [];
-      const below = sheet.cells[row + 1] ?? [];
-      const suppliers = new Set<string>();
-      cells.forEach((cell, column) => {
-        const text = normaliseHeader(cell);
-        if (text === '' || TARGET.test(text)) return;
-        const priced = PRICE_WORD.test(text) || PRICE_WORD.test(normaliseHeader(below[column] ?? ''));
-        if (SUPPLIER_HEADING.test(text) && priced) suppliers.add(cell.trim());
-        else if (SUPPLIER_HEADING.test(text) && /^(?:supplier|vendor|bidder)\b/.test(text)) suppliers.add(cell.trim());
-      });
-      if (suppliers.size > best.length) best = [...suppliers];
-    }
-  }
-  return best.length >= 2 ? best : [];
 }
 
 export function detectDocumentKind(workbook: WorkbookGrid, extraction: Extraction): DocumentKindResult {
@@ -170,7 +219,7 @@ function registerSentence(suppliers: string[], lines: number): string {
   );
 }
 
-function sentenceFor(kind: DocumentKind, lines: number, suppliers: string[]): string | null {
+function sentenceFor(kind: DocumentKind, lines: number, suppliers: SupplierColumn[]): string | null {
   const items = lines === 1 ? '1 line' : `${lines} lines`;
   switch (kind) {
     case 'quotation':
@@ -185,8 +234,11 @@ function sentenceFor(kind: DocumentKind, lines: number, suppliers: string[]): st
       return 'This looks like an invoice, not a quotation: it bills an order that was already placed.';
     case 'delivery_note':
       return 'This looks like a delivery note (challan or packing list), not a quotation: it lists goods shipped.';
-    case 'comparison':
-      return `This is a comparison of ${suppliers.length} suppliers (${suppliers.slice(0, 7).join(', ')}): pick the supplier column to negotiate.`;
+    case 'comparison': {
+      const names = suppliers.map((s) => s.name);
+      const listed = names.length > 7 ? `${names.slice(0, 7).join(', ')}…` : names.join(', ');
+      return `This is a comparison of ${names.length} suppliers (${listed}): pick the supplier column to negotiate.`;
+    }
     case 'requirements':
       return `This looks like a requirements list (${items}, no prices): it could be sent to suppliers as a request for quotation; share their quotations to negotiate.`;
   }

@@ -44,6 +44,21 @@ interface Rule {
   priceBasis?: 'net' | 'list';
 }
 
+/**
+ * The buyer's own figures beside a supplier's price: a target or budget, the price paid last time (India's "LPP", last
+ * purchase price), a benchmark. They sit in RFQ templates and comparison sheets, often left of the supplier's column,
+ * and are never what the supplier asks.
+ */
+export const BUYER_PRICE = anyOf([
+  String.raw`\btarget\b|\bbudget(?:ed)?\b|\bbenchmark|\bour\s*(?:price|rate|cost)\b|\bl\.?\s?p\.?\s?p\b`,
+  String.raw`\b(?:last|previous|prev\.?|prior|old|existing|current)\s*(?:po\s*|purchase\s*|paid\s*|order\s*)?` +
+    String.raw`(?:unit\s*)?(?:price|rate|cost)\b`,
+  // German, Spanish, Chinese, Vietnamese: target, budget, our price, last or previous price.
+  String.raw`ziel[\s-]*preis|\bunser\s*preis|\bletzter\s*(?:ek-?\s*)?preis|\bvorheriger\s*preis|\bvorpreis`,
+  String.raw`\bprecio\s*(?:objetivo|meta|anterior|de\s*referencia)|\bnuestro\s*precio|[uú]ltimo\s*precio`,
+  String.raw`目标价|预算|上次价|历史价|参考价|giá\s*mục\s*tiêu|ngân\s*sách|giá\s*(?:cũ|trước|lần\s*trước)`,
+]);
+
 // Order matters: the first rule that matches wins, so the specific phrases ("net price", "total qty", "colour code",
 // "style description") come before the single words they contain ("price", "total", "code", "style").
 const RULES: Rule[] = [
@@ -53,8 +68,7 @@ const RULES: Rule[] = [
       String.raw`\bh\.?s\.?\s*code\b|\bbar\s*code\b|\bean\b|\bupc\b|\bcartons?\b|\bctns?\b|\bcbm\b|\bg\.?w\.?\b`,
       // A tariff code (India's HSN/SAC, the HS code, the EU's Zolltarif) is never the product's SKU.
       String.raw`\bn\.?w\.?\b|\bmeas|箱|\bhsn\b|\bsac\b|\btariff|zolltarif|海关编码|mã\s*hs`,
-      // The buyer's own target or budget price on a comparison sheet is never a supplier's price.
-      String.raw`\btarget\b|\bbudget\b|目标价|\bziel\s*preis|\bprecio\s*objetivo`,
+      BUYER_PRICE.source,
       // Tax columns of an invoice-style quote (GST %, CGST amount, MwSt): a rate or a tax, never the item's price.
       String.raw`^(?:gst|igst|cgst|sgst|utgst|vat|iva|mwst|ust|tax|thuế|税率|税额)\b`,
     ]),

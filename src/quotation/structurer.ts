@@ -3,6 +3,7 @@
 // words, read each row under it, skip totals and section titles, set charges apart, read the terms around the table,
 // ignore what is hidden — and says how sure it is, so that only the sheets it is unsure of go to Claude.
 import {
+  classifyHeader,
   type ColumnMapping,
   createScanner,
   findItemTables,
@@ -14,7 +15,7 @@ import {
 import { extractMetadata, labelKind, type TextUnit, textUnitsOfRow } from './metadata.js';
 import { type Money, type NumberOptions, parseMoney, parseNumber, parsePercent, round } from './numbers.js';
 import { leadingCode } from './column-roles.js';
-import { detectDocumentKind } from './document-kind.js';
+import { detectDocumentKind, type SupplierColumn } from './document-kind.js';
 import {
   isChargeLabel,
   isClosingDiscountLabel,
@@ -55,6 +56,11 @@ export const LLM_RESTRUCTURE_BELOW = STRUCTURER_CONFIDENCE_THRESHOLD;
 export interface StructureOptions {
   /** The buyer's own names ("Valden Outdoor"): never taken for the supplier when a quote addresses them. */
   buyerNames?: string[];
+  /**
+   * The supplier column the buyer picked on a comparison sheet: its prices are the lines' prices, and its supplier
+   * the quotation's.
+   */
+  priceColumn?: SupplierColumn;
 }
 
 export interface SheetStructure {
@@ -143,6 +149,43 @@ function emptySheet(sheet: SheetGrid, confidence: number): SheetExtraction {
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
 
+/**
+ * A table read with the picked supplier's column as its price. The columns right of it up to the next price header
+ * are that supplier's block: its amount column (if any) is the line total; the other suppliers' prices and totals,
+ * and any price breaks, are not this supplier's and are left unread.
+ */
+function withPriceColumn(sheet: SheetGrid, table: ItemTableHeader, column: number): ItemTableHeader {
+  const band: string[] = [];
+  for (let row = table.firstRow; row <= table.lastRow; row++) band.push(sheet.cells[row]?.[column] ?? '');
+  if (band.every((cell) => cell.trim() === '')) return table;
+  const lowest = (c: number) => {
+    for (let row = table.lastRow; row >= table.firstRow; row--) {
+      const kind = classifyHeader(sheet.cells[row]?.[c] ?? '')?.kind;
+      if (kind) return kind;
+    }
+    return null;
+  };
+  let blockEnd = column + 1;
+  while (blockEnd < sheet.columnCount && lowest(blockEnd) !== 'unitPrice') blockEnd++;
+  const columns = table.columns;
+  const inBlock = (c: number | null) => c !== null && c > column && c < blockEnd;
+  let blockTotal: number | null = null;
+  for (let c = column + 1; c < blockEnd && blockTotal === null; c++) if (lowest(c) === 'total') blockTotal = c;
+  return {
+    ...table,
+    columns: {
+      ...columns,
+      unitPrice: column,
+      listPrice: null,
+      unitPriceIsNet: false,
+      total: blockTotal,
+      discount: inBlock(columns.discount) ? columns.discount : null,
+      tiers: [],
+      tierLabels: null,
+    },
+  };
+}
+
 /** Reads one sheet. Pure: the same grid always gives the same extraction. */
 export function structureSheet(sheet: SheetGrid, options: StructureOptions = {}): SheetStructure {
   const name = sheet.name;
@@ -167,7 +210,10 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
   const written = (row: number, column: number | null): string =>
     text(row, column) === '' || column === null ? '' : (sheet.cells[row]?.[column] ?? '');
   const numberOptions = inferDecimal(sheet, columns);
-  const { tables, repeatedHeaderRows } = findItemTables(sheet, createScanner());
+  const scan = findItemTables(sheet, createScanner());
+  const { repeatedHeaderRows } = scan;
+  const chosen = options.priceColumn?.sheet === name ? options.priceColumn.column : null;
+  const tables = chosen === null ? scan.tables : scan.tables.map((table) => withPriceColumn(sheet, table, chosen));
 
   const lines: ExtractedLine[] = [];
   const charges: ExtractedCharge[] = [];
@@ -914,14 +960,30 @@ export function structureWorkbook(workbook: WorkbookGrid, options: StructureOpti
   }
   const withLines = sheets.filter((s) => s.lines.length > 0);
   const supplierName =
+    options.priceColumn?.name ??
     withLines.find((s) => s.supplierName !== null)?.supplierName ??
     sheets.find((s) => s.supplierName !== null)?.supplierName ??
     null;
   const notes = [...new Set(sheets.flatMap((s) => s.notes))];
   if (withLines.length === 0 && sheets.length > 0) warnings.push('No item table was found in the workbook.');
-  const extraction = { sheets, supplierName, terms, notes, warnings };
+  const extraction: Extraction = { sheets, supplierName, terms, notes, warnings };
+  const chosen = options.priceColumn;
+  if (chosen) {
+    // The buyer picked a supplier of a comparison: from here on it is that supplier's quotation.
+    warnings.unshift(
+      `Prices read from ${chosen.name}'s column (${columnLetter(chosen.column)} on sheet '${chosen.sheet}') ` +
+        'of a comparison sheet.',
+    );
+    return extraction;
+  }
   // An invoice, RFQ or comparison read as one supplier's quote starts a wrong negotiation: the buyer is told first.
   const kind = detectDocumentKind(workbook, extraction);
   if (kind.sentence) warnings.unshift(kind.sentence);
+  // A comparison is not negotiated until the buyer picks a supplier's column (see StructureOptions.priceColumn).
+  if (kind.kind === 'comparison') {
+    extraction.comparison = kind.supplierColumns;
+    // The company over the first offer is one of several, not who quoted.
+    extraction.supplierName = null;
+  }
   return extraction;
 }

@@ -129,6 +129,20 @@ export interface Extraction {
   terms: QuotationTerms;
   notes: string[];
   warnings: string[];
+  /**
+   * A comparison sheet's suppliers, each with its price column, when no column was picked: the lines were read with
+   * the leftmost price and are not one supplier's quotation until the buyer picks.
+   */
+  comparison?: SupplierColumn[];
+}
+
+/** One supplier's price column on a comparison sheet: what the buyer picks to negotiate. */
+export interface SupplierColumn {
+  sheet: string;
+  /** 0-based column of the supplier's unit price. */
+  column: number;
+  /** The supplier as the sheet names it ("Supplier A", "Acme Textiles Ltd"): the quotation's supplier once picked. */
+  name: string;
 }
 
 // ───────────────────────────── Validator output ─────────────────────────────
