@@ -400,6 +400,16 @@ export class CatalogIndex {
    * bounded whatever the catalog's size, and a group found shares every word it has with the description counted.
    */
   nameGroupsWithWords(words: readonly string[]): { group: NameGroup; shared: number }[] {
+    const found: { group: NameGroup; shared: number }[] = [];
+    this.visitNameGroupsWithWords(words, (group, shared) => found.push({ group, shared }));
+    return found;
+  }
+
+  /**
+   * nameGroupsWithWords without the list: `visit` is called once for each of the same groups. For a caller that wants
+   * one figure over them (the best fit), so a line against a large catalog allocates nothing per group.
+   */
+  visitNameGroupsWithWords(words: readonly string[], visit: (group: NameGroup, shared: number) => void): void {
     const keys = [
       ...words.map((word) => this.groupsByWord.get(word) ?? []),
       ...wordPairs(words).map((pair) => this.groupsByPair.get(pair) ?? []),
@@ -418,16 +428,14 @@ export class CatalogIndex {
       }
     }
     const said = new Set(words);
-    const found: { group: NameGroup; shared: number }[] = [];
+    for (const g of touched) seen[g] = 0;
     for (const g of touched) {
-      seen[g] = 0;
       const group = this.nameGroups[g];
       if (!group) continue;
       let shared = 0;
       for (const word of group.words) if (said.has(word)) shared++;
-      found.push({ group, shared });
+      visit(group, shared);
     }
-    return found;
   }
 
   /**

@@ -118,7 +118,7 @@ describe('matchLine, tier by tier', () => {
 
   it('tier 1: an exact SKU whose name holds the words said reads no shared-word list', () => {
     // The lists grow with the catalog; a line the SKU settles must cost the same at 10K products as at 1M.
-    const reads = vi.spyOn(index, 'nameGroupsWithWords');
+    const reads = vi.spyOn(index, 'visitNameGroupsWithWords');
     try {
       const result = matchLine(index, query({ rawSku: 'MJ001-0BS-XL', description: 'Switchback Wind Jacket - XL' }));
       expect(result.method).toBe('exact_sku');

@@ -192,7 +192,15 @@ function readEvidence(index: CatalogIndex, query: MatchQuery): LineEvidence {
       return nameGroups();
     },
     get bestFit() {
-      best ??= fits().reduce((most, { fit }) => Math.max(most, fit), 0);
+      // An exact SKU's check needs this figure alone: read it off the groups without listing them, unless listed.
+      if (best === undefined && groups) best = groups.reduce((most, { fit }) => Math.max(most, fit), 0);
+      if (best === undefined) {
+        let most = 0;
+        index.visitNameGroupsWithWords(nameWords, (group, shared) => {
+          most = Math.max(most, fitOf(shared, nameWords.length, group.words.length));
+        });
+        best = most;
+      }
       return best;
     },
   };
