@@ -12,7 +12,7 @@ import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receiv
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
 import { cancelCatalogImport } from './catalog/cancel-catalog-import.js';
 import { claimFirstApprover } from './workspace/claim-first-approver.js';
-import { publishHome } from './home/publish-home.js';
+import { coalescePerPerson, publishHome } from './home/publish-home.js';
 import { applyCatalogImport, claimCatalogImport } from './catalog/import-catalog.js';
 import { previewCatalogImport } from './catalog/preview-catalog-import.js';
 import type { SlackFiles } from './quotation/download-shared-file.js';
@@ -126,6 +126,10 @@ export function createParley(options: ParleyOptions): Parley {
     void promise.finally(() => inFlight.delete(promise)).catch(() => {});
     return promise;
   };
+
+  const refreshHome = coalescePerPerson(async (teamId, userId) => {
+    await inTeam(teamId, (ctx) => publishHome(ctx, userId));
+  });
 
   /** One service call in the team's workspace; the outbox is kicked after it, for the rows it may have written. */
   function inTeam<R>(teamId: string, act: (ctx: ServiceContext) => Promise<R>): InTeam<R> {
@@ -297,7 +301,7 @@ export function createParley(options: ParleyOptions): Parley {
       // The Home is built (five queries) and queued after the listener acknowledged: building it before the answer
       // made every app_home_opened wait on the database and Slack (ack p99 3 s in the large story). Held only in
       // memory until it is queued: a crash in between loses this publish, which the person's next open makes again.
-      void inTeam(teamId, (ctx) => publishHome(ctx, userId)).catch((error: unknown) =>
+      void track(refreshHome(teamId, userId)).catch((error: unknown) =>
         log.error('could not publish an App Home', { error, teamId, userId }),
       );
       return { becameApprover: claimed.ok && claimed.value.becameApprover };

@@ -48,11 +48,14 @@ export async function enqueueDecisionFailed(tx: WorkspaceTx, input: { negotiatio
 
 export interface FinalOffer {
   name: string;
-  lines: readonly { sku: string; unitPrice: number }[];
+  lines: readonly { sku: string; quantity: number; unitPrice: number }[];
 }
 
-/** Lines × suppliers: every awarded line with each supplier's final unit price and its award, the largest first. */
-function lineRows(numbers: DecisionNumbers, offers: readonly FinalOffer[]): NonNullable<DecisionModel['lines']> {
+/**
+ * Lines × suppliers: every line offered, with each supplier's final unit price and its award (none for a line nobody
+ * was awarded, so the buyer sees every line), the largest first.
+ */
+export function lineRows(numbers: DecisionNumbers, offers: readonly FinalOffer[]): NonNullable<DecisionModel['lines']> {
   const bySku = new Map<
     string,
     { quantity: number; value: number; awarded: { supplierName: string; qty: number }[] }
@@ -64,6 +67,15 @@ function lineRows(numbers: DecisionNumbers, offers: readonly FinalOffer[]): NonN
       row.value += line.lineTotal;
       row.awarded.push({ supplierName: supplier.name, qty: line.quantity });
       bySku.set(line.sku, row);
+    }
+  }
+  // A line no supplier was awarded: sized at its lowest offered price, to sort among the others.
+  for (const offer of offers) {
+    for (const line of offer.lines) {
+      const row = bySku.get(line.sku);
+      const value = line.quantity * line.unitPrice;
+      if (!row) bySku.set(line.sku, { quantity: line.quantity, value, awarded: [] });
+      else if (row.awarded.length === 0 && value < row.value) row.value = value;
     }
   }
   const prices = offers.map((offer) => new Map(offer.lines.map((line) => [line.sku, line.unitPrice])));

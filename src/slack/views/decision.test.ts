@@ -268,4 +268,14 @@ describe('the lines × suppliers table', () => {
     expect(cells[1]).toEqual(['SKU-0', '10', '$12.50', '—', 'Alpine Premium + RapidGear Co', '60% + 40%']);
     expect(visibleText(m)).toContain('2,900 more are in the PO workbook');
   });
+
+  it('says "not awarded" on a line nobody was awarded', () => {
+    const m = buildDecision({
+      ...model,
+      lines: { suppliers: ['Alpine Premium'], rows: [{ ...line(1), awarded: [] }], totalLines: 1 },
+    });
+    const table = m.blocks.find((b) => b.type === 'data_table');
+    const cells = table && 'rows' in table ? table.rows.map((row) => row.map((c) => ('text' in c ? c.text : ''))) : [];
+    expect(cells[1]?.slice(-2)).toEqual(['not awarded', '—']);
+  });
 });

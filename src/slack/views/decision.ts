@@ -170,7 +170,7 @@ function lineTable(lines: NonNullable<DecisionModel['lines']>, currency: string)
       line.sku,
       { value: line.quantity, text: line.quantity.toLocaleString('en-US') },
       ...suppliers.map((_, i) => price(line.unitPrices[i] ?? null)),
-      line.awarded.map((a) => a.supplierName).join(' + ') || '—',
+      line.awarded.map((a) => a.supplierName).join(' + ') || 'not awarded',
       line.awarded.map((a) => percent(a.share)).join(' + ') || '—',
     ]);
   const blocks: KnownBlock[] = [

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { log } from '../../../log.js';
 import type { Context } from '@slack/bolt';
 import { directMessage, type DirectMessageArgs } from './direct-message.js';
 import {
@@ -36,6 +37,28 @@ describe('directMessage', () => {
     expect(slack.postMessage).toHaveBeenCalledWith(
       expect.objectContaining({ channel: DM, thread_ts: '1767225000.000001' }),
     );
+  });
+
+  it('returns (and so acknowledges) without waiting for Slack to take the help', async () => {
+    const { run, slack } = receive(inDm(messageEvent('hello?')));
+    slack.postMessage.mockReturnValueOnce(new Promise(() => {}));
+    const returned = await Promise.race([
+      run().then(() => 'returned'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000)),
+    ]);
+    expect(returned).toBe('returned');
+    expect(slack.postMessage).toHaveBeenCalledTimes(1);
+  });
+
+  it('logs a help Slack refused instead of failing the event', async () => {
+    const { run, slack } = receive(inDm(messageEvent('hello?')));
+    const logged = vi.spyOn(log, 'error').mockImplementation(() => {});
+    slack.postMessage.mockRejectedValueOnce(new Error('channel_not_found'));
+    await run();
+    await vi.waitFor(() =>
+      expect(logged).toHaveBeenCalledWith('could not answer a direct message with help', expect.anything()),
+    );
+    logged.mockRestore();
   });
 
   it('stays quiet for channel messages, bots, Parley itself, edits and Slack’s re-deliveries', async () => {

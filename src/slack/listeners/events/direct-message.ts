@@ -1,10 +1,13 @@
 // A person writes to Parley directly (the app's Messages tab, or a DM), with text or a file: Parley answers with how
 // to get a quotation read. A file in a DM is never read as a quotation — its thread would be a conversation nobody
-// else, approvers included, can see — and a DM asks nothing of the database, so the help is posted right here (no
-// state changes, nothing for the outbox to order). Slack's re-delivery of the same message gets no second answer.
+// else, approvers included, can see — and a DM asks nothing of the database, so the help is posted from here (no
+// state changes, nothing for the outbox to order). The listener returns without waiting for that post: the receiver
+// answers Slack only when it returns, and nothing here needs saving first. A help that fails is logged and lost, as it
+// was before (Slack's re-delivery of the same message gets no second answer); the person can write again.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { z } from 'zod';
 import { buildDirectMessageHelp } from '../../views/index.js';
+import { log } from '../../../log.js';
 
 const directMessageSchema = z.object({
   channel: z.string(),
@@ -24,5 +27,7 @@ export async function directMessage({ event, client, context }: DirectMessageArg
   const message = directMessageSchema.safeParse(event);
   if (!message.success || message.data.user === context.botUserId || context.retryNum !== undefined) return;
   const { channel, thread_ts: threadTs } = message.data;
-  await client.chat.postMessage({ channel, ...buildDirectMessageHelp(), ...(threadTs ? { thread_ts: threadTs } : {}) });
+  void client.chat
+    .postMessage({ channel, ...buildDirectMessageHelp(), ...(threadTs ? { thread_ts: threadTs } : {}) })
+    .catch((error: unknown) => log.error('could not answer a direct message with help', { error, channel }));
 }

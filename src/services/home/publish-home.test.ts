@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { coalescePerPerson } from './publish-home.js';
+
+/** A publish that runs until released, recording each run. */
+function heldPublish() {
+  const runs: string[] = [];
+  const releases: (() => void)[] = [];
+  const publish = (teamId: string, userId: string) => {
+    runs.push(`${teamId}/${userId}`);
+    return new Promise<void>((resolve) => releases.push(resolve));
+  };
+  const releaseNext = async () => {
+    releases.shift()?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { publish, runs, releaseNext };
+}
+
+describe('coalescePerPerson', () => {
+  it('runs once more after the running publish for every burst of opens, not once per open', async () => {
+    const { publish, runs, releaseNext } = heldPublish();
+    const request = coalescePerPerson(publish);
+    const first = request('T1', 'U1');
+    for (let i = 0; i < 19; i++) void request('T1', 'U1');
+    expect(runs).toEqual(['T1/U1']);
+    await releaseNext();
+    expect(runs).toEqual(['T1/U1', 'T1/U1']);
+    await releaseNext();
+    await first;
+    expect(runs).toHaveLength(2);
+    // Later opens start again.
+    void request('T1', 'U1');
+    expect(runs).toHaveLength(3);
+    await releaseNext();
+  });
+
+  it('runs for different people (or teams) side by side', async () => {
+    const { publish, runs, releaseNext } = heldPublish();
+    const request = coalescePerPerson(publish);
+    void request('T1', 'U1');
+    void request('T1', 'U2');
+    void request('T2', 'U1');
+    expect(runs).toEqual(['T1/U1', 'T1/U2', 'T2/U1']);
+    for (let i = 0; i < 3; i++) await releaseNext();
+  });
+
+  it('a failed publish does not keep the person blocked', async () => {
+    let calls = 0;
+    const request = coalescePerPerson(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('database unavailable');
+    });
+    await expect(request('T1', 'U1')).rejects.toThrow('database unavailable');
+    await request('T1', 'U1');
+    expect(calls).toBe(2);
+  });
+});
