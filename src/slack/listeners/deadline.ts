@@ -29,3 +29,19 @@ export async function settleWithin<T>(work: Promise<T>, ms: number): Promise<Set
     clearTimeout(timer);
   }
 }
+
+/**
+ * Acknowledges once `work` — the save that makes a request durable — has settled, then resolves or rejects as it
+ * does: a request Slack saw acknowledged in time was saved (or failed, and the caller tells the person). Still running
+ * at the deadline (a slow database), it is acknowledged all the same, since Slack would show an error, and the caller
+ * waits on for its outcome.
+ */
+export async function ackWhenSettled<T>(
+  ack: () => Promise<void>,
+  work: Promise<T>,
+  deadlineMs = ACK_DEADLINE_MS,
+): Promise<T> {
+  await settleWithin(work, deadlineMs);
+  await ack();
+  return work;
+}

@@ -90,14 +90,16 @@ describe('/parley', () => {
     expect(command.slack.postEphemeral).not.toHaveBeenCalled();
   });
 
-  it('reads the file its link names, asked for by the person who ran it (acknowledged first)', async () => {
+  it('reads the file its link names, asked for by the person who ran it, acknowledged once its claim is saved', async () => {
     const command = run('negotiate https://parley-test.slack.com/files/U0BUYER001/F0QUOTE001/quote.xlsx');
     const release = holdNext(command.parley.fileShared);
     const running = command.run();
     await vi.waitFor(() => expect(command.parley.fileShared).toHaveBeenCalled());
-    expect(command.ack).toHaveBeenCalledTimes(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(command.ack).not.toHaveBeenCalled();
     release(DONE);
     await running;
+    expect(command.ack).toHaveBeenCalledTimes(1);
     expect(command.parley.fileShared).toHaveBeenCalledWith({
       teamId: TEAM,
       fileId: 'F0QUOTE001',
@@ -136,6 +138,18 @@ describe('/parley', () => {
     await command.run();
     expect(command.parley.fileShared).not.toHaveBeenCalled();
     expect(command.respond).toHaveBeenCalledWith(expect.objectContaining({ text: expect.stringMatching(/link/) }));
+  });
+
+  it('acknowledges a claim still being saved at the deadline, and tells the person how it ended', async () => {
+    const command = run('negotiate F0QUOTE001', { deadlineMs: 10 });
+    const release = holdNext(command.parley.fileShared);
+    const running = command.run();
+    await vi.waitFor(() => expect(command.ack).toHaveBeenCalledTimes(1));
+    release(refused('Parley has read that file already.'));
+    await running;
+    expect(command.respond).toHaveBeenCalledWith(
+      expect.objectContaining({ text: 'Parley has read that file already.' }),
+    );
   });
 
   it('passes a failure after the acknowledgement on to Bolt', async () => {

@@ -46,7 +46,7 @@ export function parleyCommand({ parley, screens }: SlackDeps, deadlineMs = ACK_D
         read: () => screens.catalogModal(teamId, command.user_id),
       });
     }
-    if (verb === 'negotiate') return negotiateCommand(parley, args);
+    if (verb === 'negotiate') return negotiateCommand(parley, args, deadlineMs);
     await ack({ response_type: 'ephemeral', ...buildHelp() });
   };
 }

@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CALLBACK } from '../../ids.js';
 import { negotiateThisQuote } from './negotiate-this-quote.js';
 import {
   CHANNEL,
+  DONE,
   fakeAck,
   fakeDeps,
   fakeRespond,
+  holdNext,
   messageShortcut,
   MESSAGE_TS,
   refused,
@@ -60,10 +62,18 @@ describe('negotiateThisQuote', () => {
     );
   });
 
-  it('acknowledges first: the shortcut only has to be received within 3 s', async () => {
-    const { run, parley, ack } = use({ files: [{ id: 'F0QUOTE001' }] });
-    await run();
-    expect(ack.mock.invocationCallOrder[0]).toBeLessThan(parley.fileShared.mock.invocationCallOrder[0] ?? 0);
+  it('acknowledges once every file’s claim is saved (acknowledged means saved)', async () => {
+    const { run, parley, ack } = use({ files: [{ id: 'F0QUOTE001' }, { id: 'F0QUOTE002' }] });
+    const release = holdNext(parley.fileShared);
+    const running = run();
+    await vi.waitFor(() => expect(parley.fileShared).toHaveBeenCalledTimes(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ack).not.toHaveBeenCalled();
+    release(DONE);
+    await running;
+    expect(parley.fileShared).toHaveBeenCalledTimes(2);
+    expect(ack).toHaveBeenCalledTimes(1);
+    expect(ack.mock.invocationCallOrder[0]).toBeGreaterThan(parley.fileShared.mock.invocationCallOrder[1] ?? Infinity);
   });
 
   it('tells the person through the response_url why not, once per reason (it works where Parley is not)', async () => {

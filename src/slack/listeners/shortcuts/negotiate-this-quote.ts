@@ -6,6 +6,7 @@ import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } 
 import { z } from 'zod';
 import type { SlackDeps } from '../../deps.js';
 import { eventUserTeamId, interactionTeamId, interactionUserTeamId } from '../../team.js';
+import { ACK_DEADLINE_MS, ackWhenSettled } from '../deadline.js';
 import { respondPrivately } from '../respond.js';
 
 const messageSchema = z.object({
@@ -22,12 +23,12 @@ const messageSchema = z.object({
 export type ShortcutArgs = Pick<SlackShortcutMiddlewareArgs<MessageShortcut>, 'ack' | 'shortcut' | 'respond'> &
   Pick<AllMiddlewareArgs, 'client'>;
 
-export function negotiateThisQuote({ parley }: SlackDeps) {
+export function negotiateThisQuote({ parley }: SlackDeps, deadlineMs = ACK_DEADLINE_MS) {
   return async ({ ack, shortcut, respond }: ShortcutArgs): Promise<void> => {
-    await ack();
     const teamId = interactionTeamId(shortcut);
     const message = messageSchema.safeParse(shortcut.message);
     const files = message.success ? message.data.files.map((file) => file.id) : [];
+    if (!teamId || !message.success || files.length === 0) await ack();
     if (!teamId) return;
     if (!message.success || files.length === 0) {
       return respondPrivately(respond, {
@@ -36,18 +37,27 @@ export function negotiateThisQuote({ parley }: SlackDeps) {
       });
     }
     const { ts, thread_ts: threadTs, user } = message.data;
+    const claims = (async () => {
+      const outcomes = [];
+      for (const fileId of files) {
+        outcomes.push(
+          await parley.fileShared({
+            teamId,
+            fileId,
+            channelId: shortcut.channel.id,
+            userId: user ?? null,
+            userTeamId: eventUserTeamId(shortcut.message),
+            threadTs: threadTs ?? ts,
+            messageTs: ts,
+            requestedBy: { userId: shortcut.user.id, teamId: interactionUserTeamId(shortcut) },
+          }),
+        );
+      }
+      return outcomes;
+    })();
+    // Acknowledged once every file's claim is saved: the reads are durable jobs by then.
     const told = new Set<string>();
-    for (const fileId of files) {
-      const outcome = await parley.fileShared({
-        teamId,
-        fileId,
-        channelId: shortcut.channel.id,
-        userId: user ?? null,
-        userTeamId: eventUserTeamId(shortcut.message),
-        threadTs: threadTs ?? ts,
-        messageTs: ts,
-        requestedBy: { userId: shortcut.user.id, teamId: interactionUserTeamId(shortcut) },
-      });
+    for (const outcome of await ackWhenSettled(ack, claims, deadlineMs)) {
       // Each sentence once: "Parley is not in this channel" is true of every file on the message.
       if (!outcome.ok && !told.has(outcome.message)) {
         told.add(outcome.message);
