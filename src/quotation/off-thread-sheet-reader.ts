@@ -80,14 +80,14 @@ export function createOffThreadSheetReader(options: { heapMb?: number } = {}): O
   };
 
   return {
-    read(data, limits) {
+    read(data, limits, options) {
       const current = (worker ??= start());
       const id = nextId++;
       return new Promise<ReadSheets>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         current.ref();
         // A copy, not a transfer: the caller's Buffer may share its memory with other Buffers (Node's pool).
-        current.postMessage({ id, data: new Uint8Array(data), limits });
+        current.postMessage({ id, data: new Uint8Array(data), limits, options });
       });
     },
     async close() {

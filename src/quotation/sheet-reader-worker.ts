@@ -15,14 +15,20 @@ const requestSchema = z.object({
     maxRowsPerSheet: z.number(),
     maxCells: z.number(),
   }),
+  options: z
+    .object({
+      buyerNames: z.array(z.string()).optional(),
+      priceColumn: z.object({ sheet: z.string(), column: z.number().int(), name: z.string() }).optional(),
+    })
+    .optional(),
 });
 
 const port = parentPort;
 if (!port) throw new Error('sheet-reader-worker.ts runs as a worker thread (see off-thread-sheet-reader.ts)');
 
 port.on('message', (raw: unknown) => {
-  const { id, data, limits } = requestSchema.parse(raw);
-  readSheetsInProcess(Buffer.from(data.buffer, data.byteOffset, data.byteLength), limits).then(
+  const { id, data, limits, options } = requestSchema.parse(raw);
+  readSheetsInProcess(Buffer.from(data.buffer, data.byteOffset, data.byteLength), limits, options).then(
     (result) => port.postMessage({ id, ok: true, result }),
     (error: unknown) =>
       port.postMessage({

@@ -2,7 +2,7 @@
 // behind one signature, so it can run in this thread (tests, the CLIs) or in a worker thread (the server, where a
 // 3,000-line file would otherwise hold Bolt's event loop for a second or more and delay every ack).
 import type { ReadLimits } from './errors.js';
-import { structureWorkbook } from './structurer.js';
+import { type StructureOptions, structureWorkbook } from './structurer.js';
 import type { Extraction, WorkbookGrid } from './types.js';
 import { readWorkbook } from './xlsx-reader.js';
 
@@ -11,10 +11,13 @@ export interface ReadSheets {
   extraction: Extraction;
 }
 
-/** Reads and structures a workbook; rejects with a QuotationError for a file it cannot read. */
-export type SheetReader = (data: Buffer, limits: ReadLimits) => Promise<ReadSheets>;
+/**
+ * Reads and structures a workbook; rejects with a QuotationError for a file it cannot read. `options` carry what the
+ * buyer settled about this file (the supplier column picked on a comparison sheet).
+ */
+export type SheetReader = (data: Buffer, limits: ReadLimits, options?: StructureOptions) => Promise<ReadSheets>;
 
-export const readSheetsInProcess: SheetReader = async (data, limits) => {
+export const readSheetsInProcess: SheetReader = async (data, limits, options = {}) => {
   const grid = await readWorkbook(data, limits);
-  return { grid, extraction: structureWorkbook(grid) };
+  return { grid, extraction: structureWorkbook(grid, options) };
 };
