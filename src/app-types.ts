@@ -63,6 +63,13 @@ export interface DownloadReviewLinesInput {
 /** Link the quotation to a supplier Parley knows, or create one from the name as read. */
 export type SupplierChoice = { kind: 'existing'; supplierId: string } | { kind: 'new' };
 
+export interface ChooseComparisonColumnInput {
+  quotationId: string;
+  by: string;
+  /** Index among the supplier columns the comparison offered. */
+  column: number;
+}
+
 export interface ChooseSupplierInput {
   quotationId: string;
   by: string;

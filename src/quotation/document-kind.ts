@@ -2,10 +2,16 @@
 // orders, RFQs with the price column still blank, price lists, comparison sheets with one price column per supplier
 // and requirement lists. Read as one supplier's quote, each of them starts a wrong negotiation; named, the buyer is
 // told in one sentence what Parley saw and what it can do with it.
+import { z } from 'zod';
 import { BUYER_PRICE, classifyHeader, normaliseHeader } from './header-detection.js';
 import type { Extraction, SupplierColumn, WorkbookGrid } from './types.js';
 
 export type { SupplierColumn };
+
+/** A comparison's supplier columns as stored with the quotation; anything else reads as none. */
+export const supplierColumnsSchema = z
+  .array(z.object({ sheet: z.string(), column: z.number().int().min(0), name: z.string() }))
+  .catch([]);
 
 export type DocumentKind =
   'quotation' | 'price_list' | 'rfq' | 'purchase_order' | 'invoice' | 'delivery_note' | 'comparison' | 'requirements';

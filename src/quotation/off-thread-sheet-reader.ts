@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { log } from '../log.js';
 import { startTypeScriptWorker } from '../worker/typescript-worker.js';
 import { type QuotationErrorCode, QuotationError, type ReadLimits } from './errors.js';
+import type { StructureOptions } from './structurer.js';
 import type { WorkbookGrid } from './types.js';
 import type { GridReader, ReadSheets, SheetReader } from './sheet-reader.js';
 
@@ -81,8 +82,8 @@ export function createOffThreadSheetReader(options: { heapMb?: number } = {}): O
     return started;
   };
 
-  /** Sends one read to the worker; `structure: false` answers with the grids alone. */
-  const request = (data: Buffer, limits: ReadLimits, structure: boolean) => {
+  /** Sends one read to the worker; `structure: null` answers with the grids alone. */
+  const request = (data: Buffer, limits: ReadLimits, structure: StructureOptions | null) => {
     const current = (worker ??= start());
     const id = nextId++;
     return new Promise<ReadSheets | WorkbookGrid>((resolve, reject) => {
@@ -94,8 +95,8 @@ export function createOffThreadSheetReader(options: { heapMb?: number } = {}): O
   };
 
   return {
-    read: (data, limits) => request(data, limits, true) as Promise<ReadSheets>,
-    readGrid: (data, limits) => request(data, limits, false) as Promise<WorkbookGrid>,
+    read: (data, limits, options = {}) => request(data, limits, options) as Promise<ReadSheets>,
+    readGrid: (data, limits) => request(data, limits, null) as Promise<WorkbookGrid>,
     async close() {
       const current = worker;
       worker = null;

@@ -17,6 +17,7 @@ import type {
   QuotationTerms,
   SheetExtraction,
   ValidationFlag,
+  SupplierColumn,
   WorkbookGrid,
 } from './types.js';
 import { allLines, validateExtraction } from './validator.js';
@@ -32,6 +33,8 @@ export interface ParseQuotationOptions {
   llmMatchFallback?: LlmMatchFallback;
   /** Where the workbook is unpacked and structured: in this thread unless given (the server uses a worker thread). */
   readSheets?: SheetReader;
+  /** The supplier column the buyer picked on a comparison sheet: read as that supplier's quotation. */
+  priceColumn?: SupplierColumn;
 }
 
 export type ReviewState = 'auto_accepted' | 'needs_review';
@@ -55,6 +58,11 @@ export interface ParsedQuotation {
   warnings: string[];
   /** True when any line needs a human, or the supplier is not an existing one. */
   needsReview: boolean;
+  /**
+   * A comparison sheet's suppliers when none was picked: nothing is one supplier's quotation yet, and the buyer is
+   * offered a column each (empty for any other file).
+   */
+  comparison: SupplierColumn[];
 }
 
 /**
@@ -67,13 +75,22 @@ const MATCH_TEXT_LIMITS = { rawSku: 100, description: 1000, color: 60, size: 30 
 const clip = (text: string | null, limit: number) => (text === null ? null : text.slice(0, limit));
 
 export async function parseQuotation(options: ParseQuotationOptions): Promise<ParsedQuotation> {
-  const { grid, extraction } = await (options.readSheets ?? readSheetsInProcess)(options.data, options.limits);
+  const { priceColumn } = options;
+  const { grid, extraction } = await (options.readSheets ?? readSheetsInProcess)(
+    options.data,
+    options.limits,
+    priceColumn ? { priceColumn } : {},
+  );
+  const comparison = extraction.comparison ?? [];
   const warnings = [...extraction.warnings];
   const crossCheck = new Map<ExtractedLine, ValidationFlag[]>();
   const readBy = new Map<string, 'rules' | 'claude'>();
 
-  if (options.llm) {
-    const improved = await restructureUnsureSheets(options.llm, grid, extraction, crossCheck, readBy, warnings);
+  // A comparison waiting for the buyer's pick is not paid a Claude re-read: its lines are not negotiated as they are.
+  if (options.llm && comparison.length === 0) {
+    const improved = await restructureUnsureSheets(options.llm, grid, extraction, crossCheck, readBy, warnings, {
+      keepSheet: priceColumn?.sheet ?? null,
+    });
     extraction.sheets = improved;
   }
   if (allLines(extraction).length === 0) throw noItemTable(grid);
@@ -126,6 +143,7 @@ export async function parseQuotation(options: ParseQuotationOptions): Promise<Pa
     notes: extraction.notes,
     warnings,
     needsReview: items.some((item) => item.reviewState === 'needs_review') || identification.status !== 'existing',
+    comparison,
   };
 }
 
@@ -136,12 +154,14 @@ async function restructureUnsureSheets(
   crossCheck: Map<ExtractedLine, ValidationFlag[]>,
   readBy: Map<string, 'rules' | 'claude'>,
   warnings: string[],
+  // The sheet whose price column the buyer picked: Claude would read its prices afresh, perhaps from another column.
+  { keepSheet }: { keepSheet: string | null },
 ): Promise<SheetExtraction[]> {
   return Promise.all(
     extraction.sheets.map(async (sheet) => {
       const sheetGrid = grid.sheets.find((candidate) => candidate.name === sheet.sheet);
       // The rules rate a sheet of plain text (a terms sheet) as sure, so only sheets with unread numbers get here.
-      if (!sheetGrid || sheet.confidence >= LLM_RESTRUCTURE_BELOW) return sheet;
+      if (!sheetGrid || sheet.confidence >= LLM_RESTRUCTURE_BELOW || sheet.sheet === keepSheet) return sheet;
       try {
         const result = await structureSheetWithLlm(llm, sheetGrid, sheet);
         for (const [line, flags] of result.flags) crossCheck.set(line, flags);

@@ -15,8 +15,13 @@ const requestSchema = z.object({
     maxRowsPerSheet: z.number(),
     maxCells: z.number(),
   }),
-  /** false: the grids alone (a catalog workbook). */
-  structure: z.boolean(),
+  /** How to structure the grids (what the buyer settled about the file); null: the grids alone (a catalog). */
+  structure: z
+    .object({
+      buyerNames: z.array(z.string()).optional(),
+      priceColumn: z.object({ sheet: z.string(), column: z.number().int(), name: z.string() }).optional(),
+    })
+    .nullable(),
 });
 
 const port = parentPort;
@@ -25,7 +30,7 @@ if (!port) throw new Error('sheet-reader-worker.ts runs as a worker thread (see 
 port.on('message', (raw: unknown) => {
   const { id, data, limits, structure } = requestSchema.parse(raw);
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const read = structure ? readSheetsInProcess(bytes, limits) : readGridInProcess(bytes, limits);
+  const read = structure ? readSheetsInProcess(bytes, limits, structure) : readGridInProcess(bytes, limits);
   read.then(
     (result) => port.postMessage({ id, ok: true, result }),
     (error: unknown) =>

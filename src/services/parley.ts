@@ -25,6 +25,7 @@ import type { PurchaseOrderResult } from './purchase-order/purchase-order-result
 import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
 import { quotationToReread, readQuotation } from './quotation/read-quotation.js';
 import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './quotation/receive-shared-file.js';
+import { chooseComparisonColumn } from './quotation/choose-comparison-column.js';
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
 import { sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
@@ -53,6 +54,11 @@ export interface Parley {
   ): InTeam<ServiceResult<{ confirmed: number; stillOpen: number; unseen: number }>>;
   downloadReviewLines(teamId: string, input: Inputs.DownloadReviewLinesInput): InTeam<ServiceResult<{ lines: number }>>;
   chooseSupplier(teamId: string, input: Inputs.ChooseSupplierInput): InTeam<ServiceResult<{ supplierId: string }>>;
+  /** Saves the pick, then queues the re-read of the file with that column. */
+  chooseComparisonColumn(
+    teamId: string,
+    input: Inputs.ChooseComparisonColumnInput,
+  ): InTeam<ServiceResult<{ fileId: string; supplier: string }>>;
   showReviewPage(teamId: string, input: Inputs.ShowReviewPageInput): InTeam<ServiceResult>;
   /** Starts the negotiation, then drives it in the background. */
   beginNegotiation(
@@ -211,6 +217,19 @@ export function createParley(options: ParleyOptions): Parley {
     return done(null, received.changed);
   }
 
+  /** The pick is saved first; the read it needs is queued before the click is acknowledged (a stored job). */
+  async function pickColumn(ctx: ServiceContext, input: Inputs.ChooseComparisonColumnInput) {
+    const result = await chooseComparisonColumn(ctx, input);
+    if (result.ok && result.changed) {
+      await work.readQuotation({
+        workspaceId: ctx.workspace.id,
+        quotationId: input.quotationId,
+        fileId: result.value.fileId,
+      });
+    }
+    return result;
+  }
+
   async function begin(ctx: ServiceContext, input: Inputs.BeginNegotiationInput) {
     const result = await beginNegotiation(ctx, { ...input, seed: options.negotiationSeed });
     if (result.ok && result.changed) await drive(ctx, result.value.negotiationId);
@@ -283,6 +302,7 @@ export function createParley(options: ParleyOptions): Parley {
     confirmAll: (teamId, input) => inTeam(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
     downloadReviewLines: (teamId, input) => inTeam(teamId, (ctx) => sendReviewWorkbook(ctx, input)),
     chooseSupplier: (teamId, input) => inTeam(teamId, (ctx) => chooseSupplier(ctx, input)),
+    chooseComparisonColumn: (teamId, input) => inTeam(teamId, (ctx) => pickColumn(ctx, input)),
     showReviewPage: (teamId, input) => inTeam(teamId, (ctx) => showReviewPage(ctx, input)),
     beginNegotiation: (teamId, input) => inTeam(teamId, (ctx) => begin(ctx, input)),
     answerQuestion: (teamId, input) => inTeam(teamId, (ctx) => answer(ctx, input)),

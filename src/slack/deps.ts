@@ -15,6 +15,7 @@ import type {
   ApprovePoInput,
   BeginNegotiationInput,
   ChooseCurveballInput,
+  ChooseComparisonColumnInput,
   ChooseSupplierInput,
   ConfirmAllInput,
   DownloadReviewLinesInput,
@@ -53,6 +54,8 @@ export interface Parley {
   /** Uploads every line of the quotation as the review workbook into its thread. */
   downloadReviewLines(teamId: string, input: DownloadReviewLinesInput): Promise<Outcome>;
   chooseSupplier(teamId: string, input: ChooseSupplierInput): Promise<Outcome>;
+  /** Saves the supplier column picked on a comparison sheet; the file is then read again with it. */
+  chooseComparisonColumn(teamId: string, input: ChooseComparisonColumnInput): Promise<Outcome>;
   showReviewPage(teamId: string, input: ShowReviewPageInput): Promise<Outcome>;
   beginNegotiation(teamId: string, input: BeginNegotiationInput): Promise<Outcome>;
   answerQuestion(teamId: string, input: AnswerQuestionInput): Promise<Outcome>;

@@ -17,6 +17,8 @@ export const ACTION = {
   reviewPageJump: 'review_page_jump',
   reviewSupplierUseExisting: 'review_supplier_use_existing',
   reviewSupplierCreate: 'review_supplier_create',
+  /** One supplier's column of a comparison sheet: read the file as that supplier's quotation. */
+  comparisonPickColumn: 'comparison_pick_column',
   reviewStartNegotiation: 'review_start_negotiation',
   // Questions in the thread
   questionAnswer: 'question_answer',
@@ -128,6 +130,7 @@ export const BLOCK = {
   reviewWorkbook: 'review_workbook',
   reviewPager: 'review_pager',
   reviewSupplier: 'review_supplier',
+  comparisonColumns: 'comparison_columns',
   reviewStart: 'review_start',
   questionAnswers: 'question_answers',
   earlyTermination: 'early_termination',
@@ -231,6 +234,11 @@ export const downloadLinesCodec = quotationRefCodec;
 /** Use an existing supplier (`s`) or create a new one from the name as read (`s` absent). */
 export const supplierChoiceCodec = valueCodec(
   z.strictObject({ qt: idSchema, s: idSchema.optional() }),
+  BUTTON_VALUE_MAX,
+);
+/** A comparison sheet's supplier column to negotiate: the quotation and the column's index in its offer. */
+export const comparisonColumnCodec = valueCodec(
+  z.strictObject({ qt: idSchema, c: z.number().int().min(0).max(999) }),
   BUTTON_VALUE_MAX,
 );
 /** A suggested answer to an open question: the question and the answer's index. */

@@ -6,7 +6,9 @@ import type { QuotationErrorCode } from '../quotation/errors.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { countActiveProducts } from '../db/stores/catalog-store.js';
 import { enqueueSlackCall } from '../outbox/index.js';
+import { supplierColumnsSchema } from '../quotation/document-kind.js';
 import {
+  buildComparisonChoice,
   buildReviewMessage,
   buildReviewWorkbookSummary,
   buildFileError,
@@ -56,11 +58,32 @@ export async function enqueueQuotationFailed(tx: WorkspaceTx, quotationId: strin
   await enqueueStatus(tx, quotationId, { stage: 'failed', message: sentence }, 'failed');
 }
 
-/** After reading: the review (when a person must look) or the ready card with its Start button. */
+/**
+ * After reading: the review (when a person must look) or the ready card with its Start button. A comparison sheet
+ * first gets the choice of a supplier column in the review's place; once one is picked and read, the review replaces
+ * that choice in the same message.
+ */
 export async function enqueueQuotationRead(tx: WorkspaceTx, quotationId: string) {
-  const model = await reviewModel(tx, quotationId, 1);
   const thread = await threadOf(tx, quotationId);
-  await enqueueSlackCall(tx, message(thread, reviewKey(quotationId), buildReviewMessage(model)));
+  const { comparisonColumns, chosenColumn, fileName } = await tx.quotation.findUniqueOrThrow({
+    where: { id: quotationId },
+    select: { comparisonColumns: true, chosenColumn: true, fileName: true },
+  });
+  const suppliers = supplierColumnsSchema.parse(comparisonColumns);
+  if (suppliers.length > 0 && chosenColumn === null) {
+    const choice = buildComparisonChoice({ quotationId, fileName, suppliers: suppliers.map((s) => s.name) });
+    await enqueueSlackCall(tx, message(thread, reviewKey(quotationId), choice));
+    return;
+  }
+  const model = await reviewModel(tx, quotationId, 1);
+  const review = buildReviewMessage(model);
+  if (chosenColumn !== null) {
+    const change = `column:${chosenColumn}`;
+    await enqueueSlackCall(tx, edit(thread, `${reviewKey(quotationId)}:${change}`, reviewKey(quotationId), review));
+    await enqueueStatus(tx, quotationId, await reviewStage(tx, quotationId), `read:${change}`);
+    return;
+  }
+  await enqueueSlackCall(tx, message(thread, reviewKey(quotationId), review));
   await enqueueStatus(tx, quotationId, await reviewStage(tx, quotationId), 'read');
 }
 

@@ -105,6 +105,7 @@ export function fakeParley() {
     confirmAll: vi.fn<Parley['confirmAll']>(async () => DONE),
     downloadReviewLines: vi.fn<Parley['downloadReviewLines']>(async () => DONE),
     chooseSupplier: vi.fn<Parley['chooseSupplier']>(async () => DONE),
+    chooseComparisonColumn: vi.fn<Parley['chooseComparisonColumn']>(async () => DONE),
     showReviewPage: vi.fn<Parley['showReviewPage']>(async () => DONE),
     beginNegotiation: vi.fn<Parley['beginNegotiation']>(async () => DONE),
     answerQuestion: vi.fn<Parley['answerQuestion']>(async () => DONE),

@@ -11,6 +11,7 @@ import { toJsonColumn } from '../../db/json.js';
 import { log } from '../../log.js';
 import { QuotationError } from '../../quotation/errors.js';
 import { type ParsedQuotation, parseQuotation } from '../../quotation/parse-quotation.js';
+import { supplierColumnsSchema } from '../../quotation/document-kind.js';
 import { withUsageScope } from '../../llm/usage-scope.js';
 import { type SlackFiles, sharedFileDownload } from './download-shared-file.js';
 import type { ServiceContext } from '../service-context.js';
@@ -108,6 +109,15 @@ async function readHeld(
       await heartbeat.stop();
       return await recordReviewWorkbook(ctx, lease, workbook);
     }
+    // A comparison sheet whose supplier the buyer picked is read with that supplier's price column.
+    const picked = await ctx.db.quotation.findUniqueOrThrow({
+      where: { id: lease.quotationId },
+      select: { comparisonColumns: true, chosenColumn: true },
+    });
+    const priceColumn =
+      picked.chosenColumn === null
+        ? undefined
+        : supplierColumnsSchema.parse(picked.comparisonColumns)[picked.chosenColumn];
     const suppliers = await ctx.db.supplier.findMany({
       where: { isSimulated: false },
       select: { id: true, code: true, name: true },
@@ -119,6 +129,7 @@ async function readHeld(
       limits: ctx.limits,
       llm: ctx.llm,
       readSheets: ctx.readSheets,
+      priceColumn,
     });
   } catch (error) {
     if (error instanceof ReadLeaseLost) throw error;
@@ -268,6 +279,7 @@ async function recordParsedQuotation(
   parsed: ParsedQuotation,
 ): Promise<'review' | 'ready'> {
   const { quotationId } = lease;
+  if (parsed.comparison.length > 0) return recordComparison(ctx, lease, parsed);
   const identified = parsed.supplier.identification;
   const status = parsed.needsReview ? 'review' : 'ready';
   await ctx.db.$transaction(async (tx) => {
@@ -325,4 +337,26 @@ async function recordParsedQuotation(
     // fences a reader that waited this long.
   }, RECORD_TRANSACTION);
   return status;
+}
+
+/**
+ * A comparison sheet read before the buyer picked a supplier: no lines yet (the leftmost offer's would start a wrong
+ * negotiation), the suppliers offered as one button each. The pick re-reads the file (chooseComparisonColumn).
+ */
+async function recordComparison(ctx: ServiceContext, lease: ReadLease, parsed: ParsedQuotation): Promise<'review'> {
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.quotation.updateMany({
+      where: heldBy(lease),
+      data: {
+        status: 'review',
+        comparisonColumns: toJsonColumn(parsed.comparison),
+        currency: parsed.terms.currency,
+        sheetCount: parsed.sheets.length,
+        warnings: toJsonColumn(parsed.warnings),
+      },
+    });
+    if (count === 0) throw new ReadLeaseLost();
+    await enqueueQuotationRead(tx, lease.quotationId);
+  });
+  return 'review';
 }

@@ -26,3 +26,4 @@ export * from './round-message.js';
 export * from './start-modal.js';
 export * from './status-card.js';
 export * from './notices.js';
+export * from './comparison-choice.js';

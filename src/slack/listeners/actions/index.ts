@@ -21,6 +21,7 @@ import { negotiateFile } from './negotiate-file.js';
 import { openPoModal } from './open-po-modal.js';
 import { openRejectModal } from './open-reject-modal.js';
 import { openStartModal } from './open-start-modal.js';
+import { pickComparisonColumn } from './pick-comparison-column.js';
 import { reviewNotInCatalog } from './review-not-in-catalog.js';
 import { reviewPage } from './review-page.js';
 
@@ -39,6 +40,7 @@ export function register(app: App, deps: SlackDeps): void {
   on(ACTION.reviewPageNext, reviewPage(deps));
   on(ACTION.reviewSupplierUseExisting, chooseSupplier(deps));
   on(ACTION.reviewSupplierCreate, chooseSupplier(deps));
+  on(actionIdPattern(ACTION.comparisonPickColumn), pickComparisonColumn(deps));
   on(ACTION.reviewStartNegotiation, openStartModal(deps));
   // `/parley negotiate`'s list of the channel's recent spreadsheets
   on(ACTION.negotiateFile, negotiateFile(deps));
