@@ -320,17 +320,29 @@ export function structureSheet(sheet: SheetGrid, options: StructureOptions = {})
     const isSubTableRow = (texts: string[], ownCode: boolean): boolean => {
       if (ownCode || texts.length > MAX_SUB_TABLE_WIDTH) return false;
       if (isSizeHeaderRow(texts)) return true;
-      const [label = '', ...values] = texts;
-      const heading =
-        isSubTableHeading(label) &&
-        values.every((t) => isSizeLabel(t) || /^\d{1,2}$/.test(t) || (t.length <= 20 && !/\d/.test(t)));
-      if (heading) return true;
-      if (values.length === 0 || parseNumber(label, numberOptions) !== null) return false;
-      // A measurement across the sizes stands out on its own; a spec row ("Fabric | 100% nylon") only inside a table.
-      if (isMeasurementLabel(label) && (values.length >= 2 || subTable) && values.every(isMeasurementValue))
+      // The label may sit anywhere in the row (columns come in any order): it is the row's one heading or measure word.
+      const heading = texts.find(isSubTableHeading);
+      const others = (label: string) => texts.filter((t) => t !== label);
+      if (
+        heading !== undefined &&
+        others(heading).every((t) => isSizeLabel(t) || /^\d{1,2}$/.test(t) || (t.length <= 20 && !/\d/.test(t)))
+      ) {
         return true;
+      }
+      // A measurement across the sizes stands out on its own; a spec row ("Fabric | 100% nylon") only inside a table.
+      const measure = texts.find(isMeasurementLabel);
+      if (measure !== undefined) {
+        const values = others(measure);
+        if (values.length >= 2 || (subTable && values.length >= 1)) {
+          if (values.every(isMeasurementValue)) return true;
+        }
+      }
+      const label = measure ?? texts.find(isSpecLabel);
       return (
-        subTable !== null && (isMeasurementLabel(label) || isSpecLabel(label)) && values.every((t) => t.length <= 40)
+        subTable !== null &&
+        label !== undefined &&
+        others(label).length > 0 &&
+        others(label).every((t) => t.length <= 40)
       );
     };
 

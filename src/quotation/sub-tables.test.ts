@@ -45,6 +45,18 @@ describe('size charts under a product', () => {
     expect(lines[0]?.notes).toContain('Body length from HPS');
   });
 
+  it('finds the label wherever the columns put it (values before and after it)', () => {
+    const { lines } = read([
+      ['Qty', 'SKU', 'Unit Price (USD)', 'Description', 'Amount (USD)', 'Remarks'],
+      ['200', 'WB001-BLK-M', '12.50', 'Windbreaker', '2500', 'Sample approved'],
+      ['M', '', 'L', 'Size', 'S', ''],
+      ['55', '', '58', 'Chest (cm)', '52', ''],
+      ['72', '', '74', 'Body length (cm)', '70', ''],
+      ['100', 'WB002-NVY-L', '20.00', 'Rain shell', '2000', ''],
+    ]);
+    expect(lines.map((l) => l.rawSku)).toEqual(['WB001-BLK-M', 'WB002-NVY-L']);
+  });
+
   it('in a table with no code column, the next product still ends the chart', () => {
     const { lines } = read([
       ['Particulars', 'Qty', 'Rate', 'Amount'],
