@@ -381,7 +381,7 @@ async function outcomes(): Promise<void> {
  * Crashes, two instances, load, faults and hostile files (dev/reliability/). `--trials N` (20), `--side-by-side N`
  * (crash trials run at once, 2), `--uploads N` (50),
  * `--channels N` (10), `--fuzz N` (3000), `--backends pglite,postgres` (both, PostgreSQL when it answers), `--parts
- * crash,twins,faults,load,fuzz,pglite,skew,replies,large` (all). `--quick`: a few minutes' worth (4 trials, 10 uploads in 3 channels,
+ * crash,twins,midround,faults,load,fuzz,pglite,skew,replies,large,outage` (all: RELIABILITY_PARTS). `--quick`: a few minutes' worth (4 trials, 10 uploads in 3 channels,
  * 200 fuzz cases) unless those are given too.
  */
 async function reliability(): Promise<void> {

@@ -185,6 +185,9 @@ export async function runOutage(options: {
 }
 
 const isAcknowledged = (response: DriverResponse) => response.status >= 200 && response.status < 300;
-/** A modal submission Slack took as done: the app answered 200 and did not keep the modal open with errors. */
+/**
+ * A PO approval Slack took as done: the app answered 200 and the modal went away. Field errors, a notice pushed over
+ * the modal ("that did not go through") or any answer that leaves a modal on screen tell the approver it was not.
+ */
 const submitted = (response: SubmitResult) =>
-  isAcknowledged(response) && response.responseAction !== 'errors' && response.responseAction !== 'none';
+  isAcknowledged(response) && (response.responseAction === 'close' || response.responseAction === 'clear');
