@@ -17,6 +17,7 @@ import type { ServiceContext } from '../service-context.js';
 import { enqueueQuotationFailed, enqueueQuotationRead, enqueueReviewWorkbookApplied } from '../../thread/review.js';
 import type { SharedReviewWorkbook } from '../../quotation/review-workbook.js';
 import { applyReviewWorkbook, sharedReviewWorkbook } from './review-workbook.js';
+import { jobLeaseTakeover } from '../../jobs/job-lease.js';
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;
@@ -143,7 +144,10 @@ async function readHeld(
   }
 }
 
-/** Takes the quotation for this reader: free, expired, or already this process's (its own restart). */
+/**
+ * Takes the quotation for this reader: free, expired, already this reader's, or an earlier read job attempt's, which
+ * pg-boss has already given up on (src/jobs/job-lease.ts).
+ */
 async function claimReadLease(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadLease | null> {
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + READ_LEASE_MS);
@@ -151,7 +155,12 @@ async function claimReadLease(ctx: ServiceContext, options: ReadQuotationOptions
     where: {
       id: options.quotationId,
       status: { in: ['received', 'parsing'] },
-      OR: [{ readLeaseOwner: null }, { readLeaseOwner: options.owner }, { readLeaseExpiresAt: { lt: now } }],
+      OR: [
+        { readLeaseOwner: null },
+        { readLeaseOwner: options.owner },
+        { readLeaseExpiresAt: { lt: now } },
+        ...jobLeaseTakeover('readLeaseOwner', options.owner),
+      ],
     },
     data: { status: 'parsing', readLeaseOwner: options.owner, readLeaseExpiresAt: expiresAt },
   });
