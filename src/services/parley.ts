@@ -44,8 +44,6 @@ export interface Parley {
   fileShared(input: Inputs.FileSharedInput): InTeam<ServiceResult<null>>;
   /** `/parley negotiate` without a link: the channel's recent spreadsheets, to pick one from. */
   recentFiles(teamId: string, channelId: string): InTeam<ServiceResult<Inputs.RecentChannelFile[]>>;
-  /** jobs: a quotation left `received`/`parsing` with no read to come is queued to be read again (the sweep). */
-  rereadQuotation(workspaceId: string, quotationId: string): Promise<void>;
   reviewItem(teamId: string, input: Inputs.ReviewItemInput): InTeam<ServiceResult>;
   confirmAll(
     teamId: string,
@@ -177,13 +175,6 @@ export function createParley(options: ParleyOptions): Parley {
     }
   }
 
-  async function reread(workspaceId: string, quotationId: string): Promise<void> {
-    const quotation = await contexts
-      .forWorkspace(workspaceId)
-      .then((ctx) => ctx?.db.quotation.findUnique({ where: { id: quotationId }, select: { slackFileId: true } }));
-    if (quotation) await work.readQuotation({ workspaceId, quotationId, fileId: quotation.slackFileId });
-  }
-
   /**
    * After a claim: the thread's 👀 and status card go out now, and the file is queued to be read — when this call
    * claimed it, or when an earlier claim's job was never stored (its event failed before the acknowledgement, and
@@ -272,7 +263,6 @@ export function createParley(options: ParleyOptions): Parley {
   return {
     fileShared: ({ teamId, ...file }) => inTeam(teamId, (ctx) => receiveFile(ctx, file)),
     recentFiles: (teamId, channelId) => inTeam(teamId, (ctx) => recentChannelFiles(ctx, { files, channelId })),
-    rereadQuotation: (workspaceId, quotationId) => reread(workspaceId, quotationId),
     reviewItem: (teamId, input) => inTeam(teamId, (ctx) => reviewItem(ctx, input)),
     confirmAll: (teamId, input) => inTeam(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
     downloadReviewLines: (teamId, input) => inTeam(teamId, (ctx) => sendReviewWorkbook(ctx, input)),
