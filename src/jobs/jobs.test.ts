@@ -146,6 +146,12 @@ describe('the jobs on the database', () => {
           schedule: false,
         });
       const [one, two] = [await runner('instance-1', 0), await runner('instance-2', 1)];
+      // The minute slot of the database's clock that a tick's run is keyed to (schedule-jobs.ts: TICK_SLOT).
+      const slot = async () => {
+        const { rows } = await instance(0).boss.getDb().executeSql('SELECT extract(epoch from now())::float8 AS s');
+        return Math.floor((Number((rows[0] as { s: number }).s) + 30) / 60);
+      };
+      const slotAtTicks = await slot();
       // Both instances' ticks at once: one run is queued, the other tick finds it pending.
       const queued = await Promise.all([
         one.trigger('remind-unanswered-questions'),
@@ -157,6 +163,9 @@ describe('the jobs on the database', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       for (const q of questions) expect(await rowsLike(`remind:q:${q.id}:`)).toBe(2);
+      // A slower instance's tick after that run finished (its clock behind): the same minute's run, not a second one.
+      const late = await two.trigger('remind-unanswered-questions');
+      if ((await slot()) === slotAtTicks) expect(late).toBe(false);
       // And run directly on both at once, each reminder is still written once.
       const runs = await Promise.all([one.run('remind-unanswered-questions'), two.run('remind-unanswered-questions')]);
       expect(runs.map((r) => r.status)).toEqual(['done', 'done']);
