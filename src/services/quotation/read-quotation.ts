@@ -3,7 +3,7 @@
 // when nothing needs a human. A file Parley cannot read gets a clear reply and a failed status card; nothing else is
 // written. Safe to run twice: only a quotation still `received` or `parsing` is read, by the process holding its read
 // lease — and it writes only while it still holds that lease. The lease's expiry as this reader last wrote it is its
-// token: a second reader (the recovery sweep's, after the first one's lease ran out) writes a new one, so the first
+// token: a second reader (a job's retry, after the first attempt died or its lease ran out) writes a new one, so the first
 // reader's late result is refused rather than replacing the lines the buyer has started reviewing. A long read (a
 // slow download, a Claude re-read) renews the lease while it works, so it is not overtaken in the first place.
 import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
@@ -56,8 +56,8 @@ export function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions
 }
 
 /**
- * A quotation left `received`/`parsing` by a process that died, to be read again (the recovery sweep claimed it
- * first): its Slack file and the download, as for a new upload; null when the quotation is gone.
+ * A quotation left `received`/`parsing` by a process that died, to be read again (its read job retried, or
+ * queued by queue-unqueued-work): its Slack file and the download, as for a new upload; null when the quotation is gone.
  */
 export async function quotationToReread(
   ctx: ServiceContext,
@@ -70,7 +70,7 @@ export async function quotationToReread(
   if (!quotation) return null;
   const fileId = quotation.slackFileId;
   // files.info inside the download: a file Slack no longer has fails the quotation (with a reply) rather than leaving
-  // it stuck for the next sweep.
+  // it stuck for the next retry.
   return { fileId, download: sharedFileDownload(ctx, { files: options.files, fileId }) };
 }
 
