@@ -217,21 +217,20 @@ export async function startParley(options: StartParleyOptions) {
   else await app.start(connection.port);
   log.info('parley started', { owner, connection: connection.kind, db: db.kind });
 
-  // jobs: reminders, expiry and the recovery sweep on their schedules; then, once, what a dead process left behind.
+  // jobs: reminders, expiry and queueing work that has no job, on their schedules; then, once, what a dead process
+  // left behind that pg-boss does not know about (src/jobs/recover-on-start.ts).
   const jobs = env.JOBS_ENABLED
     ? await startJobs({
         prisma: db.prisma,
         work,
         contexts,
-        parley,
-        owner,
         config: jobsConfigFromEnv(env),
         now: clock.now,
         kickOutbox: () => poster.kick(),
       })
     : null;
-  const recovery = { prisma: db.prisma, contexts, parley, owner, startedAt, outboxLockMs: env.OUTBOX_LOCK_MS };
-  await recoverOnStart({ ...recovery, now: new Date() }).catch((error: unknown) =>
+  const recovery = { prisma: db.prisma, work, owner, startedAt, outboxLockMs: env.OUTBOX_LOCK_MS };
+  await recoverOnStart({ ...recovery, now: clock.now() }).catch((error: unknown) =>
     log.error('recovery on start failed', { error, owner }),
   );
 

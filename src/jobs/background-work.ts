@@ -3,7 +3,8 @@
 // A job is stored before the listener acknowledges Slack, so acknowledged work is never only in memory:
 //
 // - a worker that dies leaves its job `active` with a heartbeat that stops; pg-boss's supervisor (on any instance)
-//   puts it back to be retried, measured on the database's clock, and any instance's worker redoes it;
+//   puts it back to be retried, measured on the database's clock, and any instance's worker redoes it — taking over
+//   the dead attempt's lease at once, since the lease is named after the attempt (src/jobs/job-lease.ts);
 // - a job that fails is retried with backoff, up to a limit (a database blip, a negotiation whose lease a dead process
 //   still holds until it expires);
 // - one job per negotiation (or per Slack file) runs at a time across every instance: the queues are `stately`, keyed
@@ -15,6 +16,7 @@
 import { PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
 import { Semaphore } from '../llm/semaphore.js';
 import { log } from '../log.js';
+import type { JobAttempt } from './job-lease.js';
 
 /** How pg-boss reaches the database (src/db/client.ts: `Database.jobQueue`). */
 export type JobQueueConnection = Pick<ConstructorOptions, 'db' | 'backend' | 'connectionString' | 'schema' | 'max'>;
@@ -31,10 +33,13 @@ export interface QuotationJob {
   fileId: string;
 }
 
-/** What each job does (src/services/parley.ts); a handler that throws has its job retried. */
+/**
+ * What each job does (src/services/parley.ts); a handler that throws has its job retried. The attempt names the lease
+ * the handler takes (src/jobs/job-lease.ts), so a retry takes over a dead attempt's lease at once.
+ */
 export interface JobHandlers {
-  driveNegotiation(job: NegotiationJob): Promise<void>;
-  readQuotation(job: QuotationJob): Promise<void>;
+  driveNegotiation(job: NegotiationJob, attempt: JobAttempt): Promise<void>;
+  readQuotation(job: QuotationJob, attempt: JobAttempt): Promise<void>;
 }
 
 export const DRIVE_NEGOTIATION = 'drive-negotiation';
@@ -64,6 +69,13 @@ export interface BackgroundWork {
   driveNegotiation(job: NegotiationJob): Promise<void>;
   /** Stores a read of the quotation; resolves once it is in the database. */
   readQuotation(job: QuotationJob): Promise<void>;
+  /**
+   * Sends a run for each negotiation that has none waiting, retrying or running (src/jobs/queue-unqueued-work.ts);
+   * returns how many were sent.
+   */
+  driveUnqueued(jobs: NegotiationJob[]): Promise<number>;
+  /** Sends a read for each quotation whose file has none waiting, retrying or running; returns how many were sent. */
+  readUnqueued(jobs: QuotationJob[]): Promise<number>;
   /** Starts this instance's workers on the queues. */
   work(handlers: JobHandlers): Promise<void>;
   /** Jobs waiting, retrying or running, on any instance. */
@@ -109,14 +121,34 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
   };
 
+  /** Sends each job whose key has no job waiting, retrying or running; the stately queue absorbs a race. */
+  async function sendUnqueued<T extends object>(name: string, jobs: T[], keyOf: (job: T) => string) {
+    if (jobs.length === 0) return 0;
+    const { rows } = await boss
+      .getDb()
+      .executeSql(
+        `SELECT DISTINCT singleton_key AS key FROM ${schema}.job WHERE name = $1 AND state < 'completed' AND singleton_key = ANY($2)`,
+        [name, jobs.map(keyOf)],
+      );
+    const queued = new Set((rows as Array<{ key: string }>).map((row) => row.key));
+    let sent = 0;
+    for (const job of jobs) {
+      if (queued.has(keyOf(job))) continue;
+      if ((await boss.send(name, job, { singletonKey: keyOf(job) })) !== null) sent++;
+    }
+    return sent;
+  }
+
   return {
     boss,
     async driveNegotiation(job) {
-      await boss.send(DRIVE_NEGOTIATION, job, { singletonKey: `negotiation:${job.negotiationId}` });
+      await boss.send(DRIVE_NEGOTIATION, job, { singletonKey: negotiationKey(job) });
     },
     async readQuotation(job) {
-      await boss.send(READ_QUOTATION, job, { singletonKey: `file:${job.workspaceId}:${job.fileId}` });
+      await boss.send(READ_QUOTATION, job, { singletonKey: fileKey(job) });
     },
+    driveUnqueued: (jobs) => sendUnqueued(DRIVE_NEGOTIATION, jobs, negotiationKey),
+    readUnqueued: (jobs) => sendUnqueued(READ_QUOTATION, jobs, fileKey),
     async work(handlers) {
       const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
       const workOptions = {
@@ -126,10 +158,10 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
         notifyPollingIntervalSeconds: pollingIntervalSeconds,
       };
       await boss.work<NegotiationJob>(DRIVE_NEGOTIATION, workOptions, async ([job]) => {
-        if (job) await slots.run(() => handlers.driveNegotiation(job.data));
+        if (job) await slots.run(() => handlers.driveNegotiation(job.data, job));
       });
       await boss.work<QuotationJob>(READ_QUOTATION, workOptions, async ([job]) => {
-        if (job) await slots.run(() => handlers.readQuotation(job.data));
+        if (job) await slots.run(() => handlers.readQuotation(job.data, job));
       });
     },
     pending,
@@ -139,6 +171,11 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     stop,
   };
 }
+
+/** One run of a negotiation at a time, across every instance. */
+const negotiationKey = (job: NegotiationJob) => `negotiation:${job.negotiationId}`;
+/** One read of a Slack file at a time (one quotation per file). */
+const fileKey = (job: QuotationJob) => `file:${job.workspaceId}:${job.fileId}`;
 
 /** The queues, created by the first instance and brought to this version's settings by every later start. */
 async function createQueues(boss: PgBoss, tuning: BackgroundWorkTuning): Promise<void> {

@@ -15,7 +15,8 @@ import { type BackgroundWork, startBackgroundWork } from './background-work.js';
 import { recoverOnStart } from './recover-on-start.js';
 import { remindUnansweredQuestions } from './remind-unanswered-questions.js';
 import { type JobsConfig, startJobs } from './schedule-jobs.js';
-import { leaseIsFree, type RecoveringParley, sweepExpiredLeases } from './sweep-expired-leases.js';
+import { jobLeaseOwner, jobLeaseTakeover } from './job-lease.js';
+import { queueUnqueuedWork } from './queue-unqueued-work.js';
 import { APPROVERS, BUYER, CHANNEL_ID, createJobsFixture } from '../../test/support/jobs.js';
 
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
@@ -42,12 +43,12 @@ describe('pure decisions', () => {
     expect(approversToRemind(['U1', 'U2', 'U3'], ['U2'])).toEqual(['U1', 'U3']);
   });
 
-  it('sees a lease as free when nobody holds it, it expired, or it is the reclaiming instance’s own', () => {
+  it('lets a job attempt take over another attempt’s lease, and nobody else’s', () => {
     const now = new Date('2026-03-02T09:00:00Z');
-    expect(leaseIsFree({ leaseOwner: null, leaseExpiresAt: null }, now)).toBe(true);
-    expect(leaseIsFree({ leaseOwner: 'a', leaseExpiresAt: at(now, -1) }, now)).toBe(true);
-    expect(leaseIsFree({ leaseOwner: 'a', leaseExpiresAt: at(now, MINUTE) }, now)).toBe(false);
-    expect(leaseIsFree({ leaseOwner: 'a', leaseExpiresAt: at(now, MINUTE) }, now, 'a')).toBe(true);
+    const retry = jobLeaseOwner('instance-b', { id: 'j1', retryCount: 1 });
+    expect(retry).toBe('job:j1#1@instance-b');
+    expect(jobLeaseTakeover('leaseOwner', retry)).toEqual([{ leaseOwner: { startsWith: 'job:' } }]);
+    expect(jobLeaseTakeover('leaseOwner', 'cli-negotiate')).toEqual([]);
     expect(pausedExpiresAt(now, 7).getTime() - now.getTime()).toBe(7 * DAY_MS);
   });
 });
@@ -135,19 +136,22 @@ describe('the jobs on the database', () => {
         questionReminderAfterHours: 4,
         expirePausedAfterDays: 7,
       };
-      const parley: RecoveringParley = { resume: async () => {}, rereadQuotation: async () => {} };
-      const runner = (owner: string, index: number) =>
+      const runner = (_owner: string, index: number) =>
         startJobs({
           prisma: db.prisma,
           work: instance(index),
           contexts: fixture.contexts,
-          parley,
-          owner,
           config,
           now: () => at(now, DAY_MS + MINUTE),
           schedule: false,
         });
       const [one, two] = [await runner('instance-1', 0), await runner('instance-2', 1)];
+      // The minute slot of the database's clock that a tick's run is keyed to (schedule-jobs.ts: TICK_SLOT).
+      const slot = async () => {
+        const { rows } = await instance(0).boss.getDb().executeSql('SELECT extract(epoch from now())::float8 AS s');
+        return Math.floor((Number((rows[0] as { s: number }).s) + 30) / 60);
+      };
+      const slotAtTicks = await slot();
       // Both instances' ticks at once: one run is queued, the other tick finds it pending.
       const queued = await Promise.all([
         one.trigger('remind-unanswered-questions'),
@@ -159,6 +163,9 @@ describe('the jobs on the database', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       for (const q of questions) expect(await rowsLike(`remind:q:${q.id}:`)).toBe(2);
+      // A slower instance's tick after that run finished (its clock behind): the same minute's run, not a second one.
+      const late = await two.trigger('remind-unanswered-questions');
+      if ((await slot()) === slotAtTicks) expect(late).toBe(false);
       // And run directly on both at once, each reminder is still written once.
       const runs = await Promise.all([one.run('remind-unanswered-questions'), two.run('remind-unanswered-questions')]);
       expect(runs.map((r) => r.status)).toEqual(['done', 'done']);
@@ -276,18 +283,21 @@ describe('the jobs on the database', () => {
     });
   });
 
-  describe('sweep-expired-leases', () => {
-    function recordingParley() {
-      const resumed: string[] = [];
-      const reread: string[] = [];
-      const parley: RecoveringParley = {
-        resume: async (_workspaceId, negotiationId) => void resumed.push(negotiationId),
-        rereadQuotation: async (_workspaceId, quotationId) => void reread.push(quotationId),
-      };
-      return { parley, resumed, reread };
+  describe('queue-unqueued-work (what pg-boss cannot know: work whose job was never stored)', () => {
+    const schema = () => db.jobQueue.schema ?? 'pgboss';
+    /** Drive jobs of the negotiation waiting, retrying or running. */
+    async function jobsFor(queue: string, key: string) {
+      const { rows } = await instance(0)
+        .boss.getDb()
+        .executeSql(`SELECT count(*)::int AS n FROM ${schema()}.job WHERE name = $1 AND singleton_key = $2`, [
+          queue,
+          key,
+        ]);
+      return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
     }
+    const drives = (negotiationId: string) => jobsFor('drive-negotiation', `negotiation:${negotiationId}`);
 
-    it('resumes a negotiation whose lease expired once across two sweeps, and leaves live leases alone', async () => {
+    it('queues a negotiation whose runner is gone once across two instances, and claims nothing', async () => {
       const now = new Date();
       const { negotiationId: dead } = await fixture.pausedNegotiation(600);
       const { negotiationId: live } = await fixture.pausedNegotiation(700);
@@ -299,48 +309,50 @@ describe('the jobs on the database', () => {
         where: { id: live },
         data: { status: 'negotiating', leaseOwner: 'live-process', leaseExpiresAt: at(now, MINUTE) },
       });
-      const a = recordingParley();
-      const b = recordingParley();
-      await Promise.all([
-        sweepExpiredLeases({ ...jobOptions(now), parley: a.parley, owner: 'instance-a' }),
-        sweepExpiredLeases({ ...jobOptions(now), parley: b.parley, owner: 'instance-b' }),
+      const [a, b] = await Promise.all([
+        queueUnqueuedWork({ ...jobOptions(now), work: instance(0) }),
+        queueUnqueuedWork({ ...jobOptions(now), work: instance(1) }),
       ]);
-      const resumed = [...a.resumed, ...b.resumed];
-      expect(resumed.filter((id) => id === dead)).toHaveLength(1);
-      expect(resumed).not.toContain(live);
-      const claimed = await db.prisma.negotiation.findUniqueOrThrow({ where: { id: dead } });
-      expect(['instance-a', 'instance-b']).toContain(claimed.leaseOwner);
+      expect(a.negotiationsQueued + b.negotiationsQueued).toBe(1);
+      expect(await drives(dead)).toBe(1);
+      expect(await drives(live)).toBe(0);
+      // No lease was taken: the job's run takes it (src/jobs/job-lease.ts), on whichever instance has a free slot.
+      expect((await db.prisma.negotiation.findUniqueOrThrow({ where: { id: dead } })).leaseOwner).toBe('dead-process');
+      // Its job waiting, the next run sends nothing more.
+      expect((await queueUnqueuedWork({ ...jobOptions(now), work: instance(1) })).negotiationsQueued).toBe(0);
+      expect(await drives(dead)).toBe(1);
 
-      // On start-up, the instance's own name counts as expired (its previous process held it).
-      const restart = recordingParley();
+      // On start-up too, through the same query.
+      const { negotiationId: orphan } = await fixture.pausedNegotiation(650);
+      await db.prisma.negotiation.update({
+        where: { id: orphan },
+        data: { status: 'negotiating', leaseOwner: 'parley-a', leaseExpiresAt: at(now, -1) },
+      });
       const recovered = await recoverOnStart({
         prisma: db.prisma,
-        contexts: fixture.contexts,
-        parley: restart.parley,
-        owner: 'live-process',
+        work: instance(0),
+        owner: 'parley-a',
         now,
         startedAt: now,
       });
-      expect(restart.resumed).toContain(live);
-      expect(recovered.negotiationsResumed).toBeGreaterThanOrEqual(1);
-    });
+      expect(recovered.negotiationsQueued).toBe(1);
+      expect(await drives(orphan)).toBe(1);
+    }, 90_000);
 
-    it('resumes a negotiation nobody took the lease of only after the grace period', async () => {
+    it('queues a negotiation nobody leased only after the grace period (its listener sends the job itself)', async () => {
       const { negotiationId } = await fixture.pausedNegotiation(800);
       await db.prisma.negotiation.update({
         where: { id: negotiationId },
         data: { status: 'negotiating', leaseOwner: null, leaseExpiresAt: null },
       });
       const row = await db.prisma.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
-      const soon = recordingParley();
-      await sweepExpiredLeases({ ...jobOptions(at(row.updatedAt, 10_000)), parley: soon.parley, owner: 'x' });
-      expect(soon.resumed).not.toContain(negotiationId);
-      const later = recordingParley();
-      await sweepExpiredLeases({ ...jobOptions(at(row.updatedAt, 2 * MINUTE)), parley: later.parley, owner: 'x' });
-      expect(later.resumed).toContain(negotiationId);
+      await queueUnqueuedWork({ ...jobOptions(at(row.updatedAt, 10_000)), work: instance(0) });
+      expect(await drives(negotiationId)).toBe(0);
+      await queueUnqueuedWork({ ...jobOptions(at(row.updatedAt, 2 * MINUTE)), work: instance(0) });
+      expect(await drives(negotiationId)).toBe(1);
     });
 
-    it('reads a quotation stuck in received again, once across two sweeps', async () => {
+    it('queues a read of a quotation stuck in received once across two instances', async () => {
       const stuckAt = new Date(Date.now() - 10 * MINUTE);
       const stuck = await fixture.ws.quotation.create({
         data: {
@@ -353,7 +365,7 @@ describe('the jobs on the database', () => {
           status: 'received',
         },
       });
-      const fresh = await fixture.ws.quotation.create({
+      await fixture.ws.quotation.create({
         data: {
           workspaceId: fixture.workspaceId,
           slackFileId: 'F0FRESH001',
@@ -366,19 +378,13 @@ describe('the jobs on the database', () => {
       });
       await db.prisma.quotation.update({ where: { id: stuck.id }, data: { updatedAt: stuckAt } });
       const now = new Date();
-      const a = recordingParley();
-      const b = recordingParley();
       await Promise.all([
-        sweepExpiredLeases({ ...jobOptions(now), parley: a.parley, owner: 'a' }),
-        sweepExpiredLeases({ ...jobOptions(now), parley: b.parley, owner: 'b' }),
+        queueUnqueuedWork({ ...jobOptions(now), work: instance(0) }),
+        queueUnqueuedWork({ ...jobOptions(now), work: instance(1) }),
       ]);
-      const reread = [...a.reread, ...b.reread];
-      expect(reread.filter((id) => id === stuck.id)).toHaveLength(1);
-      expect(reread).not.toContain(fresh.id);
-      // The claim moved it out of reach until it is stuck again.
-      const again = recordingParley();
-      await sweepExpiredLeases({ ...jobOptions(at(now, MINUTE)), parley: again.parley, owner: 'c' });
-      expect(again.reread).not.toContain(stuck.id);
+      const reads = (fileId: string) => jobsFor('read-quotation', `file:${fixture.workspaceId}:${fileId}`);
+      expect(await reads('F0STUCK001')).toBe(1);
+      expect(await reads('F0FRESH001')).toBe(0);
     });
 
     it('runs on its cron schedule', async () => {
@@ -387,13 +393,10 @@ describe('the jobs on the database', () => {
         where: { id: negotiationId },
         data: { status: 'negotiating', leaseOwner: 'dead-process', leaseExpiresAt: new Date(Date.now() - MINUTE) },
       });
-      const { parley, resumed } = recordingParley();
       const jobs = await startJobs({
         prisma: db.prisma,
         work: instance(0),
         contexts: fixture.contexts,
-        parley,
-        owner: 'scheduled',
         config: {
           remindersCron: '0 0 1 1 *',
           sweepCron: '* * * * * *',
@@ -402,13 +405,13 @@ describe('the jobs on the database', () => {
         },
       });
       try {
-        for (let waited = 0; waited < 15_000 && !resumed.includes(negotiationId); waited += 100) {
+        for (let waited = 0; waited < 15_000 && (await drives(negotiationId)) === 0; waited += 100) {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       } finally {
         await jobs.stop();
       }
-      expect(resumed).toContain(negotiationId);
+      expect(await drives(negotiationId)).toBe(1);
     });
   });
 
@@ -416,13 +419,12 @@ describe('the jobs on the database', () => {
     it('catches and logs a failing job instead of throwing', async () => {
       const jobs = await startJobs({
         prisma: db.prisma,
-        work: instance(0),
-        contexts: fixture.contexts,
-        parley: {
-          resume: async () => Promise.reject(new Error('resume failed')),
-          rereadQuotation: async () => {},
+        work: {
+          boss: instance(0).boss,
+          driveUnqueued: async () => Promise.reject(new Error('pg-boss unreachable')),
+          readUnqueued: async () => 0,
         },
-        owner: 'failing',
+        contexts: fixture.contexts,
         config: {
           remindersCron: '0 0 1 1 *',
           sweepCron: '0 0 1 1 *',
@@ -436,9 +438,8 @@ describe('the jobs on the database', () => {
         where: { id: negotiationId },
         data: { status: 'negotiating', leaseOwner: 'dead-process', leaseExpiresAt: new Date(Date.now() - MINUTE) },
       });
-      const run = await jobs.run('sweep-expired-leases');
-      expect(run.status).toBe('done');
-      expect(run.status === 'done' && run.result).toMatchObject({ failed: 1 });
+      const run = await jobs.run('queue-unqueued-work');
+      expect(run.status).toBe('failed');
       await jobs.stop();
     });
   });

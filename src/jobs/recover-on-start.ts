@@ -1,19 +1,22 @@
-// What an instance does once, right after it starts: the sweep (negotiations whose lease expired, quotations left
-// mid-read), counting its own name's leases as expired, and the Slack outbox rows its previous incarnation had locked
-// for sending, unlocked now rather than when their lock times out. Rows written but never sent need nothing here:
-// the poster's first pass, as it starts, claims every due row; a row whose earlier attempt may have reached Slack is
-// looked up in the channel before it is posted again, so it is sent once.
+// What an instance does once, right after it starts. A job its previous process was running needs nothing here:
+// pg-boss retries it once its heartbeat stops, under a lease that takes the dead attempt's over (src/jobs/job-lease.ts).
+// What is left is what pg-boss does not know about:
+//
+// - work whose job was never stored (the process died between its commit and the job's send): queued now rather than
+//   at the next JOB_SWEEP_CRON tick (src/jobs/queue-unqueued-work.ts);
+// - Slack outbox rows its previous incarnation (the same INSTANCE_ID) had locked for sending: unlocked now rather than
+//   when their lock times out. The poster then looks for an earlier delivery before posting again, so each is sent
+//   once. Rows written but never sent need nothing: the poster's first pass claims every due row.
 import type { PrismaClient } from '../db/client.js';
 import { log } from '../log.js';
-import { releaseOutboxLocks } from '../services/recovery/release-outbox-locks.js';
-import type { ContextFactory } from '../services/service-context.js';
-import { type RecoveringParley, sweepExpiredLeases, type SweepExpiredLeasesResult } from './sweep-expired-leases.js';
+import { unlockOwnOutboxRows } from '../outbox/index.js';
+import type { BackgroundWork } from './background-work.js';
+import { queueUnqueuedWork, type QueueUnqueuedWorkResult } from './queue-unqueued-work.js';
 
 export interface RecoverOnStartOptions {
   prisma: PrismaClient;
-  contexts: ContextFactory;
-  parley: RecoveringParley;
-  /** This instance (the facade's lease owner and the outbox poster's). */
+  work: Pick<BackgroundWork, 'driveUnqueued' | 'readUnqueued'>;
+  /** This instance (the outbox poster's lock owner). */
   owner: string;
   now: Date;
   graceMs?: number;
@@ -24,21 +27,18 @@ export interface RecoverOnStartOptions {
   outboxLockMs?: number;
 }
 
-export interface RecoverOnStartResult extends SweepExpiredLeasesResult {
+export interface RecoverOnStartResult extends QueueUnqueuedWorkResult {
   /** Outbox rows this instance's name had locked, handed back to the poster. */
   outboxRowsUnlocked: number;
 }
 
 export async function recoverOnStart(options: RecoverOnStartOptions): Promise<RecoverOnStartResult> {
-  const swept = await sweepExpiredLeases({ ...options, reclaimOwner: options.owner });
-  const outboxRowsUnlocked = await releaseOutboxLocks({
-    prisma: options.prisma,
-    owner: options.owner,
-    now: options.now,
+  const queued = await queueUnqueuedWork(options);
+  const outboxRowsUnlocked = await unlockOwnOutboxRows(options.prisma, options.owner, options.now, {
     startedAt: options.startedAt,
     lockMs: options.outboxLockMs,
   });
-  const result = { ...swept, outboxRowsUnlocked };
+  const result = { ...queued, outboxRowsUnlocked };
   log.info('recovery on start', { owner: options.owner, ...result });
   return result;
 }

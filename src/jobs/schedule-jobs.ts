@@ -1,5 +1,6 @@
-// The scheduled jobs: reminders, approvers' reminders and expiry on JOB_REMINDERS_CRON, the recovery sweep on
-// JOB_SWEEP_CRON. node-cron is the trigger; each tick sends a pg-boss job to the job's own `exclusive` queue, so with
+// The scheduled jobs: reminders, approvers' reminders and expiry on JOB_REMINDERS_CRON; on JOB_SWEEP_CRON, queueing
+// work whose job was never stored (src/jobs/queue-unqueued-work.ts: the only part of the old recovery sweep pg-boss
+// cannot do). node-cron is the trigger; each tick sends a pg-boss job to the job's own `exclusive` queue, so with
 // several instances one run of a job waits or runs at a time across all of them (a tick while one is pending adds
 // none), and any instance's worker runs it. A run catches and logs its own errors: a failing job never takes the
 // process down, and the next tick tries again. The outbox needs no job: the poster polls for due rows all the time.
@@ -13,13 +14,13 @@ import { expirePausedNegotiations } from './expire-paused-negotiations.js';
 import type { JobOptions } from './job-options.js';
 import { remindApprovers } from './remind-approvers.js';
 import { remindUnansweredQuestions } from './remind-unanswered-questions.js';
-import { type RecoveringParley, sweepExpiredLeases } from './sweep-expired-leases.js';
+import { queueUnqueuedWork } from './queue-unqueued-work.js';
 
 export const JOB_NAMES = [
   'remind-unanswered-questions',
   'remind-approvers',
   'expire-paused-negotiations',
-  'sweep-expired-leases',
+  'queue-unqueued-work',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -47,11 +48,8 @@ export function jobsConfigFromEnv(
 export interface StartJobsOptions {
   prisma: PrismaClient;
   /** pg-boss, whose queues the ticks send to and this instance's workers take from. */
-  work: Pick<BackgroundWork, 'boss'>;
+  work: Pick<BackgroundWork, 'boss' | 'driveUnqueued' | 'readUnqueued'>;
   contexts: ContextFactory;
-  parley: RecoveringParley;
-  /** This instance: the lease owner the sweep resumes negotiations under. */
-  owner: string;
   config: JobsConfig;
   now?: () => Date;
   /** Called after a run that may have written outbox rows, so they go out now rather than at the next poll. */
@@ -71,6 +69,14 @@ export interface Jobs {
   /** Stops the schedules and waits for the runs in progress. */
   stop(): Promise<void>;
 }
+
+/**
+ * One run per job per minute of the database's clock, whichever instance ticks first: every instance's node-cron
+ * fires on its own clock, so a run that finished before a slower instance's tick would otherwise be followed by a
+ * second one. The minute is offset by half, so ticks on the minute (every cron here) with clocks up to ±29 s apart
+ * fall in one slot. A schedule more often than every minute runs at most once a minute.
+ */
+const TICK_SLOT = { singletonSeconds: 60, singletonOffset: 30 } as const;
 
 /** Each scheduled job's queue. */
 const queueOf = (job: JobName) => `scheduled-${job}`;
@@ -92,7 +98,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     'remind-approvers': () => remindApprovers(base()),
     'expire-paused-negotiations': () =>
       expirePausedNegotiations({ ...base(), afterDays: config.expirePausedAfterDays }),
-    'sweep-expired-leases': () => sweepExpiredLeases({ ...base(), parley: options.parley, owner: options.owner }),
+    'queue-unqueued-work': () => queueUnqueuedWork({ ...base(), work: options.work }),
   };
 
   async function runGuarded(job: JobName): Promise<JobRun> {
@@ -116,7 +122,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   }
 
   async function trigger(job: JobName): Promise<boolean> {
-    const id = await boss.send(queueOf(job), {}, { singletonKey: job });
+    const id = await boss.send(queueOf(job), {}, { singletonKey: job, ...TICK_SLOT });
     if (id === null) log.debug('job not queued: a run of it is waiting or running', { job });
     return id !== null;
   }
@@ -138,7 +144,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
       'remind-unanswered-questions': config.remindersCron,
       'remind-approvers': config.remindersCron,
       'expire-paused-negotiations': config.remindersCron,
-      'sweep-expired-leases': config.sweepCron,
+      'queue-unqueued-work': config.sweepCron,
     };
     for (const job of JOB_NAMES) {
       const tick = () =>

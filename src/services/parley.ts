@@ -30,6 +30,7 @@ import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } fro
 import { sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { BackgroundWork, JobHandlers } from '../jobs/background-work.js';
+import { type JobAttempt, jobLeaseOwner } from '../jobs/job-lease.js';
 import type { ThreadActivity } from './thread-activity.js';
 
 /** A call made in a Slack team's workspace: the service's answer, or a refusal when Parley is not installed there. */
@@ -45,8 +46,6 @@ export interface Parley {
   fileShared(input: Inputs.FileSharedInput): InTeam<ServiceResult<null>>;
   /** `/parley negotiate` without a link: the channel's recent spreadsheets, to pick one from. */
   recentFiles(teamId: string, channelId: string): InTeam<ServiceResult<Inputs.RecentChannelFile[]>>;
-  /** jobs: a quotation left `received`/`parsing` with no read to come is queued to be read again (the sweep). */
-  rereadQuotation(workspaceId: string, quotationId: string): Promise<void>;
   reviewItem(teamId: string, input: Inputs.ReviewItemInput): InTeam<ServiceResult>;
   confirmAll(
     teamId: string,
@@ -154,46 +153,40 @@ export function createParley(options: ParleyOptions): Parley {
   const drive = (ctx: ServiceContext, negotiationId: string) =>
     work.driveNegotiation({ workspaceId: ctx.workspace.id, negotiationId });
 
-  /** The job: a run of the negotiation on this instance. */
-  async function driveJob(workspaceId: string, negotiationId: string): Promise<void> {
+  /** The job: a run of the negotiation on this instance, under the lease of this attempt of the job. */
+  async function driveJob(workspaceId: string, negotiationId: string, attempt: JobAttempt): Promise<void> {
     const ctx = await contexts.forWorkspace(workspaceId);
     if (!ctx) return;
     const outcome = await driveNegotiation(ctx, {
       negotiationId,
       agents: options.agents,
-      owner,
+      owner: jobLeaseOwner(owner, attempt),
       activity: options.threadActivity,
     });
     options.kickOutbox();
     log.info('negotiation driven', { negotiationId, outcome });
-    // Only one job per negotiation runs, so a lease held by someone else is a dead (or lost) run's: the job is
-    // retried until that lease expires.
+    // An earlier attempt's lease is taken over (src/jobs/job-lease.ts); a lease held outside the jobs (a CLI run on
+    // the same database) is waited for: the job is retried until that run ends or its lease expires.
     if (outcome === 'busy') throw new Error(`negotiation ${negotiationId} is leased to another run; retried later`);
   }
 
-  /** The job: a read of a claimed quotation (files.info and the download, then the parse). */
-  async function readJob(workspaceId: string, quotationId: string): Promise<void> {
+  /** The job: a read of a claimed quotation (files.info and the download, then the parse), under this attempt's lease. */
+  async function readJob(workspaceId: string, quotationId: string, attempt: JobAttempt): Promise<void> {
     const ctx = await contexts.forWorkspace(workspaceId);
     const file = ctx && (await quotationToReread(ctx, { quotationId, files }));
     if (!ctx || !file) return;
-    const outcome = await readQuotation(ctx, { quotationId, owner, download: file.download });
+    const readOwner = jobLeaseOwner(owner, attempt);
+    const outcome = await readQuotation(ctx, { quotationId, owner: readOwner, download: file.download });
     options.kickOutbox();
     log.info('quotation read', { quotationId, outcome });
-    // Unread, yet another reader's lease is on it: a dead reader's (one job per file runs at a time), retried until
-    // that lease expires.
+    // Unread, yet a reader outside the jobs holds its lease (an earlier attempt's is taken over): retried until that
+    // lease expires.
     if (
       outcome === 'already_read' &&
       (await ctx.db.quotation.count({ where: { id: quotationId, status: { in: ['received', 'parsing'] } } }))
     ) {
       throw new Error(`quotation ${quotationId} is leased to another reader; retried later`);
     }
-  }
-
-  async function reread(workspaceId: string, quotationId: string): Promise<void> {
-    const quotation = await contexts
-      .forWorkspace(workspaceId)
-      .then((ctx) => ctx?.db.quotation.findUnique({ where: { id: quotationId }, select: { slackFileId: true } }));
-    if (quotation) await work.readQuotation({ workspaceId, quotationId, fileId: quotation.slackFileId });
   }
 
   /**
@@ -297,7 +290,6 @@ export function createParley(options: ParleyOptions): Parley {
   return {
     fileShared: ({ teamId, ...file }) => inTeam(teamId, (ctx) => receiveFile(ctx, file)),
     recentFiles: (teamId, channelId) => inTeam(teamId, (ctx) => recentChannelFiles(ctx, { files, channelId })),
-    rereadQuotation: (workspaceId, quotationId) => reread(workspaceId, quotationId),
     reviewItem: (teamId, input) => inTeam(teamId, (ctx) => reviewItem(ctx, input)),
     confirmAll: (teamId, input) => inTeam(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
     downloadReviewLines: (teamId, input) => inTeam(teamId, (ctx) => sendReviewWorkbook(ctx, input)),
@@ -328,8 +320,8 @@ export function createParley(options: ParleyOptions): Parley {
     },
     resume: (workspaceId, negotiationId) => resume(workspaceId, negotiationId),
     jobs: {
-      driveNegotiation: ({ workspaceId, negotiationId }) => driveJob(workspaceId, negotiationId),
-      readQuotation: ({ workspaceId, quotationId }) => readJob(workspaceId, quotationId),
+      driveNegotiation: ({ workspaceId, negotiationId }, attempt) => driveJob(workspaceId, negotiationId, attempt),
+      readQuotation: ({ workspaceId, quotationId }, attempt) => readJob(workspaceId, quotationId, attempt),
     },
     context: (teamId) => contexts.forTeam(teamId),
     async idle() {

@@ -26,7 +26,7 @@ const MODE_LABELS: Record<string, string> = {
   custom: 'Custom',
 };
 
-/** The key of the "no recommendation" message: once it is there, the recovery sweep does not conclude again. */
+/** The key of the "no recommendation" message: once it is there, queue-unqueued-work does not conclude again. */
 export const decisionFailedKey = (negotiationId: string) => negKey(negotiationId, 'decision-failed');
 
 export async function enqueueDecisionFailed(tx: WorkspaceTx, input: { negotiationId: string; message: string }) {

@@ -6,6 +6,7 @@ import type { SupplierProfile } from '../../config/business-rules.js';
 import { toJsonColumn } from '../json.js';
 import { log } from '../../log.js';
 import type { WorkspaceDb, WorkspaceTx } from '../scoped.js';
+import { jobLeaseTakeover } from '../../jobs/job-lease.js';
 import { checkpointWrite, type CheckpointWrite, encodeFor, readCheckpoint } from './checkpoint-store.js';
 import {
   advance,
@@ -84,12 +85,20 @@ function missing(code: string): never {
   throw new Error(`No database supplier for ${code}`);
 }
 
-/** Takes the lease if it is free, expired, or already ours. True when this process may run the negotiation. */
+/**
+ * Takes the lease if it is free, expired, or already ours — or, for a pg-boss job's attempt, held by an earlier
+ * attempt, which pg-boss has already given up on (src/jobs/job-lease.ts). True when this process may run it.
+ */
 export async function acquireLease(db: WorkspaceDb, negotiationId: string, owner: string, now = new Date()) {
   const { count } = await db.negotiation.updateMany({
     where: {
       id: negotiationId,
-      OR: [{ leaseOwner: null }, { leaseOwner: owner }, { leaseExpiresAt: { lt: now } }],
+      OR: [
+        { leaseOwner: null },
+        { leaseOwner: owner },
+        { leaseExpiresAt: { lt: now } },
+        ...jobLeaseTakeover('leaseOwner', owner),
+      ],
     },
     data: { leaseOwner: owner, leaseExpiresAt: new Date(now.getTime() + LEASE_MS) },
   });

@@ -5,8 +5,8 @@
 // in the background: a new decision and a PO draft that replaces the unapproved one, posted in the thread.
 //
 // Idempotent: a second click of the same offer records nothing; it only resumes a conclusion not yet posted (the
-// quotation is `negotiating` again from the consent until the new recommendation is out, so the recovery sweep also
-// finishes it after a crash). Refused once a PO of the negotiation is approved: approval is final.
+// quotation is `negotiating` again from the consent until the new recommendation is out, so pg-boss's retry or
+// queue-unqueued-work also finishes it after a crash). Refused once a PO of the negotiation is approved: approval is final.
 import { writeAudit } from '../../db/audit.js';
 import { decide, decisionInputFromState, offeredPremium } from '../../decision/decide.js';
 import { loadCheckpoint, saveStep, StaleStepError } from '../../db/stores/negotiation-store.js';

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
 import { seedWorkspace, supplierColumns } from '../../db/seed.js';
-import { loadCheckpoint, saveStep, startNegotiation } from '../../db/stores/negotiation-store.js';
+import { LEASE_MS, loadCheckpoint, saveStep, startNegotiation } from '../../db/stores/negotiation-store.js';
 import { DECISION_PURPOSE } from '../../decision/write-decision.js';
 import { type Llm, LlmError } from '../../llm/llm.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
@@ -18,7 +18,14 @@ import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
 import { createParley, type Parley } from '../parley.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import type { SlackFiles } from '../quotation/download-shared-file.js';
-import { type BackgroundWork, startBackgroundWork } from '../../jobs/background-work.js';
+import { PgBoss } from 'pg-boss';
+import {
+  type BackgroundWork,
+  type BackgroundWorkTuning,
+  DRIVE_NEGOTIATION,
+  type NegotiationJob,
+  startBackgroundWork,
+} from '../../jobs/background-work.js';
 
 const TEAM = 'T0DRIVECB1';
 const BUYER = 'U0BUYER001';
@@ -82,14 +89,18 @@ function countingLlm() {
   return { llm, decisionsWritten: () => purposes.filter((purpose) => purpose === DECISION_PURPOSE).length };
 }
 
-async function facade(agents: EngineAgents, llm: Llm): Promise<Parley> {
-  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: 2 });
+async function facade(
+  agents: EngineAgents,
+  llm: Llm,
+  { owner = 'instance-a', tuning = {} }: { owner?: string; tuning?: BackgroundWorkTuning } = {},
+): Promise<Parley> {
+  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: 2, ...tuning });
   started.push(work);
   const parley = createParley({
     contexts: createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm }),
     work,
     agents,
-    owner: 'instance-a',
+    owner,
     files: noFiles,
     kickOutbox: () => {},
   });
@@ -195,4 +206,114 @@ describe('a curveball choice while the run takes a step', () => {
     await parley.idle();
     await expectConcluded(negotiationId, strategyId, claude.decisionsWritten());
   }, 60_000);
+});
+
+/** pg-boss's shortest heartbeat, a supervisor that looks every second, quick retries. */
+const FAST: BackgroundWorkTuning = {
+  heartbeatSeconds: 10,
+  superviseIntervalSeconds: 1,
+  retryDelaySeconds: 1,
+  pollingIntervalSeconds: 0.5,
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(100);
+  }
+}
+
+describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss replaces the recovery sweep)', () => {
+  it('is replaced by an instance with a new id, which finishes from the checkpoint without waiting out the dead lease', async () => {
+    const { negotiationId } = await runningNegotiation();
+    // The queues, with a 10-second heartbeat, as every instance of this test starts them.
+    const setup = await startBackgroundWork({ connection: db.jobQueue, concurrency: 1, ...FAST });
+    await setup.stop();
+
+    // The dying process: it takes the job (pg-boss marks it active for it), runs a few supplier turns, then hangs in
+    // one — and is killed: no completion, no failure, no more heartbeats, exactly what SIGKILL leaves behind. Its
+    // pg-boss has no supervisor and no worker of its own (a stop would fail the job, which a killed process cannot).
+    const dying = new PgBoss({ ...db.jobQueue, schema: db.jobQueue.schema ?? 'pgboss', supervise: false });
+    await dying.start();
+    await dying.send(DRIVE_NEGOTIATION, { workspaceId: ctx.workspace.id, negotiationId } satisfies NegotiationJob, {
+      singletonKey: `negotiation:${negotiationId}`,
+    });
+    const [taken] = await dying.fetch<NegotiationJob>(DRIVE_NEGOTIATION);
+    if (!taken) throw new Error('the dying process took no job');
+    let turns = 0;
+    let hung: () => void = () => {};
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const doomed: EngineAgents = {
+      brand: offline.brand,
+      supplier: (code) => ({
+        async respond(context) {
+          if (++turns === 4) {
+            hung();
+            await released;
+          }
+          return offline.supplier(code).respond(context);
+        },
+      }),
+    };
+    const deadParley = createParley({
+      contexts: createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: countingLlm().llm }),
+      work: setup,
+      agents: doomed,
+      owner: 'instance-dead',
+      files: noFiles,
+      kickOutbox: () => {},
+    });
+    const zombie = deadParley.jobs.driveNegotiation(taken.data, taken).catch((error: unknown) => error);
+    await hanging;
+    await dying.stop({ graceful: false, close: true });
+    const killedAt = Date.now();
+    const atDeath = await ctx.db.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
+    expect(atDeath.leaseOwner).toMatch(/^job:.*@instance-dead$/);
+    expect(atDeath.leaseExpiresAt?.getTime()).toBeGreaterThan(Date.now() + LEASE_MS / 2);
+    const savedBeforeDeath = atDeath.checkpointVersion;
+    expect(savedBeforeDeath).toBeGreaterThan(0);
+
+    // A new process, under a name of its own: pg-boss sees the dead job's heartbeat stop and retries it here.
+    const claude = countingLlm();
+    await facade(offline, claude.llm, { owner: 'instance-new', tuning: FAST });
+    const concluded = async () =>
+      (await ctx.db.quotation.count({ where: { negotiation: { id: negotiationId }, status: 'completed' } })) === 1;
+    // The new instance holds the negotiation (or has already finished it) within a heartbeat and a few supervisor
+    // passes — not when the dead process's lease runs out, a minute after it hung.
+    const takenOver = async () =>
+      (await concluded()) ||
+      /@instance-new$/.test(
+        (await ctx.db.negotiation.findUniqueOrThrow({ where: { id: negotiationId } })).leaseOwner ?? '',
+      );
+    await until(takenOver, 2 * LEASE_MS);
+    expect(Date.now() - killedAt).toBeLessThan(LEASE_MS * 0.75);
+    await until(concluded, 2 * LEASE_MS);
+
+    const negotiation = await ctx.db.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
+    expect(negotiation.status).toBe('completed');
+    expect(negotiation.leaseOwner).toBeNull();
+    expect(claude.decisionsWritten()).toBe(1);
+    // From the checkpoint: the steps the dead process saved stand, the transcript has no gap and no repeat.
+    const transcript = async () =>
+      (await ctx.db.message.findMany({ where: { negotiationId }, orderBy: { sequence: 'asc' } })).map(
+        (m) => m.sequence,
+      );
+    const sequences = await transcript();
+    expect(sequences).toEqual(sequences.map((_, index) => (sequences[0] ?? 0) + index));
+    const outboxRows = await ctx.db.slackOutbox.count();
+
+    // The dead process was only frozen, and wakes: its next write finds the lease gone and it stops, saving nothing.
+    release();
+    await zombie;
+    expect(await transcript()).toEqual(sequences);
+    expect((await ctx.db.negotiation.findUniqueOrThrow({ where: { id: negotiationId } })).checkpointVersion).toBe(
+      negotiation.checkpointVersion,
+    );
+    expect(await ctx.db.slackOutbox.count()).toBe(outboxRows);
+  }, 180_000);
 });

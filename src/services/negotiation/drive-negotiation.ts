@@ -1,7 +1,7 @@
 // Runs a negotiation as far as it can go — until it waits for the buyer or completes — one saved step at a time under
 // the lease, every step's thread messages written with it. When it completes: the decision (numbers from code, words
 // from the writer), the draft PO, the decision message and the price chart. Any instance may call this at any time
-// (after a click, on start-up, from the recovery sweep): without the lease it does nothing, and every write is
+// (its pg-boss job after a click, a retry of it, queue-unqueued-work): without the lease it does nothing, and every write is
 // idempotent, so a conclusion interrupted by a crash is simply done again.
 import { decide, decisionInputFromState } from '../../decision/decide.js';
 import { renderPriceTrajectory, type TrajectoryPoint } from '../../decision/price-chart.js';
@@ -82,7 +82,7 @@ async function threadActivity(
   return (shown) => activity.show(ctx.workspace.id, thread, shown);
 }
 
-/** The same test as the recovery sweep's: a completed negotiation whose quotation is still `negotiating`. */
+/** The same test as queue-unqueued-work's: a completed negotiation whose quotation is still `negotiating`. */
 async function awaitsConclusion(ctx: ServiceContext, negotiationId: string): Promise<boolean> {
   const open = await ctx.db.quotation.count({ where: { negotiation: { id: negotiationId }, status: 'negotiating' } });
   return open > 0;

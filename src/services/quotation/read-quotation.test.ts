@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/tes
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { chooseSupplier } from './review-quotation.js';
 import { READ_LEASE_MS, readQuotation } from './read-quotation.js';
+import { jobLeaseOwner } from '../../jobs/job-lease.js';
 import { quotationTruthSchema } from '../../../dev/sample-corpus/truth.js';
 
 const TEAM = 'T0READLEAS';
@@ -106,6 +107,40 @@ describe('readQuotation: readers fenced by the read lease', () => {
     expect(await itemIds(quotation.id)).toEqual(secondItems);
     expect(await ctx.db.slackOutbox.count()).toBe(outboxBefore);
     expect(await first).toBe('lease_lost');
+  });
+
+  it('lets a read job’s retry take a half-read quotation from its dead attempt at once, not when the lease expires', async () => {
+    const quotation = await receivedQuotation();
+    const slow = heldDownload();
+    // Attempt 0 of the job on an instance that then dies (frozen here: its download never returns until released).
+    const dead = jobLeaseOwner('instance-dead', { id: 'read-job-1', retryCount: 0 });
+    const first = readQuotation(ctx, { quotationId: quotation.id, owner: dead, download: slow.download });
+    await vi.waitFor(() => expect(slow.started).toHaveBeenCalled());
+    expect(await row(quotation.id)).toMatchObject({ status: 'parsing', readLeaseOwner: dead });
+
+    // pg-boss retries the job on another instance; the dead attempt's lease has minutes left, and is taken over.
+    clock = new Date(clock.getTime() + 15_000);
+    const retry = jobLeaseOwner('instance-new', { id: 'read-job-1', retryCount: 1 });
+    expect(await readQuotation(ctx, { quotationId: quotation.id, owner: retry, download: async () => sample })).toBe(
+      'review',
+    );
+    const items = await itemIds(quotation.id);
+    expect(items.length).toBeGreaterThan(0);
+    // A reader outside the jobs still waits for the lease to expire.
+    const other = await receivedQuotation();
+    const held = heldDownload();
+    const cli = readQuotation(ctx, { quotationId: other.id, owner: 'cli-parse', download: held.download });
+    await vi.waitFor(() => expect(held.started).toHaveBeenCalled());
+    expect(await readQuotation(ctx, { quotationId: other.id, owner: retry, download: async () => sample })).toBe(
+      'already_read',
+    );
+    held.release();
+    await cli;
+
+    // The frozen attempt wakes: its lease is gone, it writes nothing.
+    slow.release();
+    expect(await first).toBe('lease_lost');
+    expect(await itemIds(quotation.id)).toEqual(items);
   });
 
   it('refuses the failure of an overtaken reader too: a file it could not read does not fail a quotation read since', async () => {

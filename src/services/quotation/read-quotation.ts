@@ -3,7 +3,7 @@
 // when nothing needs a human. A file Parley cannot read gets a clear reply and a failed status card; nothing else is
 // written. Safe to run twice: only a quotation still `received` or `parsing` is read, by the process holding its read
 // lease — and it writes only while it still holds that lease. The lease's expiry as this reader last wrote it is its
-// token: a second reader (the recovery sweep's, after the first one's lease ran out) writes a new one, so the first
+// token: a second reader (a job's retry, after the first attempt died or its lease ran out) writes a new one, so the first
 // reader's late result is refused rather than replacing the lines the buyer has started reviewing. A long read (a
 // slow download, a Claude re-read) renews the lease while it works, so it is not overtaken in the first place.
 import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
@@ -18,6 +18,7 @@ import type { ServiceContext } from '../service-context.js';
 import { enqueueQuotationFailed, enqueueQuotationRead, enqueueReviewWorkbookApplied } from '../../thread/review.js';
 import type { SharedReviewWorkbook } from '../../quotation/review-workbook.js';
 import { applyReviewWorkbook, sharedReviewWorkbook } from './review-workbook.js';
+import { jobLeaseTakeover } from '../../jobs/job-lease.js';
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;
@@ -56,8 +57,8 @@ export function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions
 }
 
 /**
- * A quotation left `received`/`parsing` by a process that died, to be read again (the recovery sweep claimed it
- * first): its Slack file and the download, as for a new upload; null when the quotation is gone.
+ * A quotation left `received`/`parsing` by a process that died, to be read again (its read job retried, or
+ * queued by queue-unqueued-work): its Slack file and the download, as for a new upload; null when the quotation is gone.
  */
 export async function quotationToReread(
   ctx: ServiceContext,
@@ -70,7 +71,7 @@ export async function quotationToReread(
   if (!quotation) return null;
   const fileId = quotation.slackFileId;
   // files.info inside the download: a file Slack no longer has fails the quotation (with a reply) rather than leaving
-  // it stuck for the next sweep.
+  // it stuck for the next retry.
   return { fileId, download: sharedFileDownload(ctx, { files: options.files, fileId }) };
 }
 
@@ -154,7 +155,10 @@ async function readHeld(
   }
 }
 
-/** Takes the quotation for this reader: free, expired, or already this process's (its own restart). */
+/**
+ * Takes the quotation for this reader: free, expired, already this reader's, or an earlier read job attempt's, which
+ * pg-boss has already given up on (src/jobs/job-lease.ts).
+ */
 async function claimReadLease(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadLease | null> {
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + READ_LEASE_MS);
@@ -162,7 +166,12 @@ async function claimReadLease(ctx: ServiceContext, options: ReadQuotationOptions
     where: {
       id: options.quotationId,
       status: { in: ['received', 'parsing'] },
-      OR: [{ readLeaseOwner: null }, { readLeaseOwner: options.owner }, { readLeaseExpiresAt: { lt: now } }],
+      OR: [
+        { readLeaseOwner: null },
+        { readLeaseOwner: options.owner },
+        { readLeaseExpiresAt: { lt: now } },
+        ...jobLeaseTakeover('readLeaseOwner', options.owner),
+      ],
     },
     data: { status: 'parsing', readLeaseOwner: options.owner, readLeaseExpiresAt: expiresAt },
   });
