@@ -232,7 +232,14 @@ async function homeModel(ctx: ServiceContext, userId: string) {
     },
     orderBy: { updatedAt: 'desc' },
     take: 30,
-    include: { quotation: { select: { fileName: true, slackChannelId: true, slackThreadTs: true } } },
+    // Only what the Home shows: a negotiation's row also holds its checkpoint (megabytes for a 3,000-line quotation),
+    // which every Home opened would read and parse.
+    select: {
+      status: true,
+      currentRound: true,
+      maxRounds: true,
+      quotation: { select: { fileName: true, slackChannelId: true, slackThreadTs: true } },
+    },
   });
   const questions = await ctx.db.pendingQuestion.findMany({
     // The questions are put to the buyer who started the negotiation (src/thread/thread.ts questionAddressee).
@@ -319,7 +326,11 @@ async function homeHistory(ctx: ServiceContext, uploadedBy: string | null) {
     where: { status: { in: [...ENDED_NEGOTIATION.keys()] }, ...theirs },
     orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
     take: HOME_HISTORY_MAX,
-    include: {
+    // Not the checkpoint (see homeModel).
+    select: {
+      status: true,
+      completedAt: true,
+      updatedAt: true,
       quotation: { select: { ...thread.select, supplierNameRaw: true, supplier: { select: { name: true } } } },
       purchaseOrders: {
         where: { status: { not: 'superseded' } },

@@ -121,7 +121,10 @@ export async function enqueueNegotiationEvents(
     }
   }
   await enqueueSlackCalls(tx, calls);
-  await enqueueStatus(tx, quotationId, negotiationStage(state, buyerId), `neg:${changeKey(state)}`);
+  // Named by the step and what the card shows, not by a hash of the whole state (megabytes at 3,000 lines, hashed on
+  // every step): the same step replayed gives the same key, and another step a new one.
+  const stage = negotiationStage(state, buyerId);
+  await enqueueStatus(tx, quotationId, stage, `neg:${state.stepCount}:${state.messageCount}:${changeKey(stage)}`);
 }
 
 /** The curveball's strategies with the shares each would give (deterministic: from the latest offers). */
