@@ -269,6 +269,14 @@ describe('the lines × suppliers table', () => {
     expect(visibleText(m)).toContain('2,900 more are in the PO workbook');
   });
 
+  it('counts hidden lines nobody was awarded apart from those in the PO workbook', () => {
+    const rows = Array.from({ length: 150 }, (_, i) => (i >= 140 ? { ...line(i), awarded: [] } : line(i)));
+    const m = buildDecision({ ...model, lines: { suppliers: ['Alpine Premium'], rows, totalLines: 150 } });
+    expect(visibleText(m)).toContain(
+      'The 100 largest lines shown; 40 more are in the PO workbook, and 10 more were not awarded to anyone.',
+    );
+  });
+
   it('says "not awarded" on a line nobody was awarded', () => {
     const m = buildDecision({
       ...model,

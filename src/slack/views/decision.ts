@@ -182,11 +182,14 @@ function lineTable(lines: NonNullable<DecisionModel['lines']>, currency: string)
   ];
   const hidden = lines.totalLines - rows.length;
   if (hidden > 0) {
-    blocks.push(
-      context([
-        `The ${rows.length} largest lines shown; ${hidden.toLocaleString('en-US')} more are in the PO workbook.`,
-      ]),
-    );
+    // The PO workbook holds the awarded lines only: the hidden ones nobody was awarded are counted apart.
+    const unawarded = lines.rows.slice(rows.length).filter((line) => line.awarded.length === 0).length;
+    const count = (n: number) => n.toLocaleString('en-US');
+    const where = [
+      ...(hidden > unawarded ? [`${count(hidden - unawarded)} more are in the PO workbook`] : []),
+      ...(unawarded > 0 ? [`${count(unawarded)} more were not awarded to anyone`] : []),
+    ];
+    blocks.push(context([`The ${rows.length} largest lines shown; ${where.join(', and ')}.`]));
   }
   return blocks;
 }
