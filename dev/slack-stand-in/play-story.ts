@@ -91,6 +91,8 @@ export interface StoryOptions {
   start?: SubmitValues;
   /** What the buyer does with a premium above the quote when one is offered (default: leaves it). */
   premium?: 'accept' | 'leave';
+  /** On a comparison of suppliers, whose column the buyer picks to negotiate: its place, left to right (default 0). */
+  comparisonColumn?: number;
 }
 
 const MAX_STEPS = 200;
@@ -131,6 +133,16 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     await driver.clickButton(who, { channel, ts: message.ts }, button.actionId, { value: button.value });
     await parley.settle(here);
   };
+
+  // A comparison of several suppliers' prices: the buyer first picks whose column to negotiate.
+  const comparison = withButton(ACTION.comparisonPickColumn)[0];
+  if (comparison) {
+    const columns = buttonsIn(comparison).filter((b) => same(b.actionId, ACTION.comparisonPickColumn));
+    const picked = columns[options.comparisonColumn ?? 0];
+    if (!picked) throw new Error(`No supplier column ${options.comparisonColumn ?? 0} to pick`);
+    actions.push(`${PEOPLE.buyer.name} picks [${picked.text}] to negotiate`);
+    await click(buyer, comparison, picked);
+  }
 
   // Review: confirm all suggestions, name the supplier, then settle each line a click could not.
   let confirmedAll = false;

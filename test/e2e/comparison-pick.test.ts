@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
-import { buttonsIn } from '../../dev/slack-stand-in/play-story.js';
+import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { ACTION } from '../../src/slack/ids.js';
 
@@ -76,4 +76,19 @@ describe('a comparison sheet, end to end', () => {
     const reviews = thread().filter((m) => (JSON.stringify(m.blocks) ?? '').includes('Review: comparison.xlsx'));
     expect(reviews.map((m) => m.ts)).toEqual([choice.ts]);
   }, 120_000);
+
+  it('negotiates the picked supplier’s prices through to a recommendation', async () => {
+    const story = await playStory(running.parley, {
+      file: { name: 'comparison.xlsx', bytes: await readFile(SAMPLE) },
+      comparisonColumn: 2,
+      stopBeforeApproval: true,
+    });
+    expect(story.actions).toContain(`${PEOPLE.buyer.name} picks [Dong Nai Apparel JSC] to negotiate`);
+    const quotation = await running.db.prisma.quotation.findFirstOrThrow({
+      where: { slackThreadTs: story.threadTs },
+      include: { negotiation: true },
+    });
+    expect(quotation.supplierNameRaw).toBe('Dong Nai Apparel JSC');
+    expect(quotation.negotiation?.status).toBe('completed');
+  }, 240_000);
 });
