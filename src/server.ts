@@ -89,7 +89,6 @@ export function missingSlackCredentials(env: Env): string | null {
 
 export async function startParley(options: StartParleyOptions) {
   const { env, db } = options;
-  const startedAt = new Date(); // jobs: outbox locks older than this start are a previous process's (recoverOnStart)
   const owner = options.instanceId ?? env.INSTANCE_ID ?? `parley-${randomUUID().slice(0, 8)}`;
   const llm = llmFromEnv(env, usageRecorder(db.prisma));
   const connection = slackConnectionFromEnv(env, (cipher) => createInstallationStore({ prisma: db.prisma, cipher }));
@@ -111,6 +110,9 @@ export async function startParley(options: StartParleyOptions) {
   const clock = await createDatabaseClock(db.prisma);
   const clockSync = setInterval(() => void clock.sync().catch(() => undefined), 60_000);
   clockSync.unref();
+  // Outbox locks taken before this start, on the database's time like the locks themselves, are a previous
+  // process's (recoverOnStart): a host clock ahead would hand back this instance's own first locks.
+  const startedAt = clock.now();
   const poster = createOutboxPoster({
     prisma: db.prisma,
     now: clock.now,
