@@ -9,7 +9,7 @@
 //   once. Rows written but never sent need nothing: the poster's first pass claims every due row.
 import type { PrismaClient } from '../db/client.js';
 import { log } from '../log.js';
-import { unlockOwnOutboxRows } from '../outbox/index.js';
+import { releaseOutboxLocks } from '../services/recovery/release-outbox-locks.js';
 import type { BackgroundWork } from './background-work.js';
 import { queueUnqueuedWork, type QueueUnqueuedWorkResult } from './queue-unqueued-work.js';
 
@@ -34,7 +34,10 @@ export interface RecoverOnStartResult extends QueueUnqueuedWorkResult {
 
 export async function recoverOnStart(options: RecoverOnStartOptions): Promise<RecoverOnStartResult> {
   const queued = await queueUnqueuedWork(options);
-  const outboxRowsUnlocked = await unlockOwnOutboxRows(options.prisma, options.owner, options.now, {
+  const outboxRowsUnlocked = await releaseOutboxLocks({
+    prisma: options.prisma,
+    owner: options.owner,
+    now: options.now,
     startedAt: options.startedAt,
     lockMs: options.outboxLockMs,
   });
