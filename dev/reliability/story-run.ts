@@ -91,6 +91,8 @@ export interface StoryOutcome {
   duplicates: DuplicateCounts;
   /** Smallest gap between two accepted posts in one channel (null: fewer than two). */
   minPostGapMs: number | null;
+  /** The pace the instances posted at (SLACK_POST_INTERVAL_MS): 20 ms unless the run asks for Slack's 1 s. */
+  postIntervalMs: number;
   /** Edits Slack refused because the message was not there (an edit sent before its post). */
   editsBeforePost: number;
   /** Outbox rows never sent (pending, sending or failed at the end). */
@@ -287,6 +289,7 @@ export async function runStory(options: StoryRunOptions): Promise<StoryOutcome> 
       duplicateMessages: messageKeys.length - new Set(messageKeys).size,
       duplicates,
       minPostGapMs: postGap,
+      postIntervalMs: Number(options.env?.SLACK_POST_INTERVAL_MS ?? '20'),
       editsBeforePost,
       unsentRows,
       outbox: new Map(rows.map(({ dedupeKey, ...row }) => [dedupeKey, row])),
