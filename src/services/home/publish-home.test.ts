@@ -34,14 +34,20 @@ describe('coalescePerPerson', () => {
     await releaseNext();
   });
 
-  it('runs for different people (or teams) side by side', async () => {
+  it('runs for different people (or teams) side by side, only a few at once', async () => {
     const { publish, runs, releaseNext } = heldPublish();
-    const request = coalescePerPerson(publish);
-    void request('T1', 'U1');
-    void request('T1', 'U2');
-    void request('T2', 'U1');
+    const request = coalescePerPerson(publish, 2);
+    const opened = ['T1/U1', 'T1/U2', 'T2/U1', 'T2/U2', 'T2/U3'].map((key) => {
+      const [team = '', user = ''] = key.split('/');
+      return request(team, user);
+    });
+    // Two builds hold the database; the others wait for a slot rather than for a connection a click needs.
+    expect(runs).toEqual(['T1/U1', 'T1/U2']);
+    await releaseNext();
     expect(runs).toEqual(['T1/U1', 'T1/U2', 'T2/U1']);
-    for (let i = 0; i < 3; i++) await releaseNext();
+    for (let i = 0; i < 4; i++) await releaseNext();
+    await Promise.all(opened);
+    expect(runs).toEqual(['T1/U1', 'T1/U2', 'T2/U1', 'T2/U2', 'T2/U3']);
   });
 
   it('a failed publish does not keep the person blocked', async () => {
