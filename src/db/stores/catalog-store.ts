@@ -58,6 +58,11 @@ export function countActiveProducts(db: Pick<WorkspaceDb, 'product'>): Promise<n
   return db.product.count({ where: { retiredAt: null } });
 }
 
+/** Whether a new quotation could match anything: one row, not a count of the whole catalog (a review re-render). */
+export async function hasActiveProducts(db: Pick<WorkspaceDb, 'product'>): Promise<boolean> {
+  return (await db.product.findFirst({ where: { retiredAt: null }, select: { id: true } })) !== null;
+}
+
 /**
  * Ids of the products something still names: a quotation line's match, a PO line, or a candidate offered to a person
  * on a line still waiting for review (confirming it must find the product). An import retires these, never deletes.

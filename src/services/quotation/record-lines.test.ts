@@ -22,6 +22,7 @@ import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
 import { parseQuotation } from '../../quotation/parse-quotation.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { readQuotation } from './read-quotation.js';
+import { reviewItem } from './review-quotation.js';
 
 const TEAM = 'T0RECORD01';
 const BUYER = 'U0BUYER001';
@@ -233,5 +234,40 @@ describe('recording the lines of a 3,000-line quotation', () => {
       status: 'parsing',
       readLeaseOwner: 'instance-b',
     });
+  }, 120_000);
+});
+
+describe('a review click on a 3,000-line quotation', () => {
+  it('reads the lines once to count them and the open ones to render: not the whole quotation query by query', async () => {
+    const quotation = await receivedQuotation();
+    await readQuotation(ctx, { quotationId: quotation.id, owner: 'instance-a', download: async () => large });
+    const open = await ctx.db.quotationItem.findMany({
+      where: { quotationId: quotation.id, reviewState: 'needs_review', productId: { not: null } },
+      orderBy: { position: 'asc' },
+    });
+    const before = await ctx.db.quotationItem.count({
+      where: { quotationId: quotation.id, reviewState: 'needs_review' },
+    });
+    const line = open[0];
+    if (!line) throw new Error('no open line with a suggestion');
+    statements.length = 0;
+    const clicked = await reviewItem(ctx, {
+      itemId: line.id,
+      by: BUYER,
+      decision: { kind: 'confirm', productId: null },
+      page: 1,
+    });
+    expect(clicked).toMatchObject({ ok: true, changed: true });
+    // The line's read (with its quotation), its update, one count of all lines, the open lines for the page.
+    expect(statements.filter((sql) => sql.includes('"QuotationItem"')).length).toBeLessThanOrEqual(4);
+    // …and what the thread is told is right: the review and the status card count one open line fewer.
+    const edits = await ctx.db.slackOutbox.findMany({
+      where: { method: 'chat.update', dedupeKey: { contains: `item:${line.id}` } },
+    });
+    const texts = edits.map((row) => JSON.stringify(row.payload));
+    expect(texts.some((text) => text.includes(`Review of quote.xlsx: ${before - 1} lines need a look`))).toBe(true);
+    expect(texts.some((text) => text.includes(`${before - 1} lines need a look`) && !text.includes('Review of'))).toBe(
+      true,
+    );
   }, 120_000);
 });

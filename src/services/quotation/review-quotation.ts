@@ -11,7 +11,7 @@ import { supplierColumns } from '../../db/seed.js';
 import type { WorkspaceTx } from '../../db/scoped.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { enqueueReviewChanged } from '../../thread/review.js';
+import { enqueueReviewChanged, reviewCounts } from '../../thread/review.js';
 import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 import { z } from 'zod';
 
@@ -26,12 +26,20 @@ export interface ReviewItemOptions {
 }
 
 export async function reviewItem(ctx: ServiceContext, options: ReviewItemOptions): Promise<ServiceResult> {
+  // The line and its quotation in one read: a click is acknowledged only after its transaction commits.
   const item = await ctx.db.quotationItem.findUnique({
     where: { id: options.itemId },
-    select: { id: true, productId: true, candidates: true, reviewState: true, quotationId: true },
+    select: {
+      id: true,
+      productId: true,
+      candidates: true,
+      reviewState: true,
+      quotationId: true,
+      quotation: { select: gateSelect },
+    },
   });
   if (!item) return refused('not_found', 'This line is no longer part of a quotation.');
-  const gate = await gateQuotation(ctx, item.quotationId, options.by);
+  const gate = gateOf(ctx, item.quotation, options.by);
   if (!gate.ok) return gate;
   if (item.reviewState !== 'needs_review') return done(undefined, false);
 
@@ -170,19 +178,23 @@ export async function showReviewPage(
   return done(undefined);
 }
 
+const gateSelect = {
+  id: true,
+  status: true,
+  uploadedBySlackUserId: true,
+  supplierId: true,
+  supplierNameRaw: true,
+  fileName: true,
+} as const;
+
 export async function gateQuotation(ctx: ServiceContext, quotationId: string, by: string) {
-  const quotation = await ctx.db.quotation.findUnique({
-    where: { id: quotationId },
-    select: {
-      id: true,
-      status: true,
-      uploadedBySlackUserId: true,
-      supplierId: true,
-      supplierNameRaw: true,
-      fileName: true,
-    },
-  });
+  const quotation = await ctx.db.quotation.findUnique({ where: { id: quotationId }, select: gateSelect });
   if (!quotation) return refused('not_found', 'This quotation no longer exists.');
+  return gateOf(ctx, quotation, by);
+}
+
+/** Whether `by` may review this quotation now: who shared it or an approver, while it is in review. */
+function gateOf(ctx: ServiceContext, quotation: Prisma.QuotationGetPayload<{ select: typeof gateSelect }>, by: string) {
   if (!mayWorkOnQuotation(by, quotation.uploadedBySlackUserId, ctx.workspace.settings)) {
     return refused(
       'not_allowed',
@@ -199,19 +211,23 @@ export function reviewed(ctx: Pick<ServiceContext, 'now'>, by: string) {
   return { reviewedBySlackUserId: by, reviewedAt: ctx.now() };
 }
 
-/** Moves the quotation between review and ready, then re-renders the review and the status card. */
+/**
+ * Moves the quotation between review and ready, then re-renders the review and the status card. The lines are
+ * counted once (reviewCounts) for the decision and both renders; the status is written only when it changes.
+ */
 export async function afterReviewChange(tx: WorkspaceTx, quotationId: string, changeKey: string, page: number) {
-  const open = await tx.quotationItem.count({ where: { quotationId, reviewState: 'needs_review' } });
-  const quotation = await tx.quotation.findUniqueOrThrow({ where: { id: quotationId }, select: { supplierId: true } });
-  const usable = await tx.quotationItem.count({
-    where: { quotationId, reviewState: { in: ['auto_accepted', 'confirmed'] }, productId: { not: null } },
-  });
-  const ready = open === 0 && quotation.supplierId !== null && usable > 0;
-  await tx.quotation.updateMany({
-    where: { id: quotationId, status: { in: ['review', 'ready'] } },
-    data: { status: ready ? 'ready' : 'review' },
-  });
-  await enqueueReviewChanged(tx, quotationId, changeKey, page);
+  const counts = await reviewCounts(tx, quotationId);
+  const ready = counts.needsReview === 0 && counts.supplierId !== null && counts.usable > 0;
+  const status = ready ? 'ready' : 'review';
+  // Only between review and ready: a quotation that moved on (a negotiation started meanwhile) keeps its status.
+  if ((counts.status === 'review' || counts.status === 'ready') && counts.status !== status) {
+    const { count } = await tx.quotation.updateMany({
+      where: { id: quotationId, status: { in: ['review', 'ready'] } },
+      data: { status },
+    });
+    if (count === 1) counts.status = status;
+  }
+  await enqueueReviewChanged(tx, quotationId, changeKey, page, counts);
 }
 
 /**
