@@ -213,7 +213,13 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       figures.crashTrials += 1;
       figures.duplicateMessages += run.duplicateMessages;
       figures.lostMessages += lost.length + run.unsentRows;
-      const passed = run.completed && same && run.duplicateMessages === 0 && lost.length === 0 && run.unsentRows === 0;
+      const passed =
+        run.completed &&
+        same &&
+        run.duplicateMessages === 0 &&
+        run.duplicates.total === 0 &&
+        lost.length === 0 &&
+        run.unsentRows === 0;
       if (passed) figures.crashPassed += 1;
       if (newId) figures.newIdCrashTrials += 1;
       if (newId && passed) figures.newIdCrashPassed += 1;
@@ -272,7 +278,11 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
   const faultRun = async (name: string, kind: DatabaseKind, extra: Partial<StoryRunOptions>) => {
     const outcome = await story(kind, name, { ...common, ...extra });
     figures.faultRuns += 1;
-    const passed = outcome.completed && outcome.duplicateMessages === 0 && outcome.unsentRows === 0;
+    const passed =
+      outcome.completed &&
+      outcome.duplicateMessages === 0 &&
+      outcome.duplicates.total === 0 &&
+      outcome.unsentRows === 0;
     if (passed) figures.faultPassed += 1;
     line(name, kind, outcome, null, null);
   };
