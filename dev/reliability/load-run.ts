@@ -9,6 +9,7 @@ import type { BenchDatabase } from './bench-databases.js';
 import { ParleyProcess, settleProcesses } from './parley-process.js';
 import { STORY_SAMPLE } from './story-run.js';
 import { createThreadSettler } from './thread-settler.js';
+import { countDuplicates, type DuplicateCounts } from './call-log-figures.js';
 
 export interface LoadOptions {
   db: BenchDatabase;
@@ -33,6 +34,8 @@ export interface LoadOutcome {
   ackBreakdown: { what: string; count: number; p50: number; max: number }[];
   rateLimited: number;
   duplicateMessages: number;
+  /** Repeated effects of any kind (posts, edits, uploads, reactions) in the stand-in's call log. */
+  duplicates: DuplicateCounts;
   unsentRows: number;
   errors: string[];
   seconds: number;
@@ -132,6 +135,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     duplicateMessages += keys.length - new Set(keys).size;
   }
   const rateLimited = sandbox.model.calls.filter((c) => c.status === 429).length;
+  const duplicates = countDuplicates(sandbox.model.calls);
   await sandbox.close();
 
   const database = await options.db.open();
@@ -147,6 +151,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
       maxMsgPerSecPerChannel: round(maxRate),
       rateLimited,
       duplicateMessages,
+      duplicates,
       unsentRows,
       errors,
       seconds: round((performance.now() - started) / 1000),

@@ -213,7 +213,13 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       figures.crashTrials += 1;
       figures.duplicateMessages += run.duplicateMessages;
       figures.lostMessages += lost.length + run.unsentRows;
-      const passed = run.completed && same && run.duplicateMessages === 0 && lost.length === 0 && run.unsentRows === 0;
+      const passed =
+        run.completed &&
+        same &&
+        run.duplicateMessages === 0 &&
+        run.duplicates.total === 0 &&
+        lost.length === 0 &&
+        run.unsentRows === 0;
       if (passed) figures.crashPassed += 1;
       if (newId) figures.newIdCrashTrials += 1;
       if (newId && passed) figures.newIdCrashPassed += 1;
@@ -272,7 +278,11 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
   const faultRun = async (name: string, kind: DatabaseKind, extra: Partial<StoryRunOptions>) => {
     const outcome = await story(kind, name, { ...common, ...extra });
     figures.faultRuns += 1;
-    const passed = outcome.completed && outcome.duplicateMessages === 0 && outcome.unsentRows === 0;
+    const passed =
+      outcome.completed &&
+      outcome.duplicateMessages === 0 &&
+      outcome.duplicates.total === 0 &&
+      outcome.unsentRows === 0;
     if (passed) figures.faultPassed += 1;
     line(name, kind, outcome, null, null);
   };
@@ -466,11 +476,20 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       figures.maxMsgPerSecPerChannel = load.maxMsgPerSecPerChannel;
       figures.duplicateMessages += load.duplicateMessages;
       figures.lostMessages += load.unsentRows;
+      for (const kind of ['posts', 'edits', 'uploads', 'reactions', 'total'] as const) {
+        figures.duplicates[kind] += load.duplicates[kind];
+      }
+      const passed =
+        load.errors.length === 0 &&
+        load.completed === load.uploads &&
+        load.duplicateMessages === 0 &&
+        load.duplicates.total === 0 &&
+        load.unsentRows === 0;
       print(
         `\nload (${loadKind}): ${load.uploads} uploads in ${options.loadChannels} channels → ${load.completed} approved POs; ` +
           `ack p50 ${load.ackP50Ms} ms, p99 ${load.ackP99Ms} ms; busiest channel ${load.maxMsgPerSecPerChannel} posts/s; ` +
           `${load.rateLimited} 429s answered; ${load.duplicateMessages} duplicates; ${load.unsentRows} unsent; ` +
-          `${load.seconds} s ${verdict(load.errors.length === 0)}`,
+          `repeated effects ${JSON.stringify(load.duplicates)}; ${load.seconds} s ${verdict(passed)}`,
       );
       print(`  ${'acknowledged'.padEnd(40)} ${'count'.padStart(5)} ${'p50 ms'.padStart(7)} ${'max ms'.padStart(7)}`);
       for (const kind of load.ackBreakdown) {
