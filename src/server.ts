@@ -16,6 +16,7 @@ import { createParley } from './services/parley.js';
 import { createScreens } from './services/screens.js';
 import { createContextFactory } from './services/service-context.js';
 import { createOffThreadSheetReader } from './quotation/off-thread-sheet-reader.js';
+import { createOffThreadCompute } from './worker/compute.js';
 import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
 import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
@@ -123,6 +124,8 @@ export async function startParley(options: StartParleyOptions) {
   });
   // Large quotations are read in a worker thread, so their CPU does not delay acks (issue 15, defect 7).
   const sheetReader = createOffThreadSheetReader();
+  // So are the decision, the PO and review workbooks and the price chart (up to 1.3 s of CPU each at 3,000 lines).
+  const compute = createOffThreadCompute();
   const contexts = createContextFactory({
     prisma: db.prisma,
     env,
@@ -131,6 +134,7 @@ export async function startParley(options: StartParleyOptions) {
     now: clock.now,
     readSheets: sheetReader.read,
     readGrid: sheetReader.readGrid,
+    compute,
   });
   // Reading files and driving negotiations: durable pg-boss jobs, retried after a failure or a dead worker.
   const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: env.WORK_CONCURRENCY });
@@ -262,6 +266,7 @@ export async function startParley(options: StartParleyOptions) {
       await work.stop();
       await poster.stop();
       await sheetReader.close();
+      await compute.close();
     },
   };
 }
