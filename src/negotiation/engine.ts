@@ -289,7 +289,7 @@ export function createNegotiation(input: NegotiationSetup): StepResult {
       offers: [],
       brandAsks: [],
       competitorMentions: [],
-      tracker: tracker.toJSON(),
+      tracker: tracker.toState(),
       explicitRejection: false,
       waivedImpasses: [],
     };
@@ -299,9 +299,9 @@ export function createNegotiation(input: NegotiationSetup): StepResult {
   const quotedState = suppliers[quoted.code];
   if (quotedState) {
     quotedState.offers.push(opening);
-    const tracker = OfferTracker.fromJSON(quotedState.tracker);
+    const tracker = OfferTracker.fromState(quotedState.tracker);
     tracker.addOffer({ round: 0, source: 'quotation', offer: opening });
-    quotedState.tracker = tracker.toJSON();
+    quotedState.tracker = tracker.toState();
   }
   const state: NegotiationState = {
     version: 1,
@@ -563,9 +563,9 @@ async function supplierStep(
     // The supplier's own offer states its terms, unless the normaliser had to replace what it wrote.
     if (offer.leadTimeDays === draft.leadTimeDays) stated.push('leadTimeDays');
     if (normalisePaymentTerms(draft.paymentTerms) === offer.paymentTerms) stated.push('paymentTerms');
-    const tracker = OfferTracker.fromJSON(supplier.tracker);
+    const tracker = OfferTracker.fromState(supplier.tracker);
     tracker.addOffer({ round: state.round, source: 'supplier', offer: capped });
-    supplier.tracker = tracker.toJSON();
+    supplier.tracker = tracker.toState();
     events.push({
       type: 'offer_extracted',
       round: state.round,
@@ -697,7 +697,7 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
     const impasse = checkForImpasse(
       {
         round,
-        tracker: OfferTracker.fromJSON(supplier.tracker),
+        tracker: OfferTracker.fromState(supplier.tracker),
         explicitRejection: supplier.explicitRejection,
         targetTotal: lastAsk?.targetTotal ?? state.mandate.targetTotal,
         agreed: supplier.accepted,
@@ -751,10 +751,7 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
     maxRounds: state.maxRounds,
     activeSuppliers: active.map((profile) => ({
       supplierCode: profile.code,
-      confidence: convergenceConfidence(
-        OfferTracker.fromJSON(state.suppliers[profile.code]?.tracker).history,
-        state.mandate,
-      ),
+      confidence: convergenceConfidence(state.suppliers[profile.code]?.tracker.history ?? [], state.mandate),
     })),
     perRoundCostUsd: averageRoundCostUsd(state.totalCostUsd, round),
   });
