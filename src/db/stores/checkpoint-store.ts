@@ -45,8 +45,8 @@ const remembered = new Map<string, Remembered>();
 
 function remember(negotiationId: string, entry: Remembered): void {
   remembered.delete(negotiationId);
-  // A completed negotiation takes no more engine steps: nothing to diff against, and its memory is freed.
-  if (entry.state.status === 'completed') return;
+  // A completed negotiation is kept too (within the same bound): its conclusion, the PO modal and a premium's consent
+  // each load it, and decoding a 3,000-line state again is most of a second of the event loop.
   remembered.set(negotiationId, entry);
   while (remembered.size > REMEMBERED_MAX) {
     const oldest = remembered.keys().next().value;
