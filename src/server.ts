@@ -16,6 +16,7 @@ import { createParley } from './services/parley.js';
 import { createScreens } from './services/screens.js';
 import { createContextFactory } from './services/service-context.js';
 import { createOffThreadSheetReader } from './quotation/off-thread-sheet-reader.js';
+import { type Compute, createOffThreadCompute } from './worker/compute.js';
 import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
 import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
@@ -39,6 +40,8 @@ export interface StartParleyOptions {
   instanceId?: string;
   /** Every negotiation's offline seed (the demo's `--seed`). */
   negotiationSeed?: number;
+  /** The CPU-heavy steps; a worker thread of this server's own unless given (a test makes one of them slow). */
+  compute?: Compute;
 }
 
 export type ParleyServer = Awaited<ReturnType<typeof startParley>>;
@@ -123,6 +126,10 @@ export async function startParley(options: StartParleyOptions) {
   });
   // Large quotations are read in a worker thread, so their CPU does not delay acks (issue 15, defect 7).
   const sheetReader = createOffThreadSheetReader();
+  // So are the decision, the PO and review workbooks and the price chart (up to 1.3 s of CPU each at 3,000 lines).
+  // A compute given by the caller is the caller's to close.
+  const ownCompute = options.compute ? null : createOffThreadCompute();
+  const compute: Compute | undefined = options.compute ?? ownCompute ?? undefined;
   const contexts = createContextFactory({
     prisma: db.prisma,
     env,
@@ -131,6 +138,7 @@ export async function startParley(options: StartParleyOptions) {
     now: clock.now,
     readSheets: sheetReader.read,
     readGrid: sheetReader.readGrid,
+    compute,
   });
   // Reading files and driving negotiations: durable pg-boss jobs, retried after a failure or a dead worker.
   const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: env.WORK_CONCURRENCY });
@@ -262,6 +270,7 @@ export async function startParley(options: StartParleyOptions) {
       await work.stop();
       await poster.stop();
       await sheetReader.close();
+      await ownCompute?.close();
     },
   };
 }

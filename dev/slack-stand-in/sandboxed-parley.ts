@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { type Env, loadEnv } from '../../src/config/env.js';
 import type { Database } from '../../src/db/client.js';
 import { startParley } from '../../src/server.js';
+import type { Compute } from '../../src/worker/compute.js';
 import { type SlackSandbox, startSlackSandbox } from './index.js';
 
 export const TEAM_ID = 'T0VALDEN01';
@@ -36,6 +37,8 @@ export interface SandboxedParleyOptions {
    * `/slack/install`.
    */
   oauth?: boolean;
+  /** The server's CPU-heavy steps (src/worker/compute.ts), when a test needs one of them slow. */
+  compute?: Compute;
 }
 
 /** The app's OAuth credentials, as Slack shows them under Basic Information. */
@@ -108,6 +111,7 @@ export async function startSandboxedParley(options: SandboxedParleyOptions) {
     db: options.db,
     postIntervalMs: options.postIntervalMs ?? 20,
     negotiationSeed: options.negotiationSeed,
+    compute: options.compute,
   });
   sandbox.setEventsUrl(`http://127.0.0.1:${port}/slack/events`);
   return {

@@ -1,4 +1,5 @@
-// Slow work that a click or an event starts — reading a shared file, driving a negotiation — as durable jobs of pg-boss
+// Slow work that a click or an event starts — reading a shared file, driving a negotiation, writing a review workbook —
+// as durable jobs of pg-boss
 // in the same database (a schema of its own; PGlite through `fromPglite`, PostgreSQL through pg-boss's own pool).
 // A job is stored before the listener acknowledges Slack, so acknowledged work is never only in memory:
 //
@@ -33,6 +34,11 @@ export interface QuotationJob {
   fileId: string;
 }
 
+export interface ReviewWorkbookJob {
+  workspaceId: string;
+  quotationId: string;
+}
+
 /**
  * What each job does (src/services/parley.ts); a handler that throws has its job retried. The attempt names the lease
  * the handler takes (src/jobs/job-lease.ts), so a retry takes over a dead attempt's lease at once.
@@ -40,11 +46,14 @@ export interface QuotationJob {
 export interface JobHandlers {
   driveNegotiation(job: NegotiationJob, attempt: JobAttempt): Promise<void>;
   readQuotation(job: QuotationJob, attempt: JobAttempt): Promise<void>;
+  /** Writes every line of the quotation's review as an XLSX and queues its upload into the thread. */
+  sendReviewWorkbook(job: ReviewWorkbookJob): Promise<void>;
 }
 
 export const DRIVE_NEGOTIATION = 'drive-negotiation';
 export const READ_QUOTATION = 'read-quotation';
-const QUEUE_NAMES = [DRIVE_NEGOTIATION, READ_QUOTATION];
+export const SEND_REVIEW_WORKBOOK = 'send-review-workbook';
+const QUEUE_NAMES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK];
 
 export interface BackgroundWorkTuning {
   /** A worker that stops heartbeating this long is taken for dead and its job retried (pg-boss: at least 10). */
@@ -69,6 +78,8 @@ export interface BackgroundWork {
   driveNegotiation(job: NegotiationJob): Promise<void>;
   /** Stores a read of the quotation; resolves once it is in the database. */
   readQuotation(job: QuotationJob): Promise<void>;
+  /** Stores a request for the review workbook ("Download all lines"); resolves once it is in the database. */
+  sendReviewWorkbook(job: ReviewWorkbookJob): Promise<void>;
   /**
    * Sends a run for each negotiation that has none waiting, retrying or running (src/jobs/queue-unqueued-work.ts);
    * returns how many were sent.
@@ -147,6 +158,9 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     async readQuotation(job) {
       await boss.send(READ_QUOTATION, job, { singletonKey: fileKey(job) });
     },
+    async sendReviewWorkbook(job) {
+      await boss.send(SEND_REVIEW_WORKBOOK, job, { singletonKey: reviewWorkbookKey(job) });
+    },
     driveUnqueued: (jobs) => sendUnqueued(DRIVE_NEGOTIATION, jobs, negotiationKey),
     readUnqueued: (jobs) => sendUnqueued(READ_QUOTATION, jobs, fileKey),
     async work(handlers) {
@@ -163,6 +177,9 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
       await boss.work<QuotationJob>(READ_QUOTATION, workOptions, async ([job]) => {
         if (job) await slots.run(() => handlers.readQuotation(job.data, job));
       });
+      await boss.work<ReviewWorkbookJob>(SEND_REVIEW_WORKBOOK, workOptions, async ([job]) => {
+        if (job) await slots.run(() => handlers.sendReviewWorkbook(job.data));
+      });
     },
     pending,
     async idle() {
@@ -174,6 +191,11 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
 
 /** One run of a negotiation at a time, across every instance. */
 const negotiationKey = (job: NegotiationJob) => `negotiation:${job.negotiationId}`;
+/**
+ * One review workbook of a quotation at a time; a click while one waits is that same request (the waiting job writes
+ * the lines as they are when it runs).
+ */
+const reviewWorkbookKey = (job: ReviewWorkbookJob) => `review-workbook:${job.quotationId}`;
 /** One read of a Slack file at a time (one quotation per file). */
 const fileKey = (job: QuotationJob) => `file:${job.workspaceId}:${job.fileId}`;
 

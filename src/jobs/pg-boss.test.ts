@@ -39,6 +39,7 @@ async function instance(handlers: Partial<JobHandlers>, tuning: BackgroundWorkTu
   await work.work({
     driveNegotiation: handlers.driveNegotiation ?? (() => Promise.resolve()),
     readQuotation: handlers.readQuotation ?? (() => Promise.resolve()),
+    sendReviewWorkbook: handlers.sendReviewWorkbook ?? (() => Promise.resolve()),
   });
   return work;
 }

@@ -55,10 +55,11 @@ describe('the negotiation engine (offline agents)', () => {
       state = result.state;
       if (state.status === 'awaiting_answer') {
         const question = nextOpenQuestion(state.askInfo);
-        if (question) state = answer(state, question.id, 'Yes', 'U0BUYER01').state;
+        // The buyer's inputs copy on write too: the checkpoint they are given is the one the store remembers.
+        if (question) state = answer(deepFreeze(state), question.id, 'Yes', 'U0BUYER01').state;
       }
       if (state.status === 'awaiting_early_termination')
-        state = decideEarlyTermination(state, false, 'U0BUYER01').state;
+        state = decideEarlyTermination(deepFreeze(state), false, 'U0BUYER01').state;
       steps++;
     }
     expect(state.status).toBe('completed');

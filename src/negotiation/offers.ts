@@ -485,6 +485,22 @@ export class OfferTracker {
     return { supplierCode: this.supplierCode, history: this.history };
   }
 
+  /**
+   * A tracker over a state the engine holds (already checked when its checkpoint was read), sharing its entries: the
+   * tracker never edits an entry, it only appends. `fromJSON` parses and copies every entry, which for a history of
+   * 3,000-line offers was over a second of the event loop at each round's end.
+   */
+  static fromState(state: OfferTrackerState): OfferTracker {
+    const tracker = new OfferTracker(state.supplierCode);
+    tracker.entries.push(...state.history);
+    return tracker;
+  }
+
+  /** The state to keep in the engine's checkpoint, sharing the entries (see `fromState`). */
+  toState(): OfferTrackerState {
+    return { supplierCode: this.supplierCode, history: [...this.entries] };
+  }
+
   addOffer(entry: TrackedOffer): void {
     // A supplier's offer filed under another supplier would silently corrupt impasse and early-termination checks.
     if (entry.source !== 'brand' && entry.offer.supplierCode !== this.supplierCode) {
@@ -524,7 +540,8 @@ export class OfferTracker {
    */
   hasPriceImproved(windowSize: number = IMPASSE.progressWindowSize): boolean {
     if (!Number.isInteger(windowSize) || windowSize < 2) throw new RangeError('the window needs at least two offers');
-    const window = this.supplierOffers().slice(-windowSize);
+    // Totals only: the entries are read in place, not copied.
+    const window = this.entries.filter((entry) => entry.source !== 'brand').slice(-windowSize);
     const first = window[0];
     const last = window.at(-1);
     if (window.length < windowSize || !first || !last) return true;
@@ -537,8 +554,8 @@ export class OfferTracker {
    * deadlock.
    */
   priceGapDetails(target?: number | null): PriceGap | null {
-    const latest = this.latestFromSupplier();
-    const reference = this.latestBySource('brand')?.offer.total ?? target ?? null;
+    const latest = this.entries.findLast((entry) => entry.source !== 'brand');
+    const reference = this.entries.findLast((entry) => entry.source === 'brand')?.offer.total ?? target ?? null;
     if (!latest || reference === null || reference <= 0) return null;
     const absolute = Math.max(0, latest.offer.total - reference);
     return {

@@ -27,7 +27,7 @@ import { quotationToReread, readQuotation } from './quotation/read-quotation.js'
 import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './quotation/receive-shared-file.js';
 import { chooseComparisonColumn } from './quotation/choose-comparison-column.js';
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
-import { sendReviewWorkbook } from './quotation/review-workbook.js';
+import { requestReviewWorkbook, sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import type { BackgroundWork, JobHandlers } from '../jobs/background-work.js';
 import { type JobAttempt, jobLeaseOwner } from '../jobs/job-lease.js';
@@ -51,7 +51,11 @@ export interface Parley {
     teamId: string,
     input: Inputs.ConfirmAllInput,
   ): InTeam<ServiceResult<{ confirmed: number; stillOpen: number; unseen: number }>>;
-  downloadReviewLines(teamId: string, input: Inputs.DownloadReviewLinesInput): InTeam<ServiceResult<{ lines: number }>>;
+  /** Stores the request (a job) and resolves; the workbook is written and uploaded after the acknowledgement. */
+  downloadReviewLines(
+    teamId: string,
+    input: Inputs.DownloadReviewLinesInput,
+  ): InTeam<ServiceResult<{ quotationId: string }>>;
   chooseSupplier(teamId: string, input: Inputs.ChooseSupplierInput): InTeam<ServiceResult<{ supplierId: string }>>;
   /** Saves the pick, then queues the re-read of the file with that column. */
   chooseComparisonColumn(
@@ -109,7 +113,7 @@ export interface Parley {
 
 export interface ParleyOptions {
   contexts: ContextFactory;
-  work: Pick<BackgroundWork, 'driveNegotiation' | 'readQuotation' | 'idle'>;
+  work: Pick<BackgroundWork, 'driveNegotiation' | 'readQuotation' | 'sendReviewWorkbook' | 'idle'>;
   agents: EngineAgents;
   /** This instance, for negotiation leases and read leases. */
   owner: string;
@@ -203,6 +207,22 @@ export function createParley(options: ParleyOptions): Parley {
     }
   }
 
+  /** The request is checked and stored as a job before the click is acknowledged; the job writes the workbook. */
+  async function requestWorkbook(ctx: ServiceContext, input: Inputs.DownloadReviewLinesInput) {
+    const result = await requestReviewWorkbook(ctx, input);
+    if (result.ok) await work.sendReviewWorkbook({ workspaceId: ctx.workspace.id, quotationId: input.quotationId });
+    return result;
+  }
+
+  /** The job: the review workbook written (in the compute worker) and queued for upload into the thread. */
+  async function workbookJob(workspaceId: string, quotationId: string): Promise<void> {
+    const ctx = await contexts.forWorkspace(workspaceId);
+    if (!ctx) return;
+    const result = await sendReviewWorkbook(ctx, { quotationId });
+    options.kickOutbox();
+    log.info('review workbook queued', { quotationId, lines: result.ok ? result.value.lines : null });
+  }
+
   async function receiveFile(ctx: ServiceContext, file: Omit<Inputs.FileSharedInput, 'teamId'>) {
     const received = await receiveSlackFile(ctx, { ...file, files });
     if (!received.ok) return received;
@@ -292,7 +312,7 @@ export function createParley(options: ParleyOptions): Parley {
     recentFiles: (teamId, channelId) => inTeam(teamId, (ctx) => recentChannelFiles(ctx, { files, channelId })),
     reviewItem: (teamId, input) => inTeam(teamId, (ctx) => reviewItem(ctx, input)),
     confirmAll: (teamId, input) => inTeam(teamId, (ctx) => confirmAllSuggestions(ctx, input)),
-    downloadReviewLines: (teamId, input) => inTeam(teamId, (ctx) => sendReviewWorkbook(ctx, input)),
+    downloadReviewLines: (teamId, input) => inTeam(teamId, (ctx) => requestWorkbook(ctx, input)),
     chooseSupplier: (teamId, input) => inTeam(teamId, (ctx) => chooseSupplier(ctx, input)),
     chooseComparisonColumn: (teamId, input) => inTeam(teamId, (ctx) => pickColumn(ctx, input)),
     showReviewPage: (teamId, input) => inTeam(teamId, (ctx) => showReviewPage(ctx, input)),
@@ -322,6 +342,7 @@ export function createParley(options: ParleyOptions): Parley {
     jobs: {
       driveNegotiation: ({ workspaceId, negotiationId }, attempt) => driveJob(workspaceId, negotiationId, attempt),
       readQuotation: ({ workspaceId, quotationId }, attempt) => readJob(workspaceId, quotationId, attempt),
+      sendReviewWorkbook: ({ workspaceId, quotationId }) => workbookJob(workspaceId, quotationId),
     },
     context: (teamId) => contexts.forTeam(teamId),
     async idle() {

@@ -12,6 +12,7 @@ import {
   readSheetsInProcess,
   type SheetReader,
 } from '../quotation/sheet-reader.js';
+import { type Compute, computeInProcess } from '../worker/compute.js';
 import {
   NO_SLACK_ADMINS,
   resolveSettings,
@@ -28,6 +29,8 @@ export interface ServiceContext {
   readSheets: SheetReader;
   /** Unpacks a catalog workbook (the same worker thread in the server). */
   readGrid: GridReader;
+  /** The CPU-heavy pure steps (the decision, workbooks, the chart): a worker thread in the server. */
+  compute: Compute;
   now: () => Date;
   /** Who is a Slack workspace admin (settings permissions); asked only about people who are not approvers. */
   directory: SlackDirectory;
@@ -49,6 +52,7 @@ export interface ContextFactoryOptions {
   /** In this thread unless given: the server passes its worker thread's reader. */
   readSheets?: SheetReader;
   readGrid?: GridReader;
+  compute?: Compute;
 }
 
 /** Resolves Slack team ids to service contexts; an unknown team gets null (Parley is not installed there). */
@@ -58,6 +62,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
   const directory = options.directory ?? NO_SLACK_ADMINS;
   const readSheets = options.readSheets ?? readSheetsInProcess;
   const readGrid = options.readGrid ?? readGridInProcess;
+  const compute = options.compute ?? computeInProcess;
   return {
     async forTeam(slackTeamId: string): Promise<ServiceContext | null> {
       const workspace = await options.prisma.workspace.findUnique({ where: { slackTeamId } });
@@ -82,6 +87,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
       limits,
       readSheets,
       readGrid,
+      compute,
       now,
       directory,
     };

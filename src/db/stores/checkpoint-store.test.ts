@@ -1,7 +1,7 @@
 // The checkpoint on a real database (PGlite, or PostgreSQL with DATABASE_URL), stored as a base, deltas and line sets:
 // over random sequences of steps, clicks and restarts what is loaded is exactly what the engine held, a restarted
 // process carries on as if nothing happened, and a step of a 3,000-line negotiation writes a small fraction of it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRng } from '../../commerce/rng.js';
 import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
@@ -19,7 +19,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/tes
 import { manyLinesSetup } from '../../../test/support/negotiation-fixtures.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
 import { seedWorkspace, supplierColumns } from '../seed.js';
-import { decodeStored, forgetCheckpoints, SNAPSHOT_EVERY } from './checkpoint-store.js';
+import { decodeStored, forgetCheckpoints, readStoredCheckpoint, SNAPSHOT_EVERY } from './checkpoint-store.js';
 import { applyBuyerInput, loadCheckpoint, saveStep, startNegotiation } from './negotiation-store.js';
 
 const agents: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
@@ -96,6 +96,10 @@ describe('checkpoints stored as a base, deltas and line sets', () => {
         }
         ({ state, version } = await loadCheckpoint(ws, negotiationId));
         expect(asJson(state), `seed ${seed}, turn ${turn}`).toEqual(asJson(memory));
+        // What the load gave (often the state this process remembers) is what the database holds, decoded.
+        const stored = await readStoredCheckpoint(ws, negotiationId);
+        expect(stored.version).toBe(version);
+        expect(asJson(stored.state), `seed ${seed}, turn ${turn}, stored`).toEqual(asJson(memory));
       }
       expect(memory.status).toBe('completed');
       // Long enough to fold deltas into a new base at least once.
@@ -103,6 +107,26 @@ describe('checkpoints stored as a base, deltas and line sets', () => {
     },
     120_000,
   );
+
+  it('decodes the checkpoint again once another process saved a newer version', async () => {
+    const { negotiationId } = await start(4, 40);
+    const first = await loadCheckpoint(ws, negotiationId);
+    const step = await advance(first.state, agents);
+    const mine = await saveStep(ws, negotiationId, first.version, step);
+    // The version this process saved is not decoded again.
+    expect(await loadCheckpoint(ws, negotiationId)).toEqual({ state: step.state, version: mine });
+    expect((await loadCheckpoint(ws, negotiationId)).state).toBe(step.state);
+    // Another process (its own copy of the stores, its own memory) takes the next step.
+    vi.resetModules();
+    const other = await import('./negotiation-store.js');
+    const theirs = await other.loadCheckpoint(ws, negotiationId);
+    const next = await advance(theirs.state, agents);
+    const saved = await other.saveStep(ws, negotiationId, theirs.version, next);
+    // This process remembers the version before: it reads the new one from the database.
+    const loaded = await loadCheckpoint(ws, negotiationId);
+    expect(loaded.version).toBe(saved);
+    expect(asJson(loaded.state)).toEqual(asJson(next.state));
+  });
 
   it('writes a small fraction of a 3,000-line state per step', async () => {
     const { negotiationId } = await start(5, 3000);
@@ -134,7 +158,9 @@ describe('checkpoints stored as a base, deltas and line sets', () => {
     // added: a column of prices or of asks, a few kilobytes of messages and the delta.
     expect(stateBytes).toBeGreaterThan(2_000_000);
     expect(Math.max(...written)).toBeLessThan(stateBytes / 20);
-    expect((await loadCheckpoint(ws, negotiationId)).state).toEqual(state);
+    expect((await readStoredCheckpoint(ws, negotiationId)).state).toEqual(state);
+    // The version this process saved is not decoded again: the load is the state it remembers.
+    expect((await loadCheckpoint(ws, negotiationId)).state).toBe(state);
 
     // The round's offer row references the same line sets: small as stored, the whole offer when read back.
     const offer = state.suppliers['SUP-002']?.offers.at(-1);

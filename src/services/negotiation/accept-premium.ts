@@ -8,7 +8,7 @@
 // quotation is `negotiating` again from the consent until the new recommendation is out, so pg-boss's retry or
 // queue-unqueued-work also finishes it after a crash). Refused once a PO of the negotiation is approved: approval is final.
 import { writeAudit } from '../../db/audit.js';
-import { decide, decisionInputFromState, offeredPremium } from '../../decision/decide.js';
+import { decisionInputFromState, offeredPremium } from '../../decision/decide.js';
 import { loadCheckpoint, saveStep, StaleStepError } from '../../db/stores/negotiation-store.js';
 import { recordConsent } from '../../negotiation/mandate.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
@@ -56,7 +56,7 @@ export async function acceptPremium(
   // Accepted already (a double click, a retry): conclude again only while the new recommendation is not out.
   if (accepted(state.mandate.premiumConsents)) return done({ resume: quotation.status === 'negotiating' }, false);
 
-  const offer = offeredPremium(decide(decisionInputFromState(state)));
+  const offer = offeredPremium(await ctx.compute.decide(decisionInputFromState(state)));
   if (offer === null || offer.id !== optionId) {
     return refused(
       'conflict',

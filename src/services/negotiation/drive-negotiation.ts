@@ -3,8 +3,8 @@
 // from the writer), the draft PO, the decision message and the price chart. Any instance may call this at any time
 // (its pg-boss job after a click, a retry of it, queue-unqueued-work): without the lease it does nothing, and every write is
 // idempotent, so a conclusion interrupted by a crash is simply done again.
-import { decide, decisionInputFromState } from '../../decision/decide.js';
-import { renderPriceTrajectory, type TrajectoryPoint } from '../../decision/price-chart.js';
+import { decisionInputFromState } from '../../decision/decide.js';
+import type { TrajectoryPoint } from '../../decision/price-chart.js';
 import { writeDecision } from '../../decision/write-decision.js';
 import type { EngineAgents, NegotiationState } from '../../negotiation/engine.js';
 import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../../db/stores/negotiation-store.js';
@@ -99,7 +99,8 @@ export async function concludeNegotiation(
   show: ActivityListener = async () => {},
 ): Promise<void> {
   const { state } = await loadCheckpoint(ctx.db, negotiationId);
-  const decided = decide(decisionInputFromState(state));
+  // Off the event loop (ctx.compute): at 3,000 lines the allocation is over a second of CPU in one stretch.
+  const decided = await ctx.compute.decide(decisionInputFromState(state));
   if (!decided.ok && decided.error === 'no_feasible_award' && decided.infeasible !== null) {
     const infeasible = decided.infeasible;
     await ctx.db.$transaction(async (tx) => {
@@ -160,7 +161,7 @@ export async function concludeNegotiation(
   const aiCost = { usd: Number(usage._sum.costUsd ?? 0), calls: usage._count._all };
   const drafted = await draftPurchaseOrder(ctx, { negotiationId, numbers: decided.numbers, text });
   if (!drafted.ok) throw new Error(`Drafting the PO of ${negotiationId} failed: ${drafted.message}`);
-  const chart = await renderPriceTrajectory({
+  const chart = await ctx.compute.priceChart({
     suppliers: state.profiles.map(({ code, name }) => ({ code, name })),
     points: trajectoryPoints(state),
     curveballAfterRound: state.curveball?.afterRound ?? null,

@@ -7,7 +7,6 @@ import {
   type CurrentReviewLine,
   type ReviewLineState,
   type SharedReviewWorkbook,
-  buildReviewWorkbook,
   mightBeReviewWorkbook,
   planReviewWorkbook,
   readSharedReviewWorkbook,
@@ -21,21 +20,41 @@ import type { ServiceContext } from '../service-context.js';
 import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 import { afterReviewChange, gateQuotation, reviewed } from './review-quotation.js';
 
-/** Uploads the review workbook into the quotation's thread; a second click with no line changed uploads nothing. */
-export async function sendReviewWorkbook(
+/**
+ * "Download all lines": whether this person may have the review workbook, and of which file. The workbook itself is
+ * written after the click is acknowledged (`sendReviewWorkbook`, a job the caller stores first): at 3,000 lines it is
+ * most of a second of CPU, which the acknowledgement waited for when it was written here.
+ */
+export async function requestReviewWorkbook(
   ctx: ServiceContext,
   options: { quotationId: string; by: string },
-): Promise<ServiceResult<{ lines: number }>> {
+): Promise<ServiceResult<{ quotationId: string }>> {
   const gate = await gateQuotation(ctx, options.quotationId, options.by);
   if (!gate.ok) return gate;
+  return done({ quotationId: gate.value.id }, false);
+}
+
+/**
+ * Uploads the review workbook into the quotation's thread, written in the compute worker (ctx.compute) and posted
+ * through the outbox; a second request with no line changed uploads nothing, nor does a quotation gone meanwhile.
+ */
+export async function sendReviewWorkbook(
+  ctx: ServiceContext,
+  options: { quotationId: string },
+): Promise<ServiceResult<{ lines: number }>> {
+  const quotation = await ctx.db.quotation.findUnique({
+    where: { id: options.quotationId },
+    select: { fileName: true },
+  });
+  if (!quotation) return done({ lines: 0 }, false);
   const items = await ctx.db.quotationItem.findMany({
     where: { quotationId: options.quotationId },
     orderBy: { position: 'asc' },
     include: { product: { select: { sku: true, name: true } } },
   });
-  const content = await buildReviewWorkbook({
+  const content = await ctx.compute.reviewWorkbook({
     quotationId: options.quotationId,
-    fileName: gate.value.fileName,
+    fileName: quotation.fileName,
     lines: items.map((item) => ({
       itemId: item.id,
       sheet: item.sheet,
