@@ -22,6 +22,7 @@ import { botTokenFor, createInstallationStore } from './services/workspace/slack
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
 import type { SlackDirectory } from './services/workspace/workspace-settings.js';
 import { startBackgroundWork } from './jobs/background-work.js';
+import { inBackground } from './ack-path.js';
 import { createSlackApp, replaySavedEvent, type SlackConnection } from './slack/app.js';
 import { createInboxProcessor } from './inbox/slack-inbox.js';
 import { createOutboxPoster } from './outbox/index.js';
@@ -148,7 +149,8 @@ export async function startParley(options: StartParleyOptions) {
     agents: createNegotiationAgents(llm),
     owner,
     negotiationSeed: options.negotiationSeed ?? env.NEGOTIATION_SEED,
-    kickOutbox: () => poster.kick(),
+    // The poster's sending is background work, even when a listener's save is what woke it.
+    kickOutbox: () => inBackground(() => poster.kick()),
     // The poster's client: no retries of its own, so a Slack that is slow to show a status does not hold up the run.
     threadActivity: createThreadStatus((workspaceId) => clients.forPoster(workspaceId)),
     files: {

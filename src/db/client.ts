@@ -6,6 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { fromPglite } from 'pg-boss';
 import type { JobQueueConnection } from '../jobs/background-work.js';
+import { servedInLanes, type Turn } from './connection-lanes.js';
 import { PGliteAdapterFactory } from './pglite-adapter.js';
 import { lockPgliteFolder } from './pglite-lock.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -30,7 +31,12 @@ export interface Database {
 }
 
 export type OpenDatabaseOptions =
-  | { kind: 'pglite'; /** A directory, or omitted for an in-memory database. */ dataDir?: string }
+  | {
+      kind: 'pglite';
+      /** A directory, or omitted for an in-memory database. */ dataDir?: string;
+      /** Told of every turn on the connection (the timings, DB_TIMINGS_FILE). */
+      onTurn?: (turn: Turn) => void;
+    }
   | {
       kind: 'postgres';
       url: string;
@@ -40,25 +46,27 @@ export type OpenDatabaseOptions =
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.kind === 'pglite'
-    ? openPglite(options.dataDir)
+    ? openPglite(options.dataDir, options.onTurn)
     : openPostgres(options.url, options.schema, options.poolSize);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, onTurn?: (turn: Turn) => void): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // PGlite cannot see another process on the same files, and two writers corrupt them: the folder is this process's
   // until close (or exit), and a second opener is refused with a sentence naming the holder.
   const lock = dataDir ? await lockPgliteFolder(dataDir) : null;
-  let pglite: PGlite;
+  let opened: PGlite;
   try {
-    pglite = new PGlite(dataDir);
-    await pglite.waitReady;
+    opened = new PGlite(dataDir);
+    await opened.waitReady;
   } catch (error) {
     lock?.release();
     throw error;
   }
+  // Everyone uses the connection through its lanes, so a save Slack waits on goes before queued background work.
+  const pglite = servedInLanes(opened, onTurn);
   const prisma = new PrismaClient({ adapter: new PGliteAdapterFactory(pglite) });
-  // PGlite is one connection; a script runs on it directly, serialised by PGlite's own queue.
+  // PGlite is one connection; a script runs on it directly, taking its turns like everyone else.
   const connection: ScriptConnection = {
     async exec(sql) {
       await pglite.exec(sql);

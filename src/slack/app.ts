@@ -13,6 +13,7 @@ import {
   SocketModeReceiver,
   type SocketModeReceiverOptions,
 } from '@slack/bolt';
+import { deliveryName, whileSlackWaits } from '../ack-path.js';
 import { log } from '../log.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerActions } from './listeners/actions/index.js';
@@ -105,7 +106,7 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
     receiver = new InboxFirstSocketModeReceiver({ appToken: connection.appToken }, options.inbox);
     app = new App({ token: connection.botToken, receiver, ...appOptions });
   } else if (connection.kind === 'http') {
-    receiver = new HTTPReceiver({
+    receiver = new AckPathHttpReceiver({
       signingSecret: connection.signingSecret,
       port: connection.port,
       customRoutes,
@@ -113,7 +114,7 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
     });
     app = new App({ token: connection.botToken, receiver, ...appOptions });
   } else {
-    receiver = new HTTPReceiver({
+    receiver = new AckPathHttpReceiver({
       signingSecret: connection.signingSecret,
       port: connection.port,
       clientId: connection.clientId,
@@ -145,6 +146,27 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
     if (isEventCallback(body)) throw error;
   });
   return { app, receiver };
+}
+
+/**
+ * The app as a receiver sees it: every delivery runs inside `whileSlackWaits` (src/ack-path.ts) until it is answered,
+ * so its saves go before background work on a busy database. Replays from the inbox (`replaySavedEvent`) do not come
+ * through here: Slack was answered when the event was saved.
+ */
+function answeringSlack(app: App): App {
+  return new Proxy(app, {
+    get(target, property, receiver) {
+      if (property !== 'processEvent') return Reflect.get(target, property, receiver);
+      return (event: ReceiverEvent) => whileSlackWaits(deliveryName(event.body), () => target.processEvent(event));
+    },
+  });
+}
+
+/** The HTTP receiver (answers Slack once the listener is done, `processBeforeResponse`), on Slack's clock. */
+class AckPathHttpReceiver extends HTTPReceiver {
+  override init(app: App): void {
+    super.init(answeringSlack(app));
+  }
 }
 
 /** Marks a delivery as coming from the inbox (Bolt copies it into the listeners' context). */
@@ -186,7 +208,7 @@ class InboxFirstSocketModeReceiver extends SocketModeReceiver {
         };
       },
     });
-    super.init(savingFirst);
+    super.init(answeringSlack(savingFirst));
   }
 }
 
