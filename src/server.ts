@@ -1,4 +1,4 @@
-// Parley, assembled: the database (migrated), the services, the outbox poster and the Bolt app. `npm start` calls this
+// Parley, assembled: the database (migrated), the services, the background jobs (the outbox's too) and the Bolt app. `npm start` calls this
 // with the environment; the demo and the end-to-end tests call it pointed at the local Slack stand-in (they seed the
 // demo's Valden Outdoor workspace first, with src/db/seed.ts). Nothing is seeded here: an OAuth install creates its
 // team's workspace; a single-workspace bot token's team gets its workspace at start (auth.test). Returns a handle that
@@ -21,7 +21,8 @@ import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
 import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
 import type { SlackDirectory } from './services/workspace/workspace-settings.js';
-import { startBackgroundWork } from './jobs/background-work.js';
+import { startBackgroundWork, WORK_QUEUES } from './jobs/background-work.js';
+import { jobLeaseOwner } from './jobs/job-lease.js';
 import { inBackground } from './ack-path.js';
 import { createSlackApp, replaySavedEvent, type SlackConnection } from './slack/app.js';
 import { createInboxProcessor } from './inbox/slack-inbox.js';
@@ -141,16 +142,25 @@ export async function startParley(options: StartParleyOptions) {
     readGrid: sheetReader.readGrid,
     compute,
   });
-  // Reading files and driving negotiations: durable pg-boss jobs, retried after a failure or a dead worker.
-  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: env.WORK_CONCURRENCY });
+  // Reading files, driving negotiations and sending the outbox: durable pg-boss jobs, retried after a failure or a
+  // dead worker.
+  const work = await startBackgroundWork({
+    connection: db.jobQueue,
+    concurrency: env.WORK_CONCURRENCY,
+    prisma: db.prisma,
+  });
+  // After a commit that may have written outbox rows: their lanes' jobs are sent (a failure is logged; the next
+  // JOB_SWEEP_CRON tick sends them instead).
+  const queueOutbox = () =>
+    void work.queueOutbox().catch((error: unknown) => log.error('queueing outbox jobs failed', { error }));
   const parley = createParley({
     contexts,
     work,
     agents: createNegotiationAgents(llm),
     owner,
     negotiationSeed: options.negotiationSeed ?? env.NEGOTIATION_SEED,
-    // The poster's sending is background work, even when a listener's save is what woke it.
-    kickOutbox: () => inBackground(() => poster.kick()),
+    // Queueing the outbox's jobs is background work, even when a listener's save is what asks for it.
+    kickOutbox: () => inBackground(queueOutbox),
     // The poster's client: no retries of its own, so a Slack that is slow to show a status does not hold up the run.
     threadActivity: createThreadStatus((workspaceId) => clients.forPoster(workspaceId)),
     files: {
@@ -222,9 +232,12 @@ export async function startParley(options: StartParleyOptions) {
     log.info('workspace ready', { slackTeamId: team.id, ...workspace });
   }
 
-  poster.start();
   inbox?.start();
-  await work.work(parley.jobs);
+  await work.work({
+    ...parley.jobs,
+    sendOutbox: (job, attempt) =>
+      poster.sendLane(job.lane, { lockOwner: jobLeaseOwner(owner, attempt), signal: attempt.signal }),
+  });
   if (connection.kind === 'socket') await app.start();
   else await app.start(connection.port);
   log.info('parley started', { owner, connection: connection.kind, db: db.kind });
@@ -238,7 +251,7 @@ export async function startParley(options: StartParleyOptions) {
         contexts,
         config: jobsConfigFromEnv(env),
         now: clock.now,
-        kickOutbox: () => poster.kick(),
+        kickOutbox: queueOutbox,
       })
     : null;
   const recovery = { prisma: db.prisma, work, owner, startedAt, outboxLockMs: env.OUTBOX_LOCK_MS };
@@ -258,8 +271,8 @@ export async function startParley(options: StartParleyOptions) {
       for (;;) {
         await inbox?.drain();
         await parley.idle();
-        await poster.drain(Math.max(1, deadline - Date.now()));
-        if ((await work.pending()) === 0) return;
+        await poster.sent(Math.max(1, deadline - Date.now()), () => work.queueOutbox());
+        if ((await work.pending(WORK_QUEUES)) === 0) return;
         if (Date.now() > deadline) throw new Error('Parley did not settle in time');
       }
     },
@@ -268,9 +281,10 @@ export async function startParley(options: StartParleyOptions) {
       await jobs?.stop(); // jobs
       await app.stop();
       await inbox?.stop();
+      // Lanes being sent stop before their next row and their jobs are sent again, for another instance to go on.
+      await poster.stop();
       // A job still running is failed back to its queue, to be retried here after a restart or by another instance.
       await work.stop();
-      await poster.stop();
       await sheetReader.close();
       await ownCompute?.close();
     },

@@ -1,6 +1,6 @@
-// Slow work that a click or an event starts — reading a shared file, driving a negotiation, writing a review workbook —
-// as durable jobs of pg-boss
-// in the same database (a schema of its own; PGlite through `fromPglite`, PostgreSQL through pg-boss's own pool).
+// Slow work that a click or an event starts — reading a shared file, driving a negotiation, writing a review workbook,
+// sending a lane of the Slack outbox — as durable jobs of pg-boss in the same database (a schema of its own; PGlite
+// through `fromPglite`, PostgreSQL through pg-boss's own pool).
 // A job is stored before the listener acknowledges Slack, so acknowledged work is never only in memory:
 //
 // - a worker that dies leaves its job `active` with a heartbeat that stops; pg-boss's supervisor (on any instance)
@@ -14,7 +14,18 @@
 //
 // The work a job does is idempotent and fenced on its lease (src/db/stores/negotiation-store.ts, read-quotation.ts),
 // so a job redone after a worker that was only slow, not dead, writes nothing twice.
+//
+// The outbox (`send-outbox`, one job per lane: a channel, a Home tab) is sent after the commit that wrote its rows
+// (`queueOutbox`), and by queue-unqueued-work for rows whose job was never sent. A run drains its lane at Slack's pace
+// and, when the next row is due later (a backoff, a Retry-After), sends its job again to start then rather than
+// holding a worker. Order, pace (on the database's clock), dedupe and the earlier-delivery lookup stay the outbox's
+// (src/outbox/outbox-poster.ts).
+//
+// A job that has used up its retries lands in the `dead-letter` queue: logged with what it was about, and the buyer's
+// thread told the work failed for good (JobHandlers.deadLetter).
 import { PgBoss, type ConstructorOptions, type Queue } from 'pg-boss';
+import type { PrismaClient } from '../db/client.js';
+import { unsentOutboxLanes } from '../db/stores/outbox-lanes.js';
 import { Semaphore } from '../llm/semaphore.js';
 import { log } from '../log.js';
 import type { JobAttempt } from './job-lease.js';
@@ -39,6 +50,21 @@ export interface ReviewWorkbookJob {
   quotationId: string;
 }
 
+export interface OutboxLaneJob {
+  /** src/db/stores/outbox-lanes.ts */
+  lane: string;
+}
+
+/** A job that used up its retries, as the dead-letter queue hands it over. */
+export interface DeadJob {
+  /** The queue it failed in. */
+  queue: string;
+  data: unknown;
+  /** Its id there, and how many times it was retried. */
+  id: string | null;
+  retryCount: number | null;
+}
+
 /**
  * What each job does (src/services/parley.ts); a handler that throws has its job retried. The attempt names the lease
  * the handler takes (src/jobs/job-lease.ts), so a retry takes over a dead attempt's lease at once.
@@ -48,12 +74,23 @@ export interface JobHandlers {
   readQuotation(job: QuotationJob, attempt: JobAttempt): Promise<void>;
   /** Writes every line of the quotation's review as an XLSX and queues its upload into the thread. */
   sendReviewWorkbook(job: ReviewWorkbookJob): Promise<void>;
+  /**
+   * Sends the lane; `dueInMs`: when its next row is due (null: the lane is empty). Without it this instance sends no
+   * outbox (a tool that only runs negotiations): the lanes' jobs wait for an instance that does.
+   */
+  sendOutbox?(job: OutboxLaneJob, attempt: JobAttempt & { signal?: AbortSignal }): Promise<{ dueInMs: number | null }>;
+  /** A job that failed for good: tell whoever waits for it. Without it, dead jobs are only logged. */
+  deadLetter?(job: DeadJob): Promise<void>;
 }
 
 export const DRIVE_NEGOTIATION = 'drive-negotiation';
 export const READ_QUOTATION = 'read-quotation';
 export const SEND_REVIEW_WORKBOOK = 'send-review-workbook';
-const QUEUE_NAMES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK];
+export const SEND_OUTBOX = 'send-outbox';
+export const DEAD_LETTER = 'dead-letter';
+const QUEUE_NAMES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK, SEND_OUTBOX];
+/** The jobs a person waits for (not the outbox's: its rows say what is left to send). */
+export const WORK_QUEUES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK];
 
 export interface BackgroundWorkTuning {
   /** A worker that stops heartbeating this long is taken for dead and its job retried (pg-boss: at least 10). */
@@ -69,8 +106,12 @@ export interface BackgroundWorkTuning {
 
 export interface StartBackgroundWorkOptions extends BackgroundWorkTuning {
   connection: JobQueueConnection;
-  /** Jobs this instance runs at once, all queues together (WORK_CONCURRENCY). */
+  /** Jobs this instance runs at once, reads and negotiations together (WORK_CONCURRENCY). */
   concurrency: number;
+  /** Outbox lanes this instance sends at once; apart from the work above, so a long run never holds up a post. */
+  outboxConcurrency?: number;
+  /** The outbox's table, for `queueOutbox` (the lanes that have rows to send). */
+  prisma: Pick<PrismaClient, '$queryRaw'>;
 }
 
 export interface BackgroundWork {
@@ -87,11 +128,18 @@ export interface BackgroundWork {
   driveUnqueued(jobs: NegotiationJob[]): Promise<number>;
   /** Sends a read for each quotation whose file has none waiting, retrying or running; returns how many were sent. */
   readUnqueued(jobs: QuotationJob[]): Promise<number>;
+  /**
+   * After a commit that may have written outbox rows: sends a job for every lane with rows to send and no job waiting
+   * (one running may have looked at its lane before the commit). Calls while one runs are folded into one more run.
+   */
+  queueOutbox(): Promise<void>;
+  /** Sends a job for each lane that has none waiting, retrying or running (queue-unqueued-work); returns how many. */
+  sendOutboxUnqueued(lanes: string[]): Promise<number>;
   /** Starts this instance's workers on the queues. */
   work(handlers: JobHandlers): Promise<void>;
-  /** Jobs waiting, retrying or running, on any instance. */
-  pending(): Promise<number>;
-  /** Resolves when no job is waiting, retrying or running anywhere (tests, the demo). */
+  /** Jobs waiting, retrying or running, on any instance (by default every queue's, the outbox's too). */
+  pending(queues?: string[]): Promise<number>;
+  /** Resolves when no read or negotiation job is waiting, retrying or running anywhere (tests, the demo). */
   idle(): Promise<void>;
   /** Stops the workers (a job still running is failed, to be retried) and pg-boss. */
   stop(): Promise<void>;
@@ -123,23 +171,31 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
   const slots = new Semaphore(options.concurrency);
   const stop = async () => boss.stop({ graceful: true, timeout: 10_000 });
 
-  const pending = async () => {
+  const pending = async (queues: string[] = QUEUE_NAMES) => {
     const { rows } = await boss
       .getDb()
       .executeSql(`SELECT count(*)::int AS n FROM ${schema}.job WHERE name = ANY($1) AND state < 'completed'`, [
-        QUEUE_NAMES,
+        queues,
       ]);
     return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
   };
 
-  /** Sends each job whose key has no job waiting, retrying or running; the stately queue absorbs a race. */
-  async function sendUnqueued<T extends object>(name: string, jobs: T[], keyOf: (job: T) => string) {
+  /**
+   * Sends each job whose key has no job in one of `states` (by default waiting, retrying or running); the stately
+   * queue absorbs a race.
+   */
+  async function sendUnqueued<T extends object>(
+    name: string,
+    jobs: T[],
+    keyOf: (job: T) => string,
+    states: readonly string[] = ['created', 'retry', 'active'],
+  ) {
     if (jobs.length === 0) return 0;
     const { rows } = await boss
       .getDb()
       .executeSql(
-        `SELECT DISTINCT singleton_key AS key FROM ${schema}.job WHERE name = $1 AND state < 'completed' AND singleton_key = ANY($2)`,
-        [name, jobs.map(keyOf)],
+        `SELECT DISTINCT singleton_key AS key FROM ${schema}.job WHERE name = $1 AND state::text = ANY($3) AND singleton_key = ANY($2)`,
+        [name, jobs.map(keyOf), states],
       );
     const queued = new Set((rows as Array<{ key: string }>).map((row) => row.key));
     let sent = 0;
@@ -148,6 +204,33 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
       if ((await boss.send(name, job, { singletonKey: keyOf(job) })) !== null) sent++;
     }
     return sent;
+  }
+
+  const toLaneJob = (lane: string): OutboxLaneJob => ({ lane });
+  // One run at a time, and one more if asked meanwhile: every commit asks, and a burst needs one look afterwards.
+  let outboxRun: Promise<void> | null = null;
+  let outboxAgain = false;
+  async function queueOutboxNow(): Promise<void> {
+    const lanes = await unsentOutboxLanes(options.prisma, OUTBOX_LANES_PER_LOOK);
+    // A running job may have found its lane empty just before this commit: only a waiting one is enough.
+    await sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey, ['created', 'retry']);
+  }
+  function queueOutbox(): Promise<void> {
+    if (outboxRun) {
+      outboxAgain = true;
+      return outboxRun;
+    }
+    outboxRun = (async () => {
+      try {
+        do {
+          outboxAgain = false;
+          await queueOutboxNow();
+        } while (outboxAgain);
+      } finally {
+        outboxRun = null;
+      }
+    })();
+    return outboxRun;
   }
 
   return {
@@ -163,6 +246,8 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     },
     driveUnqueued: (jobs) => sendUnqueued(DRIVE_NEGOTIATION, jobs, negotiationKey),
     readUnqueued: (jobs) => sendUnqueued(READ_QUOTATION, jobs, fileKey),
+    queueOutbox,
+    sendOutboxUnqueued: (lanes) => sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey),
     async work(handlers) {
       const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
       const workOptions = {
@@ -180,10 +265,34 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
       await boss.work<ReviewWorkbookJob>(SEND_REVIEW_WORKBOOK, workOptions, async ([job]) => {
         if (job) await slots.run(() => handlers.sendReviewWorkbook(job.data));
       });
+      const sendOutbox = handlers.sendOutbox?.bind(handlers);
+      const outboxOptions = { ...workOptions, localConcurrency: options.outboxConcurrency ?? 8 };
+      if (sendOutbox) {
+        await boss.work<OutboxLaneJob>(SEND_OUTBOX, outboxOptions, async ([job]) => {
+          if (!job) return;
+          const { dueInMs } = await sendOutbox(job.data, job);
+          if (dueInMs === null) return;
+          // Due later: the job is sent again to start then (on the database's clock). While this one runs, the
+          // stately queue keeps one more waiting per lane; if one waits already, it will look at the lane itself.
+          const startAfter = Math.max(1, Math.ceil(dueInMs / 1000));
+          await boss.send(SEND_OUTBOX, job.data, { singletonKey: laneKey(job.data), startAfter });
+        });
+      }
+      await boss.work(DEAD_LETTER, { ...workOptions, includeMetadata: true as const }, async ([job]) => {
+        if (!job) return;
+        const dead: DeadJob = {
+          queue: job.sourceName ?? 'unknown',
+          data: job.data,
+          id: job.sourceId,
+          retryCount: job.sourceRetryCount,
+        };
+        log.error('a job failed for good and went to the dead-letter queue', { ...dead });
+        await handlers.deadLetter?.(dead);
+      });
     },
     pending,
     async idle() {
-      while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      while ((await pending(WORK_QUEUES)) > 0) await new Promise((resolve) => setTimeout(resolve, 25));
     },
     stop,
   };
@@ -198,10 +307,19 @@ const negotiationKey = (job: NegotiationJob) => `negotiation:${job.negotiationId
 const reviewWorkbookKey = (job: ReviewWorkbookJob) => `review-workbook:${job.quotationId}`;
 /** One read of a Slack file at a time (one quotation per file). */
 const fileKey = (job: QuotationJob) => `file:${job.workspaceId}:${job.fileId}`;
+/** One sender per outbox lane at a time: the lane's order and pace need one. */
+const laneKey = (job: OutboxLaneJob) => `lane:${job.lane}`;
+/** Lanes one look after a commit sends jobs for at most (the oldest first); the sweep finds any others. */
+const OUTBOX_LANES_PER_LOOK = 500;
 
 /** The queues, created by the first instance and brought to this version's settings by every later start. */
 async function createQueues(boss: PgBoss, tuning: BackgroundWorkTuning): Promise<void> {
+  // Where jobs that used up their retries go (it logs them and tells the thread; a failure of that is retried twice).
+  if (!(await boss.getQueue(DEAD_LETTER))) {
+    await boss.createQueue(DEAD_LETTER, { retryLimit: 2, retryDelay: 5, notify: true });
+  }
   const settings: Omit<Queue, 'name' | 'policy'> = {
+    deadLetter: DEAD_LETTER,
     notify: true,
     heartbeatSeconds: tuning.heartbeatSeconds ?? 30,
     // A long negotiation heartbeats; expiry only bounds a run that hangs while its process lives.

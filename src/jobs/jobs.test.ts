@@ -64,8 +64,8 @@ describe('the jobs on the database', () => {
     db = await createTestDatabase();
     fixture = await createJobsFixture(db.prisma, 'T0JOBS0001');
     instances = [
-      await startBackgroundWork({ connection: db.jobQueue, concurrency: 2 }),
-      await startBackgroundWork({ connection: db.jobQueue, concurrency: 2 }),
+      await startBackgroundWork({ connection: db.jobQueue, prisma: db.prisma, concurrency: 2 }),
+      await startBackgroundWork({ connection: db.jobQueue, prisma: db.prisma, concurrency: 2 }),
     ];
   }, 60_000);
   afterAll(async () => {
@@ -423,6 +423,7 @@ describe('the jobs on the database', () => {
           boss: instance(0).boss,
           driveUnqueued: async () => Promise.reject(new Error('pg-boss unreachable')),
           readUnqueued: async () => 0,
+          sendOutboxUnqueued: async () => 0,
         },
         contexts: fixture.contexts,
         config: {

@@ -34,7 +34,7 @@ const FAST: BackgroundWorkTuning = {
 };
 
 async function instance(handlers: Partial<JobHandlers>, tuning: BackgroundWorkTuning = FAST) {
-  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: 4, ...tuning });
+  const work = await startBackgroundWork({ connection: db.jobQueue, prisma: db.prisma, concurrency: 4, ...tuning });
   started.push(work);
   await work.work({
     driveNegotiation: handlers.driveNegotiation ?? (() => Promise.resolve()),

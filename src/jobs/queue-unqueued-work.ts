@@ -12,8 +12,11 @@
 // - a negotiation running (`negotiating`) or completed but not concluded (its decision and PO not posted: the
 //   quotation is still `negotiating`), whose lease expired — its runner is gone — or that nobody leased for longer
 //   than a listener takes to send its job;
-// - a quotation claimed (`received`) or half-read (`parsing`), under the same two conditions.
+// - a quotation claimed (`received`) or half-read (`parsing`), under the same two conditions;
+// - Slack outbox rows unsent (pending, or locked by a sender that died) in a lane that has no `send-outbox` job: the
+//   listener or job that wrote them died before queueing one. A lane whose job waits or runs is left to it.
 import { LEASE_MS } from '../db/stores/negotiation-store.js';
+import { unsentOutboxLanes } from '../db/stores/outbox-lanes.js';
 import { log } from '../log.js';
 import { DAY_MS } from '../time.js';
 import { decisionFailedKey } from '../thread/decision.js';
@@ -22,7 +25,7 @@ import { JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 
 /** Unscoped: it finds rows in every workspace, and writes none. */
 export interface QueueUnqueuedWorkOptions extends Pick<JobOptions, 'prisma' | 'now' | 'batchSize'> {
-  work: Pick<BackgroundWork, 'driveUnqueued' | 'readUnqueued'>;
+  work: Pick<BackgroundWork, 'driveUnqueued' | 'readUnqueued' | 'sendOutboxUnqueued'>;
   /** A negotiation nobody leased is left to the listener that wrote it this long (it sends its job right after). */
   graceMs?: number;
   /** The same for a quotation nobody is reading. */
@@ -32,6 +35,7 @@ export interface QueueUnqueuedWorkOptions extends Pick<JobOptions, 'prisma' | 'n
 export interface QueueUnqueuedWorkResult {
   negotiationsQueued: number;
   quotationsQueued: number;
+  outboxLanesQueued: number;
 }
 
 /** A quotation nobody holds (a process died between the claim and sending its read) is queued after this long. */
@@ -94,7 +98,10 @@ export async function queueUnqueuedWork(options: QueueUnqueuedWorkOptions): Prom
     quotations.map((q) => ({ workspaceId: q.workspaceId, quotationId: q.id, fileId: q.slackFileId })),
   );
 
-  const result = { negotiationsQueued, quotationsQueued };
-  if (negotiationsQueued + quotationsQueued > 0) log.info('queued work that had no job', result);
+  // No grace needed: a lane's job is sent right after the commit, and a second one sent meanwhile is the same job.
+  const outboxLanesQueued = await options.work.sendOutboxUnqueued(await unsentOutboxLanes(prisma, take));
+
+  const result = { negotiationsQueued, quotationsQueued, outboxLanesQueued };
+  if (negotiationsQueued + quotationsQueued + outboxLanesQueued > 0) log.info('queued work that had no job', result);
   return result;
 }

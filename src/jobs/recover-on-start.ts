@@ -4,9 +4,11 @@
 //
 // - work whose job was never stored (the process died between its commit and the job's send): queued now rather than
 //   at the next JOB_SWEEP_CRON tick (src/jobs/queue-unqueued-work.ts);
-// - Slack outbox rows its previous incarnation (the same INSTANCE_ID) had locked for sending: unlocked now rather than
-//   when their lock times out. The poster then looks for an earlier delivery before posting again, so each is sent
-//   once. Rows written but never sent need nothing: the poster's first pass claims every due row.
+//   — outbox lanes included: rows written but whose `send-outbox` job was never sent;
+// - Slack outbox rows locked under this instance's own name (`<INSTANCE_ID>#n`: by a sender outside the jobs, as
+//   versions before the outbox ran on pg-boss did) by its previous incarnation: unlocked now rather than when their
+//   lock times out; the sender looks for an earlier delivery before posting again. A lock of a job's attempt needs
+//   nothing: the job's retry takes it over (src/outbox/outbox-poster.ts).
 import type { PrismaClient } from '../db/client.js';
 import { log } from '../log.js';
 import { releaseOutboxLocks } from '../services/recovery/release-outbox-locks.js';
@@ -15,7 +17,7 @@ import { queueUnqueuedWork, type QueueUnqueuedWorkResult } from './queue-unqueue
 
 export interface RecoverOnStartOptions {
   prisma: PrismaClient;
-  work: Pick<BackgroundWork, 'driveUnqueued' | 'readUnqueued'>;
+  work: Pick<BackgroundWork, 'driveUnqueued' | 'readUnqueued' | 'sendOutboxUnqueued'>;
   /** This instance (the outbox poster's lock owner). */
   owner: string;
   now: Date;

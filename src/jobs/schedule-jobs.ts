@@ -3,7 +3,8 @@
 // cannot do). node-cron is the trigger; each tick sends a pg-boss job to the job's own `exclusive` queue, so with
 // several instances one run of a job waits or runs at a time across all of them (a tick while one is pending adds
 // none), and any instance's worker runs it. A run catches and logs its own errors: a failing job never takes the
-// process down, and the next tick tries again. The outbox needs no job: the poster polls for due rows all the time.
+// process down, and the next tick tries again. The outbox is sent by jobs of its own (`send-outbox`, one per lane),
+// queued after each commit that writes rows (`queueOutbox`) and by queue-unqueued-work for rows left without one.
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Env } from '../config/env.js';
 import type { PrismaClient } from '../db/client.js';
@@ -48,11 +49,11 @@ export function jobsConfigFromEnv(
 export interface StartJobsOptions {
   prisma: PrismaClient;
   /** pg-boss, whose queues the ticks send to and this instance's workers take from. */
-  work: Pick<BackgroundWork, 'boss' | 'driveUnqueued' | 'readUnqueued'>;
+  work: Pick<BackgroundWork, 'boss' | 'driveUnqueued' | 'readUnqueued' | 'sendOutboxUnqueued'>;
   contexts: ContextFactory;
   config: JobsConfig;
   now?: () => Date;
-  /** Called after a run that may have written outbox rows, so they go out now rather than at the next poll. */
+  /** Called after a run that may have written outbox rows, so their lanes' jobs are sent now. */
   kickOutbox?: () => void;
   /** false: no cron ticks; jobs run through `trigger()` or `run()` only (tests). Default true. */
   schedule?: boolean;

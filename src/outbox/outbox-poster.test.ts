@@ -70,7 +70,7 @@ describe('outbox poster', () => {
       clientFor: () => client,
       owner: 'test',
       postIntervalMs: 50,
-      pollMs: 20,
+      recheckMs: 20,
       backoffBaseMs: 30,
       log: capture,
       ...options,
@@ -755,19 +755,27 @@ describe('outbox poster', () => {
     expect(slack.model.calls).toHaveLength(0);
   });
 
-  it('the poll loop sends rows as they are kicked in, and stop() waits for the send in flight', async () => {
-    const p = poster({ pollMs: 10_000 });
-    p.start();
-    await enqueueSlackCall(ws, post('kicked', 'CK'));
-    p.kick();
-    await until(async () => (await row('kicked')).status === 'sent', 3_000);
+  it("a lane's run sends its rows in order at pace, ends when the next one is due later, and stop() ends it early", async () => {
+    const p = poster({ postIntervalMs: 200 });
+    await enqueueSlackCalls(ws, [post('lane-1', 'CK'), post('lane-2', 'CK'), post('other-lane', 'CL')]);
+    const lane = `${ws.$workspaceId}/c:CK`;
+    expect(await p.sendLane(lane, { lockOwner: 'job:a#0@test' })).toEqual({ dueInMs: null, handled: 2 });
+    expect(texts('CK')).toEqual(['lane-1', 'lane-2']);
+    const [first, second] = messages('CK');
+    expect(Number(second?.ts) - Number(first?.ts)).toBeGreaterThanOrEqual(0.2);
+    expect(texts('CL')).toEqual([]); // another lane is another job's
 
-    slack.faults.set('chat.postMessage', { hangMs: 400, apply: 'first' }, { times: 1 });
-    await enqueueSlackCall(ws, post('in-flight', 'CK'));
-    p.kick();
-    await until(async () => callsTo('chat.postMessage').length === 2, 3_000);
+    // A row due later than the run waits for: the run ends and says when (its job is sent again to start then).
+    await enqueueSlackCall(ws, { ...post('later', 'CK'), notBefore: new Date(Date.now() + 60_000) });
+    const ended = await p.sendLane(lane, { lockOwner: 'job:b#0@test', waitUpToMs: 1_000 });
+    expect(ended.handled).toBe(0);
+    expect(ended.dueInMs).toBeGreaterThan(50_000);
+
+    // stop() ends a run before its next row; the row stays for the job sent again.
+    await ws.slackOutbox.updateMany({ where: { dedupeKey: 'later' }, data: { notBefore: new Date() } });
     await p.stop();
-    expect((await row('in-flight')).status).toBe('sent');
+    expect(await p.sendLane(lane, { lockOwner: 'job:c#0@test' })).toEqual({ dueInMs: 0, handled: 0 });
+    expect(await row('later')).toMatchObject({ status: 'pending' });
   });
 
   it('a malformed row fails on its own without stopping other lanes', async () => {
@@ -817,11 +825,3 @@ describe('outbox poster', () => {
     expect((await row('no-client')).lastError).toBe('no installation for this workspace');
   });
 });
-
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -1,9 +1,12 @@
-// Sends the Slack outbox. Every instance of the app may run a poster on the same database; they coordinate only
-// through the rows:
+// Sends the Slack outbox. pg-boss decides *when* and *where* a lane is sent: one `send-outbox` job per lane at a time
+// across every instance, retried on another instance when its worker dies (src/jobs/background-work.ts). What is
+// left here is what only the outbox can do, coordinated through the rows themselves:
 //
-// - A *lane* is one channel of one workspace (for views.publish: one user's Home tab). Its rows go out one at a time
-//   in (createdAt, id) order: only the lane's oldest unsent row is ever claimed, by a conditional update (count 0 →
-//   another poster took it), with a lock that expires, so a poster that dies mid-send hands the row to the next one.
+// - A *lane* is one channel of one workspace (for views.publish: one user's Home tab; src/db/stores/outbox-lanes.ts).
+//   Its rows go out one at a time in (createdAt, id) order: only the lane's oldest unsent row is ever claimed, by a
+//   conditional update (count 0 → another sender took it), with a lock. A lane's job drains it (`sendLane`) under a
+//   lock named after the job's attempt (src/jobs/job-lease.ts): since pg-boss runs one attempt per lane at a time, a
+//   row locked by another attempt belongs to one pg-boss gave up on (its worker died), and is taken over at once.
 // - Pacing reads the previous post's `sentAt` from the database, so two instances together still post at most one
 //   message per interval per channel.
 // - Every chat.postMessage carries metadata naming its dedupeKey. A row whose earlier attempt may have reached Slack
@@ -15,7 +18,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { webApi } from '@slack/bolt';
 import { z } from 'zod';
 import type { PrismaClient } from '../db/client.js';
+import { OUTBOX_LANE_SQL, outboxLaneWhere } from '../db/stores/outbox-lanes.js';
 import { isTransientDatabaseError } from '../db/transient-errors.js';
+import { isJobLease, jobLeaseTakeover } from '../jobs/job-lease.js';
 import type { SlackOutbox } from '../generated/prisma/client.js';
 import { log as defaultLog } from '../log.js';
 import { mapWithConcurrency } from '../concurrency.js';
@@ -53,8 +58,8 @@ export interface OutboxPosterOptions {
   owner: string;
   /** Least time between two posts (chat.postMessage, files.uploadV2) in one channel. Default 1000. */
   postIntervalMs?: number;
-  /** How often to look for due rows when nothing woke the poster. Default 500. */
-  pollMs?: number;
+  /** How soon a row that waits for a row it refers to (not sent yet) is looked at again. Default 500. */
+  recheckMs?: number;
   /** How long a claimed row stays locked; an expired lock lets another poster take the row. Default 60 000. */
   lockMs?: number;
   /** A call that has not answered by then counts as failed-maybe-delivered. Must be < lockMs. Default lockMs / 2. */
@@ -86,20 +91,51 @@ export interface OutboxSendResult {
   response: WebAPICallResult | null;
 }
 
+export interface SendLaneOptions {
+  /** The lock the rows are claimed under: the job attempt's lease owner (src/jobs/job-lease.ts). */
+  lockOwner: string;
+  /** A next row due within this long is waited for here (Slack's pace); a later one ends the run. Default 2 000. */
+  waitUpToMs?: number;
+  /**
+   * The run ends (its job is sent again) once it has gone on this long, so no job holds a worker for ever and a
+   * stopping instance hands its lanes over within pg-boss's graceful stop. Default 8 000.
+   */
+  runForMs?: number;
+  /** pg-boss's: aborted when the job is given up on here (the run stops before its next row). */
+  signal?: AbortSignal;
+}
+
+export interface SendLaneResult {
+  /** In how long the lane's next row is due (its job is sent again to start then); null when the lane is empty. */
+  dueInMs: number | null;
+  /** Rows sent, failed or rescheduled by this run. */
+  handled: number;
+}
+
 export interface OutboxPoster {
-  /** Starts the poll loop (idempotent). */
-  start(): void;
-  /** Stops the loop and waits for the sends in flight. */
+  /**
+   * Sends one lane's rows in order, at Slack's pace, until it is empty or its next row is not due soon: what a
+   * `send-outbox` job does. Throws when a row's outcome could not be recorded (the job is retried; the retry takes the
+   * row over and looks for an earlier delivery before sending it again).
+   */
+  sendLane(lane: string, options: SendLaneOptions): Promise<SendLaneResult>;
+  /** Lane runs stop before their next row (their jobs are sent again); waits for the sends in flight. */
   stop(): Promise<void>;
-  /** One pass: claims and sends the due head of every lane. Returns how many rows it finished or rescheduled. */
+  /**
+   * One pass in this process, outside the jobs: claims and sends the due head of every lane (tests, one-off tools).
+   * Returns how many rows it finished or rescheduled.
+   */
   drainOnce(): Promise<number>;
   /**
-   * Sends until no unsent row is due before the deadline (now + timeoutMs). Rejects with OutboxDrainTimeoutError
+   * Passes until no unsent row is due before the deadline (now + timeoutMs). Rejects with OutboxDrainTimeoutError
    * when such rows remain at the deadline.
    */
   drain(timeoutMs: number): Promise<void>;
-  /** New rows were written: poll now instead of at the next tick. */
-  kick(): void;
+  /**
+   * Waits, without sending, until no unsent row is due before the deadline (the jobs send them); `nudge` is called
+   * every second meanwhile (to queue jobs for lanes that have none). Rejects like `drain`.
+   */
+  sent(timeoutMs: number, nudge?: () => Promise<unknown>): Promise<void>;
 }
 
 export class OutboxDrainTimeoutError extends Error {
@@ -143,7 +179,7 @@ export const OUTBOX_LOCK_MS = 60_000;
 export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
   const prisma = options.prisma;
   const postIntervalMs = options.postIntervalMs ?? 1_000;
-  const pollMs = options.pollMs ?? 500;
+  const recheckMs = options.recheckMs ?? 500;
   const lockMs = options.lockMs ?? OUTBOX_LOCK_MS;
   const sendTimeoutMs = options.sendTimeoutMs ?? Math.floor(lockMs / 2);
   const maxAttempts = options.maxAttempts ?? 5;
@@ -157,10 +193,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
   if (sendTimeoutMs >= lockMs) throw new Error('sendTimeoutMs must be shorter than lockMs');
 
   let claimSequence = 0;
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let kicked = false;
-  let wake: (() => void) | null = null;
+  let stopping = false;
   const inFlight = new Set<Promise<unknown>>();
   const resendCheck = createResendCheck({
     prisma,
@@ -181,14 +214,24 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     const ids = await prisma.$queryRaw<{ id: string }[]>`
       SELECT DISTINCT ON (lane) id
       FROM (
-        SELECT id, "createdAt",
-          "workspaceId" || '/' || COALESCE('c:' || "channelId", 'u:' || (payload ->> 'user_id'), 'r:' || id) AS lane
+        SELECT id, "createdAt", ${OUTBOX_LANE_SQL} AS lane
         FROM "SlackOutbox"
         WHERE status IN ('pending', 'sending')
       ) AS unsent
       ORDER BY lane, "createdAt", id COLLATE "C"`;
     if (ids.length === 0) return [];
     return prisma.slackOutbox.findMany({ where: { id: { in: ids.map((row) => row.id) } } });
+  }
+
+  /** The oldest unsent row of one lane, if any. */
+  async function laneHead(lane: string): Promise<SlackOutbox | null> {
+    const [head] = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT id FROM "SlackOutbox"
+      WHERE status IN ('pending', 'sending') AND ${outboxLaneWhere(lane)}
+      ORDER BY "createdAt", id COLLATE "C"
+      LIMIT 1`;
+    if (!head) return null;
+    return prisma.slackOutbox.findUnique({ where: { id: head.id } });
   }
 
   /** When each channel (of the given heads that post) last received a post, within the pacing window. */
@@ -213,8 +256,11 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     return last;
   }
 
-  function readyAt(head: SlackOutbox, lastPosts: Map<string, number>): number {
-    const free = head.status === 'sending' ? (head.lockedUntil?.getTime() ?? 0) : head.notBefore.getTime();
+  /** When the head may be claimed by `lockedBy`: a row locked by a dead job attempt at once (see the file comment). */
+  function readyAt(head: SlackOutbox, lastPosts: Map<string, number>, lockedBy?: string): number {
+    const takenOver = lockedBy !== undefined && mayTakeOver(head, lockedBy);
+    const locked = takenOver ? 0 : (head.lockedUntil?.getTime() ?? 0);
+    const free = head.status === 'sending' ? locked : head.notBefore.getTime();
     const lastPost = isPosting(head) ? lastPosts.get(`${head.workspaceId}/${head.channelId}`) : undefined;
     return Math.max(free, lastPost === undefined ? 0 : lastPost + postIntervalMs);
   }
@@ -252,10 +298,14 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     return count;
   }
 
-  function claimableWhere(now: Date) {
+  function claimableWhere(now: Date, lockedBy?: string) {
     return [
       { status: 'pending' as const, notBefore: { lte: now } },
       { status: 'sending' as const, OR: [{ lockedUntil: { lt: now } }, { lockedUntil: null }] },
+      ...(lockedBy === undefined ? [] : jobLeaseTakeover('lockedBy', lockedBy)).map((takeover) => ({
+        status: 'sending' as const,
+        ...takeover,
+      })),
     ];
   }
 
@@ -295,14 +345,17 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     }
   }
 
-  /** Claims one lane head and sends it. False when another poster claimed it first. */
-  async function claimAndSend(head: SlackOutbox): Promise<boolean> {
+  /**
+   * Claims one lane head and sends it. False when another sender claimed it first. A lane's job (`jobLock`: its
+   * attempt's lease owner) may take over a dead attempt's lock, and has a failure to record thrown, to be retried.
+   */
+  async function claimAndSend(head: SlackOutbox, jobLock?: string): Promise<boolean> {
     const now = clock();
-    const lockedBy = `${options.owner}#${++claimSequence}`;
+    const lockedBy = jobLock ?? `${options.owner}#${++claimSequence}`;
     let row: SlackOutbox | undefined;
     try {
       [row] = await prisma.slackOutbox.updateManyAndReturn({
-        where: { id: head.id, OR: claimableWhere(now) },
+        where: { id: head.id, OR: claimableWhere(now, jobLock) },
         data: {
           status: 'sending',
           lockedBy,
@@ -320,11 +373,40 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       resendCheck.settle(row, outcome.kind);
       await recordThroughBlips(row, outcome);
     } catch (error) {
-      // Only the database can get here (attempt() turns every Slack failure into an outcome). The row stays locked
-      // until lockMs passes; then any poster retries it, looking it up first.
+      // Only the database can get here (attempt() turns every Slack failure into an outcome). The row stays locked:
+      // a job's retry takes it over at once, anything else waits until lockMs passes; either looks it up first.
       log.error('Slack outbox row could not be recorded', { error, rowId: row.id, dedupeKey: row.dedupeKey });
+      if (jobLock !== undefined) throw error;
     }
     return true;
+  }
+
+  async function sendLane(lane: string, run: SendLaneOptions): Promise<SendLaneResult> {
+    const waitUpToMs = run.waitUpToMs ?? 2_000;
+    const endBy = clock().getTime() + (run.runForMs ?? 8_000);
+    let handled = 0;
+    for (;;) {
+      if (stopping || run.signal?.aborted) return { dueInMs: 0, handled };
+      const now = clock();
+      const head = await laneHead(lane);
+      if (!head) return { dueInMs: null, handled };
+      if (head.method === 'views.publish') {
+        const superseded = await supersedeOlderPublishes(head, now);
+        handled += superseded;
+        if (superseded > 0) continue; // the lane's head changed
+      }
+      const dueInMs = readyAt(head, await lastPostTimes([head], now), run.lockOwner) - now.getTime();
+      if (dueInMs <= 0) {
+        // False only when a sender outside the jobs holds the row: looked at again a little later.
+        if (!(await track(claimAndSend(head, run.lockOwner)))) return { dueInMs: recheckMs, handled };
+        handled++;
+        continue;
+      }
+      // Slack's pace between two posts is waited out here: sending the job again would add pg-boss's polling delay
+      // to every post. A longer wait (a backoff, a Retry-After) ends the run; its job is sent again to start then.
+      if (dueInMs > waitUpToMs || now.getTime() + dueInMs > endBy) return { dueInMs, handled };
+      await delay(dueInMs);
+    }
   }
 
   // ───────────── Sending one row ─────────────
@@ -443,7 +525,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       });
       if (!target) {
         if (clock().getTime() - row.createdAt.getTime() < referenceGraceMs) {
-          return { kind: 'postponed', delayMs: pollMs, reason: `${role} ${key} is not in the outbox yet` };
+          return { kind: 'postponed', delayMs: recheckMs, reason: `${role} ${key} is not in the outbox yet` };
         }
         return { kind: 'failed', error: `${role} ${key} names no outbox row` };
       }
@@ -462,7 +544,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       if (target.channelId === row.channelId && compareRows(target, row) > 0) {
         return { kind: 'failed', error: `${role} ${key} was enqueued after this row` };
       }
-      return { kind: 'postponed', delayMs: pollMs, reason: `${role} ${key} is not sent yet` };
+      return { kind: 'postponed', delayMs: recheckMs, reason: `${role} ${key} is not sent yet` };
     }
     return { kind: 'resolved', threadTs, targetTs, fallbackTs };
   }
@@ -579,43 +661,16 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     return Math.round(ceiling * (0.5 + random() / 2));
   }
 
-  // ───────────── The loop ─────────────
-
-  function sleep(ms: number): Promise<void> {
-    if (kicked) {
-      kicked = false;
-      return Promise.resolve();
-    }
-    const controller = new AbortController();
-    wake = () => controller.abort();
-    return delay(ms, undefined, { signal: controller.signal }).then(
-      () => {},
-      () => {},
-    );
-  }
-
-  async function runLoop(): Promise<void> {
-    while (running) {
-      const { handled, nextAt } = await guardedPass();
-      if (!running) break;
-      if (handled > 0) continue;
-      const untilNext = nextAt === null ? pollMs : nextAt - clock().getTime();
-      await sleep(Math.max(0, Math.min(pollMs, untilNext)));
-      wake = null;
-    }
-  }
+  /** Rows not sent yet that are due by the deadline (or locked for sending). */
+  const dueBy = (deadline: Date) =>
+    prisma.slackOutbox.count({
+      where: { OR: [{ status: 'sending' }, { status: 'pending', notBefore: { lte: deadline } }] },
+    });
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = runLoop();
-    },
+    sendLane,
     async stop() {
-      running = false;
-      wake?.();
-      await loop;
-      loop = null;
+      stopping = true;
       await Promise.allSettled([...inFlight]);
     },
     async drainOnce() {
@@ -626,24 +681,37 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       for (;;) {
         const { handled, nextAt } = await guardedPass();
         if (handled > 0) continue;
-        const remaining = await prisma.slackOutbox.count({
-          where: { OR: [{ status: 'sending' }, { status: 'pending', notBefore: { lte: deadline } }] },
-        });
+        const remaining = await dueBy(deadline);
         if (remaining === 0) return;
         const now = clock().getTime();
         if (now >= deadline.getTime()) throw new OutboxDrainTimeoutError(remaining);
-        const untilNext = nextAt === null ? pollMs : nextAt - now;
-        await delay(Math.max(5, Math.min(untilNext, pollMs, deadline.getTime() - now)));
+        const untilNext = nextAt === null ? recheckMs : nextAt - now;
+        await delay(Math.max(5, Math.min(untilNext, recheckMs, deadline.getTime() - now)));
       }
     },
-    kick() {
-      if (wake) wake();
-      else kicked = true;
+    async sent(timeoutMs, nudge) {
+      const deadline = new Date(clock().getTime() + timeoutMs);
+      let nudgedAt = 0;
+      for (;;) {
+        if (nudge && Date.now() - nudgedAt >= 1_000) {
+          nudgedAt = Date.now();
+          await nudge();
+        }
+        const remaining = await dueBy(deadline);
+        if (remaining === 0) return;
+        if (clock().getTime() >= deadline.getTime()) throw new OutboxDrainTimeoutError(remaining);
+        await delay(25);
+      }
     },
   };
 }
 
 // ───────────── Pure helpers ─────────────
+
+/** A row locked by another job attempt is a dead attempt's: pg-boss runs one attempt per lane at a time. */
+function mayTakeOver(row: Pick<SlackOutbox, 'status' | 'lockedBy'>, lockedBy: string): boolean {
+  return row.status === 'sending' && isJobLease(lockedBy) && row.lockedBy !== null && isJobLease(row.lockedBy);
+}
 
 function isPosting(row: Pick<SlackOutbox, 'method'>): boolean {
   return (POSTING_METHODS as readonly string[]).includes(row.method);

@@ -3,6 +3,7 @@
 // method is one delegation: what a call does lives in its service; what is left here is the wiring every call shares
 // (the workspace, the outbox kick, the durable background jobs, `idle()`). A job a call starts (a read, a negotiation
 // run) is stored before the call resolves, so the listener acknowledges only work that survives a crash.
+import { z } from 'zod';
 import type * as Inputs from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
 import { inBackground } from '../ack-path.js';
@@ -17,20 +18,26 @@ import { coalescePerPerson, publishHome } from './home/publish-home.js';
 import { applyCatalogImport, claimCatalogImport } from './catalog/import-catalog.js';
 import { previewCatalogImport } from './catalog/preview-catalog-import.js';
 import type { SlackFiles } from './quotation/download-shared-file.js';
-import { driveNegotiation } from './negotiation/drive-negotiation.js';
+import { driveNegotiation, giveUpNegotiation } from './negotiation/drive-negotiation.js';
 import { acceptPremium } from './negotiation/accept-premium.js';
 import { rateRecommendation } from './negotiation/rate-recommendation.js';
 import { done, NOT_INSTALLED, type ServiceResult } from './outcome.js';
 import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
 import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
 import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
-import { quotationToReread, readQuotation } from './quotation/read-quotation.js';
+import { giveUpReading, quotationToReread, readQuotation } from './quotation/read-quotation.js';
 import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './quotation/receive-shared-file.js';
 import { chooseComparisonColumn } from './quotation/choose-comparison-column.js';
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
 import { requestReviewWorkbook, sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
-import type { BackgroundWork, JobHandlers } from '../jobs/background-work.js';
+import {
+  type BackgroundWork,
+  type DeadJob,
+  DRIVE_NEGOTIATION,
+  type JobHandlers,
+  READ_QUOTATION,
+} from '../jobs/background-work.js';
 import { type JobAttempt, jobLeaseOwner } from '../jobs/job-lease.js';
 import type { ThreadActivity } from './thread-activity.js';
 
@@ -105,8 +112,8 @@ export interface Parley {
   homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
   /** Queues a run of the negotiation (resolves once the job is stored). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
-  /** What the background jobs do, for this instance's workers (src/jobs/background-work.ts). */
-  readonly jobs: JobHandlers;
+  /** What the background jobs do, for this instance's workers (src/jobs/background-work.ts); the outbox's are wired apart. */
+  readonly jobs: Omit<JobHandlers, 'sendOutbox'>;
   context(teamId: string): Promise<ServiceContext | null>;
   /** Resolves when no service call is running and no background job is waiting or running. */
   idle(): Promise<void>;
@@ -119,7 +126,7 @@ export interface ParleyOptions {
   /** This instance, for negotiation leases and read leases. */
   owner: string;
   files: SlackFiles;
-  /** New outbox rows were written: the poster should look now rather than at its next poll. */
+  /** Outbox rows may have been committed: send their lanes' jobs (src/jobs/background-work.ts, `queueOutbox`). */
   kickOutbox: () => void;
   /** Shows in a negotiation's thread what runs now (assistant.threads.setStatus); silent when not given. */
   threadActivity?: ThreadActivity;
@@ -306,6 +313,26 @@ export function createParley(options: ParleyOptions): Parley {
     return done({ fileName: claim.value.fileName, finished: track(finished) });
   }
 
+  /**
+   * A job that used up its retries: the negotiation or the file it was about is failed, and its thread told (once).
+   * A lane of the outbox that failed for good is only logged: its rows keep their own attempts and failures, and
+   * queue-unqueued-work sends the lane a new job while rows remain.
+   */
+  async function deadJob(job: DeadJob): Promise<void> {
+    const negotiation = deadNegotiationSchema.safeParse(job.data);
+    const quotation = deadQuotationSchema.safeParse(job.data);
+    let told = false;
+    if (job.queue === DRIVE_NEGOTIATION && negotiation.success) {
+      const ctx = await contexts.forWorkspace(negotiation.data.workspaceId);
+      told = ctx !== null && (await giveUpNegotiation(ctx, negotiation.data.negotiationId));
+    } else if (job.queue === READ_QUOTATION && quotation.success) {
+      const ctx = await contexts.forWorkspace(quotation.data.workspaceId);
+      told = ctx !== null && (await giveUpReading(ctx, quotation.data.quotationId));
+    }
+    if (told) options.kickOutbox();
+    log.warn('dead job handled', { queue: job.queue, jobId: job.id, told });
+  }
+
   async function resume(workspaceId: string, negotiationId: string): Promise<void> {
     await work.driveNegotiation({ workspaceId, negotiationId });
   }
@@ -347,6 +374,7 @@ export function createParley(options: ParleyOptions): Parley {
       driveNegotiation: ({ workspaceId, negotiationId }, attempt) => driveJob(workspaceId, negotiationId, attempt),
       readQuotation: ({ workspaceId, quotationId }, attempt) => readJob(workspaceId, quotationId, attempt),
       sendReviewWorkbook: ({ workspaceId, quotationId }) => workbookJob(workspaceId, quotationId),
+      deadLetter: (job) => deadJob(job),
     },
     context: (teamId) => contexts.forTeam(teamId),
     async idle() {
@@ -358,3 +386,6 @@ export function createParley(options: ParleyOptions): Parley {
     },
   };
 }
+
+const deadNegotiationSchema = z.object({ workspaceId: z.string(), negotiationId: z.string() });
+const deadQuotationSchema = z.object({ workspaceId: z.string(), quotationId: z.string() });

@@ -94,7 +94,7 @@ async function facade(
   llm: Llm,
   { owner = 'instance-a', tuning = {} }: { owner?: string; tuning?: BackgroundWorkTuning } = {},
 ): Promise<Parley> {
-  const work = await startBackgroundWork({ connection: db.jobQueue, concurrency: 2, ...tuning });
+  const work = await startBackgroundWork({ connection: db.jobQueue, prisma: db.prisma, concurrency: 2, ...tuning });
   started.push(work);
   const parley = createParley({
     contexts: createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm }),
@@ -230,7 +230,7 @@ describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss 
   it('is replaced by an instance with a new id, which finishes from the checkpoint without waiting out the dead lease', async () => {
     const { negotiationId } = await runningNegotiation();
     // The queues, with a 10-second heartbeat, as every instance of this test starts them.
-    const setup = await startBackgroundWork({ connection: db.jobQueue, concurrency: 1, ...FAST });
+    const setup = await startBackgroundWork({ connection: db.jobQueue, prisma: db.prisma, concurrency: 1, ...FAST });
     await setup.stop();
 
     // The dying process: it takes the job (pg-boss marks it active for it), runs a few supplier turns, then hangs in

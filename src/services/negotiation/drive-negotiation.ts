@@ -8,6 +8,7 @@ import type { TrajectoryPoint } from '../../decision/price-chart.js';
 import { writeDecision } from '../../decision/write-decision.js';
 import type { EngineAgents, NegotiationState } from '../../negotiation/engine.js';
 import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../../db/stores/negotiation-store.js';
+import { writeAudit } from '../../db/audit.js';
 import { withUsageScope } from '../../llm/usage-scope.js';
 import type { ServiceContext } from '../service-context.js';
 import {
@@ -200,4 +201,35 @@ function trajectoryPoints(state: NegotiationState): TrajectoryPoint[] {
       total: offer.total,
     })),
   );
+}
+
+/** What the thread says when a negotiation's job failed for good (the error itself is in the log). */
+export const NEGOTIATION_GAVE_UP =
+  'the negotiation stopped after repeated errors and will not go on by itself; they have been logged. Start it again from the quotation, or ask your admin to look at the log.';
+
+/**
+ * A negotiation whose pg-boss job used up its retries (the dead-letter queue): marked failed — so queue-unqueued-work
+ * does not queue it for ever — and the thread told, once. Returns false when it had moved on meanwhile (a later run
+ * finished it, the buyer cancelled it): then there is nothing to tell.
+ */
+export async function giveUpNegotiation(ctx: ServiceContext, negotiationId: string): Promise<boolean> {
+  return ctx.db.$transaction(async (tx) => {
+    const running = await tx.negotiation.updateMany({
+      where: { id: negotiationId, status: 'negotiating' },
+      data: { status: 'failed', leaseOwner: null, leaseExpiresAt: null },
+    });
+    // Completed but never concluded: the decision is what failed.
+    const concluding = await tx.quotation.updateMany({
+      where: { negotiation: { id: negotiationId }, status: 'negotiating' },
+      data: { status: 'failed', errorCode: 'internal', errorMessage: NEGOTIATION_GAVE_UP },
+    });
+    if (running.count + concluding.count === 0) return false;
+    await enqueueDecisionFailed(tx, { negotiationId, message: NEGOTIATION_GAVE_UP });
+    await writeAudit(tx, null, {
+      action: 'negotiation.gave_up',
+      entityType: 'negotiation',
+      entityId: negotiationId,
+    });
+    return true;
+  });
 }

@@ -10,7 +10,7 @@ import { seedWorkspace } from '../../db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { chooseSupplier } from './review-quotation.js';
-import { READ_LEASE_MS, readQuotation } from './read-quotation.js';
+import { giveUpReading, READ_GAVE_UP, READ_LEASE_MS, readQuotation } from './read-quotation.js';
 import { jobLeaseOwner } from '../../jobs/job-lease.js';
 import { quotationTruthSchema } from '../../../dev/sample-corpus/truth.js';
 
@@ -225,5 +225,33 @@ describe('readQuotation: readers fenced by the read lease', () => {
     );
     const first = truth.items[0];
     expect(JSON.stringify(review?.payload)).toContain(`colour ${first?.color} · size ${first?.size}`);
+  });
+});
+
+describe('giveUpReading: a read whose job failed for good (the dead-letter queue)', () => {
+  it('fails a half-read quotation and tells its thread once; a quotation read meanwhile is left alone', async () => {
+    const quotation = await receivedQuotation();
+    await ctx.db.quotation.update({
+      where: { id: quotation.id },
+      data: { status: 'parsing', readLeaseOwner: 'job:dead#12@instance-a', readLeaseExpiresAt: clock },
+    });
+    expect(await giveUpReading(ctx, quotation.id)).toBe(true);
+    expect(await row(quotation.id)).toMatchObject({
+      status: 'failed',
+      errorCode: 'internal',
+      errorMessage: READ_GAVE_UP,
+      readLeaseOwner: null,
+    });
+    const told = await ctx.db.slackOutbox.findMany({ where: { dedupeKey: `q:${quotation.id}:error` } });
+    expect(told).toHaveLength(1);
+    expect(JSON.stringify(told[0]?.payload)).toContain('Parley could not read this file');
+    // A second dead letter for the same read (a redelivery) says nothing more.
+    expect(await giveUpReading(ctx, quotation.id)).toBe(false);
+
+    const read = await receivedQuotation();
+    await readQuotation(ctx, { quotationId: read.id, owner: 'instance-a', download: async () => sample });
+    const before = await row(read.id);
+    expect(await giveUpReading(ctx, read.id)).toBe(false);
+    expect((await row(read.id)).status).toBe(before.status);
   });
 });

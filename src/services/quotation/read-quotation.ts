@@ -392,3 +392,30 @@ async function recordComparison(ctx: ServiceContext, lease: ReadLease, parsed: P
   });
   return 'review';
 }
+
+/** What the thread says when a file's read failed for good (the error itself is in the log). */
+export const READ_GAVE_UP =
+  'Parley could not read this file: reading it failed again and again, and the errors have been logged. Try sharing it again.';
+
+/**
+ * A quotation whose pg-boss read used up its retries (the dead-letter queue): failed with a reply in its thread, like
+ * a file Parley cannot read, so queue-unqueued-work does not queue it for ever. Returns false when it had been read
+ * meanwhile.
+ */
+export async function giveUpReading(ctx: ServiceContext, quotationId: string): Promise<boolean> {
+  return ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.quotation.updateMany({
+      where: { id: quotationId, status: { in: ['received', 'parsing'] } },
+      data: {
+        status: 'failed',
+        errorCode: 'internal',
+        errorMessage: READ_GAVE_UP,
+        readLeaseOwner: null,
+        readLeaseExpiresAt: null,
+      },
+    });
+    if (count === 0) return false;
+    await enqueueQuotationFailed(tx, quotationId);
+    return true;
+  });
+}
