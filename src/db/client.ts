@@ -1,13 +1,13 @@
 // One Prisma client for either backend: embedded PGlite (the default, stored under data/) or a PostgreSQL server
 // (when DATABASE_URL is set). Everything above this file sees the same `Database` and never asks which it got.
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
 import { fromPglite } from 'pg-boss';
 import type { JobQueueConnection } from '../jobs/background-work.js';
 import { servedInLanes, type Turn } from './connection-lanes.js';
 import { PGliteAdapterFactory } from './pglite-adapter.js';
+import { PGliteThread } from './pglite-thread.js';
+import { AckReservingPool } from './reserving-pool.js';
 import { lockPgliteFolder } from './pglite-lock.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -55,16 +55,17 @@ async function openPglite(dataDir: string | undefined, onTurn?: (turn: Turn) => 
   // PGlite cannot see another process on the same files, and two writers corrupt them: the folder is this process's
   // until close (or exit), and a second opener is refused with a sentence naming the holder.
   const lock = dataDir ? await lockPgliteFolder(dataDir) : null;
-  let opened: PGlite;
+  // In a worker thread: PGlite runs each statement synchronously, and on this thread it froze Bolt (pglite-thread.ts).
+  const opened = new PGliteThread(dataDir);
   try {
-    opened = new PGlite(dataDir);
     await opened.waitReady;
   } catch (error) {
+    await opened.close().catch(() => {});
     lock?.release();
     throw error;
   }
   // Everyone uses the connection through its lanes, so a save Slack waits on goes before queued background work.
-  const pglite = servedInLanes(opened, onTurn);
+  const pglite = servedInLanes(opened.asPGlite(), onTurn);
   const prisma = new PrismaClient({ adapter: new PGliteAdapterFactory(pglite) });
   // PGlite is one connection; a script runs on it directly, taking its turns like everyone else.
   const connection: ScriptConnection = {
@@ -94,12 +95,16 @@ async function openPglite(dataDir: string | undefined, onTurn?: (turn: Turn) => 
 }
 
 async function openPostgres(url: string, schema: string | undefined, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    // Unqualified names in the migrations resolve to the chosen schema.
-    options: schema ? `-c search_path="${schema}"` : undefined,
-  });
+  // A few connections stay free for the saves of acknowledgements, however busy the background is.
+  const pool = new AckReservingPool(
+    {
+      connectionString: url,
+      max: poolSize,
+      // Unqualified names in the migrations resolve to the chosen schema.
+      options: schema ? `-c search_path="${schema}"` : undefined,
+    },
+    Math.max(1, Math.floor(poolSize / 4)),
+  );
   // An idle client whose server connection drops emits 'error'; unhandled, that would kill the process. The pool
   // replaces the client and the next query reconnects.
   pool.on('error', () => {});
