@@ -136,6 +136,9 @@ describe('the outbox on pg-boss', () => {
 
   it("a sender that died mid-send: the job's retry takes the row over at once and records the earlier post", async () => {
     await enqueueSlackCalls(ws, [post('crashed', 'C3'), post('behind', 'C3')]);
+    // The queues, as every instance starts them (this test may run alone).
+    const setup = await startBackgroundWork({ connection: db.jobQueue, prisma: db.prisma, concurrency: 1, ...FAST });
+    await setup.stop();
     // The dead process: it took the lane's job, claimed the row under its attempt and posted it, then died before
     // recording. Its lock would last another minute.
     const dead = new PgBoss({ ...db.jobQueue, schema: 'pgboss' });

@@ -16,6 +16,8 @@ import { advance, type EngineAgents } from '../../negotiation/engine.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
 import { createParley, type Parley } from '../parley.js';
+import { decisionFailedKey } from '../../thread/decision.js';
+import { giveUpNegotiation } from './drive-negotiation.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import type { SlackFiles } from '../quotation/download-shared-file.js';
 import { PgBoss } from 'pg-boss';
@@ -316,4 +318,37 @@ describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss 
     );
     expect(await ctx.db.slackOutbox.count()).toBe(outboxRows);
   }, 180_000);
+});
+
+describe('a negotiation whose job failed for good (the dead-letter queue)', () => {
+  it('is marked failed and its thread told once; one a run outside the jobs still leases is left alone', async () => {
+    const { negotiationId } = await runningNegotiation();
+    await ctx.db.negotiation.update({
+      where: { id: negotiationId },
+      data: {
+        status: 'negotiating',
+        leaseOwner: 'job:dead#12@instance-a',
+        leaseExpiresAt: new Date(Date.now() + LEASE_MS),
+      },
+    });
+    expect(await giveUpNegotiation(ctx, negotiationId)).toBe(true);
+    expect(await ctx.db.negotiation.findUniqueOrThrow({ where: { id: negotiationId } })).toMatchObject({
+      status: 'failed',
+      leaseOwner: null,
+    });
+    const told = await ctx.db.slackOutbox.findMany({ where: { dedupeKey: decisionFailedKey(negotiationId) } });
+    expect(told).toHaveLength(1);
+    expect(JSON.stringify(told[0]?.payload)).toContain('stopped after repeated errors');
+    expect(await giveUpNegotiation(ctx, negotiationId)).toBe(false);
+
+    const cli = await runningNegotiation();
+    await ctx.db.negotiation.update({
+      where: { id: cli.negotiationId },
+      data: { status: 'negotiating', leaseOwner: 'cli-run', leaseExpiresAt: new Date(Date.now() + LEASE_MS) },
+    });
+    expect(await giveUpNegotiation(ctx, cli.negotiationId)).toBe(false);
+    expect((await ctx.db.negotiation.findUniqueOrThrow({ where: { id: cli.negotiationId } })).status).toBe(
+      'negotiating',
+    );
+  });
 });

@@ -9,6 +9,7 @@ import { writeDecision } from '../../decision/write-decision.js';
 import type { EngineAgents, NegotiationState } from '../../negotiation/engine.js';
 import { acquireLease, loadCheckpoint, releaseLease, runNegotiation } from '../../db/stores/negotiation-store.js';
 import { writeAudit } from '../../db/audit.js';
+import { JOB_LEASE_PREFIX } from '../../jobs/job-lease.js';
 import { withUsageScope } from '../../llm/usage-scope.js';
 import type { ServiceContext } from '../service-context.js';
 import {
@@ -213,9 +214,15 @@ export const NEGOTIATION_GAVE_UP =
  * finished it, the buyer cancelled it): then there is nothing to tell.
  */
 export async function giveUpNegotiation(ctx: ServiceContext, negotiationId: string): Promise<boolean> {
+  // A run outside the jobs (a CLI on the same database) whose lease is live is what the job kept waiting for: it is
+  // going on, so nothing has failed. A job attempt's lease is a dead one's (pg-boss has given up on every attempt).
+  const noLiveRun = {
+    OR: [{ leaseOwner: null }, { leaseExpiresAt: { lt: ctx.now() } }, { leaseOwner: { startsWith: JOB_LEASE_PREFIX } }],
+  };
   return ctx.db.$transaction(async (tx) => {
+    if ((await tx.negotiation.count({ where: { id: negotiationId, ...noLiveRun } })) === 0) return false;
     const running = await tx.negotiation.updateMany({
-      where: { id: negotiationId, status: 'negotiating' },
+      where: { id: negotiationId, status: 'negotiating', ...noLiveRun },
       data: { status: 'failed', leaseOwner: null, leaseExpiresAt: null },
     });
     // Completed but never concluded: the decision is what failed.

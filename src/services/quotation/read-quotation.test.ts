@@ -248,6 +248,15 @@ describe('giveUpReading: a read whose job failed for good (the dead-letter queue
     // A second dead letter for the same read (a redelivery) says nothing more.
     expect(await giveUpReading(ctx, quotation.id)).toBe(false);
 
+    // A reader outside the jobs (a CLI) still holds a live lease: it is reading, nothing has failed.
+    const reading = await receivedQuotation();
+    await ctx.db.quotation.update({
+      where: { id: reading.id },
+      data: { status: 'parsing', readLeaseOwner: 'cli-run', readLeaseExpiresAt: new Date(clock.getTime() + MINUTE) },
+    });
+    expect(await giveUpReading(ctx, reading.id)).toBe(false);
+    expect((await row(reading.id)).status).toBe('parsing');
+
     const read = await receivedQuotation();
     await readQuotation(ctx, { quotationId: read.id, owner: 'instance-a', download: async () => sample });
     const before = await row(read.id);

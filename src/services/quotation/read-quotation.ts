@@ -19,7 +19,7 @@ import type { ServiceContext } from '../service-context.js';
 import { enqueueQuotationFailed, enqueueQuotationRead, enqueueReviewWorkbookApplied } from '../../thread/review.js';
 import type { SharedReviewWorkbook } from '../../quotation/review-workbook.js';
 import { applyReviewWorkbook, sharedReviewWorkbook } from './review-workbook.js';
-import { jobLeaseTakeover } from '../../jobs/job-lease.js';
+import { JOB_LEASE_PREFIX, jobLeaseTakeover } from '../../jobs/job-lease.js';
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;
@@ -405,7 +405,17 @@ export const READ_GAVE_UP =
 export async function giveUpReading(ctx: ServiceContext, quotationId: string): Promise<boolean> {
   return ctx.db.$transaction(async (tx) => {
     const { count } = await tx.quotation.updateMany({
-      where: { id: quotationId, status: { in: ['received', 'parsing'] } },
+      where: {
+        id: quotationId,
+        status: { in: ['received', 'parsing'] },
+        // A reader outside the jobs whose lease is live is still reading (what the job kept waiting for); a job
+        // attempt's lease is a dead one's.
+        OR: [
+          { readLeaseOwner: null },
+          { readLeaseExpiresAt: { lt: ctx.now() } },
+          { readLeaseOwner: { startsWith: JOB_LEASE_PREFIX } },
+        ],
+      },
       data: {
         status: 'failed',
         errorCode: 'internal',
