@@ -131,6 +131,7 @@ export async function startParley(options: StartParleyOptions) {
   // So are the decision, the PO and review workbooks and the price chart (up to 1.3 s of CPU each at 3,000 lines).
   // A compute given by the caller is the caller's to close.
   const ownCompute = options.compute ? null : createOffThreadCompute();
+  ownCompute?.start();
   const compute: Compute | undefined = options.compute ?? ownCompute ?? undefined;
   const contexts = createContextFactory({
     prisma: db.prisma,

@@ -8,6 +8,7 @@ import type { DecisionInput } from '../decision/decide.js';
 import { computeInProcess, createOffThreadCompute } from './compute.js';
 
 const compute = createOffThreadCompute();
+compute.start(); // as the server does: the worker loads its modules before the first task
 afterAll(() => compute.close());
 
 /** The curveball case on 3,000 SKUs: the allocation works through every line for each supplier and cap. */

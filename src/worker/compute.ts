@@ -16,6 +16,11 @@ export type Compute = { [K in ComputeTaskName]: ComputeTasks[K] };
 export const computeInProcess: Compute = COMPUTE_TASKS;
 
 export interface OffThreadCompute extends Compute {
+  /**
+   * Starts the worker now rather than on the first task: loading its modules (exceljs, vega, resvg; through tsx) is
+   * seconds of CPU, in its own thread, better spent at start than in front of a negotiation's conclusion.
+   */
+  start(): void;
   /** Stops the worker; tasks still waiting are rejected. */
   close(): Promise<void>;
 }
@@ -85,6 +90,10 @@ export function createOffThreadCompute(): OffThreadCompute {
     purchaseOrderWorkbook: run('purchaseOrderWorkbook'),
     reviewWorkbook: run('reviewWorkbook'),
     priceChart: run('priceChart'),
+    start() {
+      // Unreferenced while idle, like after a task: a started worker must not keep a process alive.
+      (worker ??= start()).unref();
+    },
     async close() {
       const current = worker;
       worker = null;
