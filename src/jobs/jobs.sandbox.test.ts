@@ -250,9 +250,10 @@ describe('a process that dies, and the one that starts after it', () => {
       channelId: CHANNEL.id,
       payload: { text: 'locked by the previous process' },
     });
+    const previousLockEnds = new Date(Date.now() + 50_000);
     await db.prisma.slackOutbox.updateMany({
       where: { dedupeKey: 'test:locked-by-previous' },
-      data: { status: 'sending', attempts: 1, lockedBy: 'parley-b#4', lockedUntil: new Date(Date.now() + 50_000) },
+      data: { status: 'sending', attempts: 1, lockedBy: 'parley-b#4', lockedUntil: previousLockEnds },
     });
 
     // The next process starts: recovery on start finds all of it.
@@ -260,8 +261,10 @@ describe('a process that dies, and the one that starts after it', () => {
     secondEnv = { ...first.env, PORT: port, INSTANCE_ID: 'parley-b', JOBS_ENABLED: false };
     second = await startParley({ env: secondEnv, db, postIntervalMs: 20, negotiationSeed: SEED });
     first.sandbox.setEventsUrl(`http://127.0.0.1:${port}/slack/events`);
-    // Well under the previous lock's 50 s: the row was handed back on start, not waited out.
-    await second.settle(20_000);
+    // No bound on how long the recovery takes as a whole: reading the stuck file and resuming the negotiation took 31 s
+    // on a machine at load 15-20, and a 20 s settle failed there. The row's own send time is what shows it was handed
+    // back on start rather than waited out (below).
+    await second.settle(120_000);
 
     const stuck = await db.prisma.quotation.findUniqueOrThrow({ where: { id: received.quotationId } });
     expect(['review', 'ready']).toContain(stuck.status);
@@ -269,6 +272,11 @@ describe('a process that dies, and the one that starts after it', () => {
     const channelKeys = keysIn(model.messages(CHANNEL.id));
     expect(channelKeys.filter((k) => k === 'test:written-not-sent')).toHaveLength(1);
     expect(channelKeys.filter((k) => k === 'test:locked-by-previous')).toHaveLength(1);
+    const handedBack = await db.prisma.slackOutbox.findFirstOrThrow({
+      where: { dedupeKey: 'test:locked-by-previous' },
+    });
+    expect(handedBack.status).toBe('sent');
+    expect(handedBack.sentAt?.getTime()).toBeLessThan(previousLockEnds.getTime());
 
     await answerUntilDecided(crashTs);
     const final = await loadCheckpoint(ctx.db, negotiationId);
