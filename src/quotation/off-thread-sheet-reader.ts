@@ -3,10 +3,7 @@
 // started on the first read and kept for the next; reads sent while one runs wait in its queue. The worker has its own
 // heap limit: a file that needs more memory than that takes down the worker, not the process, and is turned down
 // with a sentence; the next read starts a new worker.
-import type { Worker } from 'node:worker_threads';
-
-import { log } from '../log.js';
-import { startTypeScriptWorker } from '../worker/typescript-worker.js';
+import { createWorkerCalls, type WorkerAnswer } from '../worker/worker-calls.js';
 import { type QuotationErrorCode, QuotationError, type ReadLimits } from './errors.js';
 import type { StructureOptions } from './structurer.js';
 import type { WorkbookGrid } from './types.js';
@@ -28,80 +25,43 @@ export interface OffThreadSheetReader {
   close(): Promise<void>;
 }
 
-type WorkerAnswer =
-  | { id: number; ok: true; result: ReadSheets | WorkbookGrid }
-  | {
-      id: number;
-      ok: false;
-      error:
-        { kind: 'quotation'; code: QuotationErrorCode; userMessage: string } | { kind: 'internal'; message: string };
-    };
-
-interface Pending {
-  resolve: (result: ReadSheets | WorkbookGrid) => void;
-  reject: (error: Error) => void;
-}
+type ReaderAnswer = WorkerAnswer &
+  (
+    | { ok: true; result: ReadSheets | WorkbookGrid }
+    | {
+        ok: false;
+        error:
+          { kind: 'quotation'; code: QuotationErrorCode; userMessage: string } | { kind: 'internal'; message: string };
+      }
+  );
 
 export function createOffThreadSheetReader(options: { heapMb?: number } = {}): OffThreadSheetReader {
   const heapMb = options.heapMb ?? DEFAULT_WORKER_HEAP_MB;
-  const pending = new Map<number, Pending>();
-  let worker: Worker | null = null;
-  let nextId = 1;
-
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
-
-  const start = (): Worker => {
-    const started = startTypeScriptWorker(WORKER_ENTRY, { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-    started.on('message', (answer: WorkerAnswer) => {
-      const waiting = pending.get(answer.id);
-      if (!waiting) return;
-      pending.delete(answer.id);
-      if (answer.ok) waiting.resolve(answer.result);
-      else if (answer.error.kind === 'quotation')
-        waiting.reject(new QuotationError(answer.error.code, answer.error.userMessage));
-      else waiting.reject(new Error(`reading the workbook failed in the worker: ${answer.error.message}`));
-      // An idle worker must not keep a CLI or a test process alive.
-      if (pending.size === 0) started.unref();
-    });
-    // 'error' comes before 'exit' when the worker threw or ran out of heap; 'exit' alone when it was terminated.
-    let failure: Error | null = null;
-    started.on('error', (error: Error & { code?: string }) => {
-      failure =
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new QuotationError('too_large', OUT_OF_MEMORY, { cause: error })
-          : new Error(`the workbook reader's worker failed: ${error.message}`, { cause: error });
-      log.warn('the workbook reader worker stopped', { error, reads: pending.size });
-    });
-    started.on('exit', (code) => {
-      if (worker === started) worker = null;
-      failAll(failure ?? new Error(`the workbook reader's worker exited (code ${code})`));
-    });
-    return started;
-  };
+  const calls = createWorkerCalls<ReaderAnswer>({
+    entry: WORKER_ENTRY,
+    workerOptions: { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
+    name: "the workbook reader's worker",
+    decode(answer) {
+      if (answer.ok) return { ok: true, result: answer.result };
+      if (answer.error.kind === 'quotation') {
+        return { ok: false, error: new QuotationError(answer.error.code, answer.error.userMessage) };
+      }
+      return { ok: false, error: new Error(`reading the workbook failed in the worker: ${answer.error.message}`) };
+    },
+    failure: (error) =>
+      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? new QuotationError('too_large', OUT_OF_MEMORY, { cause: error })
+        : undefined,
+  });
 
   /** Sends one read to the worker; `structure: null` answers with the grids alone. */
-  const request = (data: Buffer, limits: ReadLimits, structure: StructureOptions | null) => {
-    const current = (worker ??= start());
-    const id = nextId++;
-    return new Promise<ReadSheets | WorkbookGrid>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      current.ref();
-      // A copy, not a transfer: the caller's Buffer may share its memory with other Buffers (Node's pool).
-      current.postMessage({ id, data: new Uint8Array(data), limits, structure });
-    });
-  };
+  const request = (data: Buffer, limits: ReadLimits, structure: StructureOptions | null) =>
+    // A copy, not a transfer: the caller's Buffer may share its memory with other Buffers (Node's pool).
+    calls.call({ data: new Uint8Array(data), limits, structure }) as Promise<ReadSheets | WorkbookGrid>;
 
   return {
     read: (data, limits, options = {}) => request(data, limits, options) as Promise<ReadSheets>,
     readGrid: (data, limits) => request(data, limits, null) as Promise<WorkbookGrid>,
-    async close() {
-      const current = worker;
-      worker = null;
-      if (current) await current.terminate();
-      failAll(new Error('the workbook reader was closed'));
-    },
+    close: () => calls.close(),
   };
 }

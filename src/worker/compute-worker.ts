@@ -30,6 +30,7 @@ port.on('message', (raw: unknown) => {
       port.postMessage({
         id,
         ok: false,
+        task,
         message: error instanceof Error ? (error.stack ?? error.message) : String(error),
       }),
   );

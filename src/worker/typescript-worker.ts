@@ -1,6 +1,6 @@
 // Starts a worker thread on a TypeScript module. Parley runs through tsx (npm start, the CLIs, vitest), and a worker
 // thread does not inherit the parent's module loader: the worker first registers tsx's ESM loader, then imports its
-// entry. One place for it, used by the quotation reader's worker and the ingestion fuzzer's.
+// entry. One place for it, used by worker-calls.ts (the quotation reader's and the compute worker) and the fuzzer.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
