@@ -68,6 +68,13 @@ export interface ResendCheck {
     args: Record<string, unknown>,
     threadTs: string | null,
   ): Promise<string | null>;
+  /**
+   * Whether an earlier attempt of this chat.update row already edited the message at `targetTs` (in the thread
+   * `threadTs`, or at the channel's top level): every edit of the outbox names its row in the message's metadata, so
+   * one read of that message tells. False when the lookup is refused (posting the same edit again is harmless, only
+   * repeated); throws on a retryable failure.
+   */
+  editApplied(client: WebClient, row: SlackOutbox, targetTs: string, threadTs: string | null): Promise<boolean>;
   /** Called with every attempt's outcome: decides whether the next attempt may trust what this one read. */
   settle(row: SlackOutbox, outcome: AttemptOutcomeKind): void;
 }
@@ -139,6 +146,30 @@ export function createResendCheck(options: ResendCheckOptions): ResendCheck {
   }
 
   return {
+    async editApplied(client, row, targetTs, threadTs) {
+      const channel = row.channelId;
+      if (!channel) return false;
+      // Just the message: its thread's parent comes back too whatever the window says, hence two.
+      const window = { oldest: targetTs, latest: targetTs, inclusive: true, include_all_metadata: true, limit: 2 };
+      const [lookupMethod, request] = threadTs
+        ? (['conversations.replies', { channel, ts: threadTs, ...window }] as const)
+        : (['conversations.history', { channel, ...window }] as const);
+      try {
+        const page = historySchema.parse(await options.call(client, lookupMethod, request));
+        const message = page.messages.find((m) => m.ts === targetTs);
+        return (
+          message?.metadata?.event_type === OUTBOX_EVENT_TYPE && message.metadata.event_payload?.edit === row.dedupeKey
+        );
+      } catch (error) {
+        if (classifySlackError(error).kind !== 'permanent') throw error;
+        log.warn('Slack outbox could not look for an earlier edit; editing again', {
+          rowId: row.id,
+          dedupeKey: row.dedupeKey,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return false;
+      }
+    },
     async find(client, row, method, args, threadTs) {
       const channel = row.channelId;
       if (!LOOKED_UP.has(method) || !channel) return null;

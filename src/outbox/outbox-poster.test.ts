@@ -45,7 +45,7 @@ const outboxKey = (key: string) => ({ event_type: OUTBOX_EVENT_TYPE, event_paylo
 /** The stand-in answers only for people and channels it knows, with the bot a member: each test uses its own channel. */
 const PEOPLE = ['U1', 'U2', 'U9'];
 const CHANNELS =
-  'C1 CA CB CC CD CE CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ CH1 CH2 CH3 CH4 CH5 CH6 CS1 CS2'.split(
+  'C1 CA CB CC CD CE CE1 CE2 CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ CH1 CH2 CH3 CH4 CH5 CH6 CS1 CS2'.split(
     ' ',
   );
 
@@ -167,7 +167,8 @@ describe('outbox poster', () => {
     const [card, reply1, reply2] = messages('C1');
     // Edited once: the first version is kept in its history.
     expect(card).toMatchObject({ ts: cardTs, text: 'card v2', history: [{ text: 'card' }] });
-    expect(card?.metadata).toEqual(outboxKey('card'));
+    // Its post's key kept (what a resend check of the post looks for), and the edit named (what a retried edit looks for).
+    expect(card?.metadata).toEqual({ event_type: OUTBOX_EVENT_TYPE, event_payload: { key: 'card', edit: 'card-v2' } });
     expect(reply1).toMatchObject({ text: 'reply-1', threadTs: cardTs });
     expect(reply2).toMatchObject({ text: 'reply-2', threadTs: cardTs });
     expect(reactions()).toEqual([{ channel: 'C1', timestamp: cardTs, name: 'eyes' }]);
@@ -536,6 +537,38 @@ describe('outbox poster', () => {
     const slow = await row('slow');
     expect(slow).toMatchObject({ status: 'sent', attempts: 2, resultTs: messages('CS')[0]?.ts });
     expect(logs.some((entry) => String(entry.fields.error).includes('no answer from Slack within 200 ms'))).toBe(true);
+  });
+
+  it('an edit that timed out after reaching Slack is found on retry, not made twice: in a thread and at the top level', async () => {
+    const parent = earlierPost('CE1', { text: 'quote.xlsx', user: 'U1', botId: undefined });
+    const edit = (key: string, channel: string, text: string): OutboxCall => ({
+      dedupeKey: `${key}:edit`,
+      method: 'chat.update',
+      channelId: channel,
+      updateOf: key,
+      payload: { text },
+    });
+    await enqueueSlackCalls(ws, [
+      post('card', 'CE1', { threadTs: parent.ts }),
+      edit('card', 'CE1', 'card, edited'),
+      post('top', 'CE2'),
+      edit('top', 'CE2', 'top, edited'),
+    ]);
+    // Slack makes each edit, then the answer is lost: the poster gives up waiting and tries again.
+    slack.faults.set('chat.update', { hangMs: 1_500, apply: 'first' }, { times: 2 });
+    await poster({ sendTimeoutMs: 200, lockMs: 1_000 }).drain(15_000);
+
+    expect(callsTo('chat.update')).toHaveLength(2);
+    expect(slack.model.thread('CE1', parent.ts).map((m) => m.text)).toEqual(['quote.xlsx', 'card, edited']);
+    expect(texts('CE2')).toEqual(['top, edited']);
+    const edited = { card: slack.model.thread('CE1', parent.ts)[1], top: messages('CE2')[0] };
+    for (const [key, message] of Object.entries(edited)) {
+      expect(await row(`${key}:edit`)).toMatchObject({ status: 'sent', attempts: 2, resultTs: message?.ts });
+      // The message still carries its post's key: a resend check of the post finds it after the edit.
+      expect(message?.metadata).toEqual({ event_type: OUTBOX_EVENT_TYPE, event_payload: { key, edit: `${key}:edit` } });
+    }
+    expect(callsTo('conversations.replies')[0]?.args).toMatchObject({ ts: parent.ts, oldest: expect.any(String) });
+    expect(callsTo('conversations.history')).toHaveLength(1);
   });
 
   /** The fallback a streaming row carries: the status card's edit showing `text`. */

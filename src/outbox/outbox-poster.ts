@@ -12,6 +12,8 @@
 // - Every chat.postMessage carries metadata naming its dedupeKey. A row whose earlier attempt may have reached Slack
 //   (a crash, a timeout, a 5xx) is first looked up in the channel or thread, and a message found there is recorded
 //   instead of posted again (find-earlier-delivery.ts: a narrow window, stopping at the match, resuming after a 429).
+//   Every chat.update names its row in the message's metadata too, so an edit retried after a crash reads the message
+//   once and is not made twice.
 // - The WebClient should be built with `retryConfig: { retries: 0 }` and `rejectRateLimitedCalls: true`: the poster
 //   owns retries, so a 429 pauses the lane in the database (visible to every instance), not inside one process.
 import { setTimeout as delay } from 'node:timers/promises';
@@ -433,10 +435,16 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
           return { kind: 'sent', resultTs: found, threadTs, recovered: true, response: null };
         }
       }
+      if (row.attempts > 1 && method.data === 'chat.update' && references.targetTs) {
+        if (await resendCheck.editApplied(client, row, references.targetTs, references.targetThreadTs)) {
+          log.info('Slack outbox edit was already applied; recording it', { rowId: row.id, ts: references.targetTs });
+          return { kind: 'sent', resultTs: references.targetTs, threadTs, recovered: true, response: null };
+        }
+      }
       if (isStreaming(method.data)) {
         return await sendStreaming(client, row, method.data, stored.args, threadTs, references);
       }
-      const request = buildRequest(row, method.data, stored.args, threadTs, references.targetTs);
+      const request = buildRequest(row, method.data, stored.args, threadTs, references);
       if ('failed' in request) return { kind: 'failed', error: request.failed };
       const response = await withTimeout(client.apiCall(method.data, request.args), sendTimeoutMs);
       const resultTs = resultTsOf(method.data, row.channelId, response);
@@ -507,12 +515,21 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
   }
 
   type ResolvedReferences =
-    | { kind: 'resolved'; threadTs: string | null; targetTs: string | null; fallbackTs: string | null }
+    | {
+        kind: 'resolved';
+        threadTs: string | null;
+        /** The message an edit or a reaction is for (`updateOf`), its row's key, and the thread it is in. */
+        targetTs: string | null;
+        targetKey: string | null;
+        targetThreadTs: string | null;
+        fallbackTs: string | null;
+      }
     | Extract<Outcome, { kind: 'postponed' | 'failed' }>;
 
   async function resolveReferences(row: SlackOutbox, references: OutboxReferences): Promise<ResolvedReferences> {
     let threadTs: string | null = null;
     let targetTs: string | null = null;
+    let targetThreadTs: string | null = null;
     let fallbackTs: string | null = null;
     for (const [role, key] of [
       ['threadOf', references.threadOf],
@@ -535,8 +552,10 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       if (target.status === 'sent') {
         if (!target.resultTs) return { kind: 'failed', error: `${role} ${key} was sent without a ts` };
         if (role === 'threadOf') threadTs = target.resultTs;
-        else if (role === 'updateOf') targetTs = target.resultTs;
-        else fallbackTs = target.resultTs;
+        else if (role === 'updateOf') {
+          targetTs = target.resultTs;
+          targetThreadTs = target.threadTs;
+        } else fallbackTs = target.resultTs;
         continue;
       }
       // Unsent. In the same lane it is necessarily newer than this row (older unsent rows block the lane): waiting
@@ -546,7 +565,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
       }
       return { kind: 'postponed', delayMs: recheckMs, reason: `${role} ${key} is not sent yet` };
     }
-    return { kind: 'resolved', threadTs, targetTs, fallbackTs };
+    return { kind: 'resolved', threadTs, targetTs, targetKey: references.updateOf ?? null, targetThreadTs, fallbackTs };
   }
 
   /**
@@ -733,8 +752,9 @@ function buildRequest(
   method: OutboxMethod,
   args: Record<string, unknown>,
   threadTs: string | null,
-  targetTs: string | null,
+  target: { targetTs: string | null; targetKey: string | null },
 ): { args: Record<string, unknown> } | { failed: string } {
+  const { targetTs } = target;
   const channel = row.channelId;
   const thread = threadTs ? { thread_ts: threadTs } : {};
   if (method === 'views.publish') return { args };
@@ -753,7 +773,16 @@ function buildRequest(
       return { args: { ...args, channel, ...thread } };
     case 'chat.update':
       if (!targetTs) return { failed: 'chat.update has no message to edit (updateOf)' };
-      return { args: { ...args, channel, ts: targetTs } };
+      return {
+        args: {
+          ...args,
+          channel,
+          ts: targetTs,
+          // The message keeps its post's key (what a resend check of the post looks for) and names this edit, so a
+          // retry after a crash can tell whether the edit was made (ResendCheck.editApplied).
+          metadata: { event_type: OUTBOX_EVENT_TYPE, event_payload: { key: target.targetKey, edit: row.dedupeKey } },
+        },
+      };
     case 'reactions.add': {
       const timestamp = targetTs ?? args.timestamp;
       return { args: { ...args, channel, timestamp } };
