@@ -124,9 +124,16 @@ describe('accepting a premium, and concluding without an award', () => {
       }),
     );
     const completed = { ...state, status: 'completed' as const, suppliers };
+    // Written whole under a new version, as every checkpoint write is: a process remembers the state of a version it
+    // saved (checkpoint-store.ts), so rewriting a version in place would be read as the state startNegotiation saved.
     await ws.negotiation.update({
       where: { id: negotiationId },
-      data: { checkpoint: toJsonColumn(completed), status: 'completed', completedAt: new Date() },
+      data: {
+        checkpoint: toJsonColumn(completed),
+        checkpointVersion: { increment: 1 },
+        status: 'completed',
+        completedAt: new Date(),
+      },
     });
     return negotiationId;
   }
