@@ -141,7 +141,7 @@ describe('the outbox on pg-boss', () => {
     await setup.stop();
     // The dead process: it took the lane's job, claimed the row under its attempt and posted it, then died before
     // recording. Its lock would last another minute.
-    const dead = new PgBoss({ ...db.jobQueue, schema: 'pgboss' });
+    const dead = new PgBoss({ ...db.jobQueue, schema: db.jobQueue.schema ?? 'pgboss' });
     await dead.start();
     try {
       await dead.send(SEND_OUTBOX, { lane: laneOf('C3') }, { singletonKey: `lane:${laneOf('C3')}` });
