@@ -162,18 +162,9 @@ export interface ReviewCounts {
 }
 
 export async function reviewCounts(tx: WorkspaceTx, quotationId: string): Promise<ReviewCounts> {
+  // As Postgres returns them: the sum as text (numeric), no sheets as null.
   const rows = await tx.$queryRaw<
-    {
-      status: string;
-      supplierId: string | null;
-      lines: number;
-      needsReview: number;
-      autoAccepted: number;
-      confirmed: number;
-      usable: number;
-      total: string | null;
-      sheets: string[] | null;
-    }[]
+    (Omit<ReviewCounts, 'total' | 'sheets'> & { total: string | null; sheets: string[] | null })[]
   >`
     SELECT q."status"::text AS "status", q."supplierId",
       count(i."id")::int AS "lines",
