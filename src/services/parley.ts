@@ -14,7 +14,7 @@ import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receiv
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
 import { cancelCatalogImport } from './catalog/cancel-catalog-import.js';
 import { claimFirstApprover } from './workspace/claim-first-approver.js';
-import { coalescePerPerson, publishHome } from './home/publish-home.js';
+import { createHomeRefresh } from './home/publish-home.js';
 import { applyCatalogImport, claimCatalogImport } from './catalog/import-catalog.js';
 import { previewCatalogImport } from './catalog/preview-catalog-import.js';
 import type { SlackFiles } from './quotation/download-shared-file.js';
@@ -107,9 +107,10 @@ export interface Parley {
   cancelCatalogImport(teamId: string, input: Inputs.CancelCatalogImportInput): InTeam<ServiceResult>;
   /**
    * The App Home was opened: a Slack admin becomes the first approver of a workspace that has none. Resolves once that
-   * is saved; the Home is then built and queued for publishing in the background (publish-home.ts).
+   * is saved; the Home is then built and queued for publishing in the background (publish-home.ts), unless it is the
+   * view Slack shows already (`shown`: the opened view's private_metadata).
    */
-  homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
+  homeOpened(teamId: string, userId: string, shown?: string | null): Promise<{ becameApprover: boolean }>;
   /** Queues a run of the negotiation (resolves once the job is stored). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
   /** What the background jobs do, for this instance's workers (src/jobs/background-work.ts); the outbox's are wired apart. */
@@ -144,9 +145,7 @@ export function createParley(options: ParleyOptions): Parley {
     return promise;
   };
 
-  const refreshHome = coalescePerPerson(async (teamId, userId) => {
-    await inTeam(teamId, (ctx) => publishHome(ctx, userId));
-  });
+  const refreshHome = createHomeRefresh({ contexts, kickOutbox: options.kickOutbox });
 
   /** One service call in the team's workspace; the outbox is kicked after it, for the rows it may have written. */
   function inTeam<R>(teamId: string, act: (ctx: ServiceContext) => Promise<R>): InTeam<R> {
@@ -358,13 +357,18 @@ export function createParley(options: ParleyOptions): Parley {
     previewCatalog: (teamId, input) => inTeam(teamId, (ctx) => previewCatalogImport(ctx, { ...input, files })),
     importCatalog: (teamId, input) => inTeam(teamId, (ctx) => importCatalog(ctx, input)),
     cancelCatalogImport: (teamId, input) => inTeam(teamId, (ctx) => cancelCatalogImport(ctx, input)),
-    homeOpened: async (teamId, userId) => {
-      const claimed = await inTeam(teamId, (ctx) => claimFirstApprover(ctx, { by: userId }));
+    homeOpened: async (teamId, userId, shown) => {
+      // The workspace as this process read it lately (service-context.ts `recentForTeam`): in steady state nothing
+      // here touches the database before Slack is answered, and a workspace with approvers claims nothing. The claim
+      // writes no outbox row: no kick.
+      const ctx = await contexts.recentForTeam(teamId);
+      if (!ctx) return { becameApprover: false };
+      const claimed = await track(claimFirstApprover(ctx, { by: userId }));
       // The Home is built (five queries) and queued after the listener acknowledged: building it before the answer
       // made every app_home_opened wait on the database and Slack (ack p99 3 s in the large story). Held only in
       // memory until it is queued: a crash in between loses this publish, which the person's next open makes again.
       // Built as background work: its queries do not go before other people's saves (src/db/connection-lanes.ts).
-      void track(inBackground(() => refreshHome(teamId, userId))).catch((error: unknown) =>
+      void track(inBackground(() => refreshHome(teamId, userId, shown ?? null))).catch((error: unknown) =>
         log.error('could not publish an App Home', { error, teamId, userId }),
       );
       return { becameApprover: claimed.ok && claimed.value.becameApprover };

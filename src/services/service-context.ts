@@ -13,6 +13,8 @@ import {
   type SheetReader,
 } from '../quotation/sheet-reader.js';
 import { type Compute, computeInProcess } from '../worker/compute.js';
+import { settingsEpoch } from './workspace/change-settings.js';
+import { recentReads } from './workspace/recent-reads.js';
 import {
   NO_SLACK_ADMINS,
   resolveSettings,
@@ -55,6 +57,14 @@ export interface ContextFactoryOptions {
   compute?: Compute;
 }
 
+/**
+ * How long the App Home may act on a workspace this process read earlier (`recentForTeam`), and when it reads it
+ * again in the background. A settings change made here is seen at once (`settingsEpoch`); one made by another
+ * instance within RECENT_WORKSPACE_MAX_AGE_MS.
+ */
+export const RECENT_WORKSPACE_MAX_AGE_MS = 5_000;
+export const RECENT_WORKSPACE_REFRESH_MS = 1_000;
+
 /** Resolves Slack team ids to service contexts; an unknown team gets null (Parley is not installed there). */
 export function createContextFactory(options: ContextFactoryOptions) {
   const now = options.now ?? (() => new Date());
@@ -63,18 +73,31 @@ export function createContextFactory(options: ContextFactoryOptions) {
   const readSheets = options.readSheets ?? readSheetsInProcess;
   const readGrid = options.readGrid ?? readGridInProcess;
   const compute = options.compute ?? computeInProcess;
+  const forTeam = async (slackTeamId: string): Promise<ServiceContext | null> => {
+    const workspace = await options.prisma.workspace.findUnique({ where: { slackTeamId } });
+    return workspace ? build(workspace) : null;
+  };
+  const recent = recentReads(forTeam, {
+    maxAgeMs: RECENT_WORKSPACE_MAX_AGE_MS,
+    refreshAfterMs: RECENT_WORKSPACE_REFRESH_MS,
+    epoch: settingsEpoch,
+  });
   return {
-    async forTeam(slackTeamId: string): Promise<ServiceContext | null> {
-      const workspace = await options.prisma.workspace.findUnique({ where: { slackTeamId } });
-      return workspace ? build(workspace) : null;
-    },
+    forTeam,
+    /**
+     * The same, from a read this process made up to RECENT_WORKSPACE_MAX_AGE_MS ago (no statement in steady state).
+     * For the App Home only, which shows the settings and claims a first approver (re-checked in its own write):
+     * clicks that approve, review or change anything keep reading the workspace fresh (`forTeam`), so a person removed
+     * from the approvers on another instance cannot act on a stale list.
+     */
+    recentForTeam: (slackTeamId: string): Promise<ServiceContext | null> => recent.get(slackTeamId),
     async forWorkspace(workspaceId: string): Promise<ServiceContext | null> {
       const workspace = await options.prisma.workspace.findUnique({ where: { id: workspaceId } });
       return workspace ? build(workspace) : null;
     },
   };
 
-  function build(workspace: { id: string; slackTeamId: string; brandName: string; settings: unknown }) {
+  function build(workspace: { id: string; slackTeamId: string; brandName: string; settings: unknown }): ServiceContext {
     return {
       db: scopeToWorkspace(options.prisma, workspace.id),
       workspace: {

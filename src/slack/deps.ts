@@ -78,9 +78,10 @@ export interface Parley {
   /**
    * Someone opened the App Home: while the workspace has no approver, a Slack workspace admin who opens it becomes the
    * first one. Resolves false for everyone else (nothing changes), and when Parley is not set up in the team. Resolves
-   * once that is saved; the person's Home is published after, in the background (so it shows them as an approver).
+   * once that is saved; the person's Home is published after, in the background (so it shows them as an approver),
+   * unless `shown` — the private_metadata of the view Slack shows now — says it is that view already.
    */
-  homeOpened(teamId: string, userId: string): Promise<{ becameApprover: boolean }>;
+  homeOpened(teamId: string, userId: string, shown?: string | null): Promise<{ becameApprover: boolean }>;
 }
 
 /** What a listener shows one person right away, read from the database (and the settings, saved). */

@@ -50,6 +50,22 @@ describe('coalescePerPerson', () => {
     expect(runs).toEqual(['T1/U1', 'T1/U2', 'T2/U1', 'T2/U2', 'T2/U3']);
   });
 
+  it('lets opens that come while a build still waits for its turn ride on that build', async () => {
+    const { publish, runs, releaseNext } = heldPublish();
+    const request = coalescePerPerson(publish, 1);
+    const other = request('T1', 'U2');
+    // U1's build waits for the one slot; three more opens of U1 come meanwhile.
+    const first = request('T1', 'U1');
+    for (let i = 0; i < 3; i++) void request('T1', 'U1');
+    expect(runs).toEqual(['T1/U2']);
+    await releaseNext();
+    expect(runs).toEqual(['T1/U2', 'T1/U1']);
+    await releaseNext();
+    await Promise.all([first, other]);
+    // It had read nothing when they came: one build answers all four opens.
+    expect(runs).toEqual(['T1/U2', 'T1/U1']);
+  });
+
   it('a failed publish does not keep the person blocked', async () => {
     let calls = 0;
     const request = coalescePerPerson(async () => {

@@ -85,7 +85,7 @@ export interface SettingsWrite {
  * moved on meanwhile (nothing written): the caller decides whether that is a refusal or nothing to do.
  */
 export async function writeSettings(db: WorkspaceDb, write: SettingsWrite): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+  const written = await db.$transaction(async (tx) => {
     const { count } = await tx.workspace.updateMany({
       where: { id: write.workspaceId, settingsVersion: write.basedOnVersion },
       data: {
@@ -103,4 +103,14 @@ export async function writeSettings(db: WorkspaceDb, write: SettingsWrite): Prom
     });
     return true;
   });
+  // After the commit: a read of the workspace made before it is not served again (service-context.ts).
+  if (written) settingsWrites += 1;
+  return written;
+}
+
+let settingsWrites = 0;
+
+/** Moves on with every settings change this process commits (approvers, brand, thresholds). */
+export function settingsEpoch(): number {
+  return settingsWrites;
 }

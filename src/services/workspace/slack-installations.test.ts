@@ -47,6 +47,12 @@ const approversOf = async (teamId: string) => {
   return ctx?.workspace.settings.approvers;
 };
 
+/** Bolt's deleteInstallation (optional in its type; Parley's store has it). */
+async function uninstall(store: ReturnType<typeof createInstallationStore>, teamId: string): Promise<void> {
+  if (!store.deleteInstallation) throw new Error('the store cannot delete an installation');
+  await store.deleteInstallation(query(teamId));
+}
+
 describe('the installation store', () => {
   it('sets up the installed team’s workspace with its installer as the only approver', async () => {
     const store = createInstallationStore({ prisma: db.prisma, cipher });
@@ -102,6 +108,27 @@ describe('the installation store', () => {
     const row = await db.prisma.slackInstallation.findUniqueOrThrow({ where: { workspaceId } });
     expect(JSON.stringify(row)).not.toContain('secret');
     expect(await botTokenFor(db.prisma, workspaceId, undefined, cipher)).toBe('xoxb-bot-secret-legacy');
+  });
+
+  it('refuses a team at once once this process uninstalls it, though it served that installation from memory', async () => {
+    const here = createInstallationStore({ prisma: db.prisma, cipher });
+    const otherInstance = createInstallationStore({ prisma: db.prisma, cipher });
+    await here.storeInstallation(installation('T0OAUTH005', 'U0INSTALL5'));
+    expect((await here.fetchInstallation(query('T0OAUTH005'))).bot?.token).toBe('xoxb-bot-secret-one');
+
+    // Uninstalled through another instance: this one still authorizes the team from memory, for a few seconds at most.
+    await uninstall(otherInstance, 'T0OAUTH005');
+    expect((await here.fetchInstallation(query('T0OAUTH005'))).bot?.token).toBe('xoxb-bot-secret-one');
+    await expect(otherInstance.fetchInstallation(query('T0OAUTH005'))).rejects.toThrow(/No Parley installation/);
+
+    // Uninstalled through this one: refused at the next request.
+    await uninstall(here, 'T0OAUTH005');
+    await expect(here.fetchInstallation(query('T0OAUTH005'))).rejects.toThrow(/No Parley installation/);
+    // A reinstall is seen at once too (nothing is kept for a team not installed).
+    await here.storeInstallation(installation('T0OAUTH005', 'U0INSTALL5', 'two'));
+    expect((await here.fetchInstallation(query('T0OAUTH005'))).bot?.token).toBe('xoxb-bot-secret-two');
+    await here.storeInstallation(installation('T0OAUTH005', 'U0INSTALL5', 'three'));
+    expect((await here.fetchInstallation(query('T0OAUTH005'))).bot?.token).toBe('xoxb-bot-secret-three');
   });
 
   it('fails clearly under another key, rather than handing Slack a garbled token', async () => {

@@ -5,6 +5,7 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { PrismaClient } from '../../db/client.js';
 import { toJsonColumn } from '../../db/json.js';
+import { recentReads } from './recent-reads.js';
 import { setUpWorkspace } from './set-up-workspace.js';
 import { isSealed, type TokenCipher } from './token-crypto.js';
 import { z } from 'zod';
@@ -17,8 +18,24 @@ export interface InstallationStoreOptions {
 /** How `raw` holds a sealed Installation. */
 const sealedRawSchema = z.object({ sealed: z.string() });
 
+/**
+ * How long Bolt's authorize may use an installation this process read earlier, and when it is read again in the
+ * background: every request (twenty App Home opens at once) read and unsealed it before its listener ran. Installing
+ * or uninstalling through this process is seen at once; an uninstall handled by another instance lets this one still
+ * authorize that team for RECENT_INSTALLATION_MAX_AGE_MS at most (and Slack refuses the revoked token meanwhile).
+ */
+export const RECENT_INSTALLATION_MAX_AGE_MS = 5_000;
+const RECENT_INSTALLATION_REFRESH_MS = 1_000;
+
 export function createInstallationStore(options: InstallationStoreOptions): InstallationStore {
   const { prisma, cipher } = options;
+  const installations = recentReads(
+    async (teamId) => {
+      const row = await prisma.slackInstallation.findFirst({ where: { workspace: { slackTeamId: teamId } } });
+      return row ? openInstallation(cipher, row.raw) : null;
+    },
+    { maxAgeMs: RECENT_INSTALLATION_MAX_AGE_MS, refreshAfterMs: RECENT_INSTALLATION_REFRESH_MS },
+  );
   return {
     async storeInstallation(installation) {
       const teamId = installation.team?.id ?? installation.enterprise?.id;
@@ -48,18 +65,19 @@ export function createInstallationStore(options: InstallationStoreOptions): Inst
         create: { workspaceId, ...columns },
         update: columns,
       });
+      installations.forget(teamId);
     },
     async fetchInstallation(query: InstallationQuery<boolean>) {
       const teamId = query.teamId ?? query.enterpriseId;
-      const row = teamId
-        ? await prisma.slackInstallation.findFirst({ where: { workspace: { slackTeamId: teamId } } })
-        : null;
-      if (!row) throw new Error(`No Parley installation for team ${teamId ?? '(none)'}`);
-      return openInstallation(cipher, row.raw);
+      const found = teamId ? await installations.get(teamId) : null;
+      if (!found) throw new Error(`No Parley installation for team ${teamId ?? '(none)'}`);
+      return found;
     },
     async deleteInstallation(query: InstallationQuery<boolean>) {
       const teamId = query.teamId ?? query.enterpriseId;
-      if (teamId) await prisma.slackInstallation.deleteMany({ where: { workspace: { slackTeamId: teamId } } });
+      if (!teamId) return;
+      await prisma.slackInstallation.deleteMany({ where: { workspace: { slackTeamId: teamId } } });
+      installations.forget(teamId);
     },
   };
 }

@@ -18,8 +18,15 @@ describe('appHomeOpened', () => {
       return { becameApprover: true };
     });
     await run();
-    expect(parley.homeOpened).toHaveBeenCalledWith(TEAM, USER);
+    expect(parley.homeOpened).toHaveBeenCalledWith(TEAM, USER, null);
     expect(saved).toBe(true);
+  });
+
+  it('passes on what the Home shows now (the hash Parley published it with), so an unchanged Home is not sent again', async () => {
+    const { deps, parley } = fakeDeps();
+    const event = { ...appHomeOpenedEvent(), view: { type: 'home' as const, blocks: [], private_metadata: 'abc123' } };
+    await appHomeOpened(deps)({ event, body: envelope(event, TEAM) });
+    expect(parley.homeOpened).toHaveBeenCalledWith(TEAM, USER, 'abc123');
   });
 
   it('does nothing for the Messages tab or an event without a team', async () => {
