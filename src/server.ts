@@ -18,7 +18,7 @@ import { createContextFactory } from './services/service-context.js';
 import { createOffThreadSheetReader } from './quotation/off-thread-sheet-reader.js';
 import { type Compute, createOffThreadCompute } from './worker/compute.js';
 import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
-import { botTokenFor, createInstallationStore } from './services/workspace/slack-installations.js';
+import { createInstallationStore, recentBotTokens } from './services/workspace/slack-installations.js';
 import { createTokenCipher, type TokenCipher } from './services/workspace/token-crypto.js';
 import type { SlackDirectory } from './services/workspace/workspace-settings.js';
 import { startBackgroundWork, WORK_QUEUES } from './jobs/background-work.js';
@@ -103,7 +103,7 @@ export async function startParley(options: StartParleyOptions) {
 
   const clients = createSlackClients({
     slackApiUrl: env.SLACK_API_URL,
-    tokenFor: (workspaceId) => botTokenFor(db.prisma, workspaceId, env.SLACK_BOT_TOKEN, cipher),
+    tokenFor: recentBotTokens(db.prisma, env.SLACK_BOT_TOKEN, cipher),
   });
   const directory: SlackDirectory = {
     async isWorkspaceAdmin(workspaceId, userId) {

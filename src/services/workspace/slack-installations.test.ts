@@ -7,7 +7,7 @@ import { loadEnv } from '../../config/env.js';
 import { toJsonColumn } from '../../db/json.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createContextFactory } from '../service-context.js';
-import { botTokenFor, createInstallationStore } from './slack-installations.js';
+import { botTokenFor, createInstallationStore, recentBotTokens } from './slack-installations.js';
 import { createTokenCipher, TokenDecryptionError } from './token-crypto.js';
 
 let db: TestDatabase;
@@ -129,6 +129,26 @@ describe('the installation store', () => {
     expect((await here.fetchInstallation(query('T0OAUTH005'))).bot?.token).toBe('xoxb-bot-secret-two');
     await here.storeInstallation(installation('T0OAUTH005', 'U0INSTALL5', 'three'));
     expect((await here.fetchInstallation(query('T0OAUTH005'))).bot?.token).toBe('xoxb-bot-secret-three');
+  });
+
+  it('reuses a bot token read a moment ago, and reads it again after an install or uninstall through this process', async () => {
+    const store = createInstallationStore({ prisma: db.prisma, cipher });
+    await store.storeInstallation(installation('T0OAUTH006', 'U0INSTALL6'));
+    const { workspaceId } = await db.prisma.slackInstallation.findFirstOrThrow({
+      where: { workspace: { slackTeamId: 'T0OAUTH006' } },
+    });
+    const tokenFor = recentBotTokens(db.prisma, 'xoxb-env-fallback', cipher);
+    expect(await tokenFor(workspaceId)).toBe('xoxb-bot-secret-one');
+    // Changed behind this process's back (as by another instance): served from memory for a few seconds at most.
+    await db.prisma.slackInstallation.update({
+      where: { workspaceId },
+      data: { botToken: cipher.seal('xoxb-bot-secret-elsewhere') },
+    });
+    expect(await tokenFor(workspaceId)).toBe('xoxb-bot-secret-one');
+    await store.storeInstallation(installation('T0OAUTH006', 'U0INSTALL6', 'two'));
+    expect(await tokenFor(workspaceId)).toBe('xoxb-bot-secret-two');
+    await uninstall(store, 'T0OAUTH006');
+    expect(await tokenFor(workspaceId)).toBe('xoxb-env-fallback');
   });
 
   it('fails clearly under another key, rather than handing Slack a garbled token', async () => {

@@ -27,6 +27,9 @@ const sealedRawSchema = z.object({ sealed: z.string() });
 export const RECENT_INSTALLATION_MAX_AGE_MS = 5_000;
 const RECENT_INSTALLATION_REFRESH_MS = 1_000;
 
+/** Moves on with every install and uninstall this process writes: bot tokens read before it are read again. */
+let installationWrites = 0;
+
 export function createInstallationStore(options: InstallationStoreOptions): InstallationStore {
   const { prisma, cipher } = options;
   const installations = recentReads(
@@ -66,6 +69,7 @@ export function createInstallationStore(options: InstallationStoreOptions): Inst
         update: columns,
       });
       installations.forget(teamId);
+      installationWrites += 1;
     },
     async fetchInstallation(query: InstallationQuery<boolean>) {
       const teamId = query.teamId ?? query.enterpriseId;
@@ -78,6 +82,7 @@ export function createInstallationStore(options: InstallationStoreOptions): Inst
       if (!teamId) return;
       await prisma.slackInstallation.deleteMany({ where: { workspace: { slackTeamId: teamId } } });
       installations.forget(teamId);
+      installationWrites += 1;
     },
   };
 }
@@ -104,4 +109,22 @@ export async function botTokenFor(
   if (!isSealed(row.botToken)) return row.botToken;
   if (!cipher) throw new Error('A stored Slack token is sealed: set TOKEN_ENCRYPTION_KEY to the key that sealed it');
   return cipher.open(row.botToken);
+}
+
+/**
+ * `botTokenFor` for the outbox's and the services' Slack calls, reused up to RECENT_INSTALLATION_MAX_AGE_MS in this
+ * process: each call (every post, edit and Home publish) read the installation first. An install or uninstall through
+ * this process is seen at once; through another instance within that age (Slack refuses a revoked token meanwhile).
+ */
+export function recentBotTokens(
+  prisma: PrismaClient,
+  fallback: string | undefined,
+  cipher: TokenCipher | null,
+): (workspaceId: string) => Promise<string | null> {
+  const tokens = recentReads((workspaceId) => botTokenFor(prisma, workspaceId, fallback, cipher), {
+    maxAgeMs: RECENT_INSTALLATION_MAX_AGE_MS,
+    refreshAfterMs: RECENT_INSTALLATION_REFRESH_MS,
+    epoch: () => installationWrites,
+  });
+  return (workspaceId) => tokens.get(workspaceId);
 }
