@@ -86,6 +86,19 @@ describe('recentReads', () => {
     expect(loads).toEqual(['T1', 'T1', 'T2', 'T2']);
   });
 
+  it('does not make a request wait for a refresh running in the background: it reads in its own lane', async () => {
+    const { reads, loads, advance, holdLoads } = setUp();
+    await reads.get('T1');
+    advance(1_500);
+    const release = holdLoads();
+    expect(await reads.get('T1')).toBe('T1@1'); // served; a refresh starts, held in the background
+    advance(5_000);
+    release();
+    expect(await reads.get('T1')).toBe('T1@1');
+    // Past the max age the request read on its own rather than joining the refresh that was held.
+    expect(loads).toEqual(['T1', 'T1', 'T1']);
+  });
+
   it('keeps nothing for a key not found', async () => {
     const { reads, loads } = setUp();
     expect(await reads.get('missing')).toBeNull();

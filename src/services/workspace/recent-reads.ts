@@ -29,28 +29,31 @@ export function recentReads<V>(load: (key: string) => Promise<V | null>, options
   const now = options.now ?? (() => performance.now());
   const epoch = options.epoch ?? (() => 0);
   const entries = new Map<string, { value: V; readAt: number; epoch: number }>();
-  // One read at a time per key: twenty opens that find nothing wait for the same statement.
+  // Reads someone waits for (one at a time per key: twenty opens that find nothing wait for the same statement), and
+  // refreshes nobody waits for. Kept apart: a request that must wait never joins a refresh, whose statement queues
+  // behind background work (src/ack-path.ts), but reads in its own lane.
   const reading = new Map<string, Promise<V | null>>();
+  const refreshing = new Map<string, Promise<V | null>>();
+  // Per key, how many times this process forgot it: a read that started before is not kept.
+  const forgotten = new Map<string, number>();
 
-  function read(key: string): Promise<V | null> {
-    const running = reading.get(key);
+  function read(key: string, runs: Map<string, Promise<V | null>>): Promise<V | null> {
+    const running = runs.get(key);
     if (running) return running;
-    const started = { readAt: now(), epoch: epoch() };
-    const promise: Promise<V | null> = load(key).then(
-      (value) => {
-        if (reading.get(key) === promise) {
-          reading.delete(key);
+    const started = { readAt: now(), epoch: epoch(), forgets: forgotten.get(key) ?? 0 };
+    const promise: Promise<V | null> = load(key)
+      .then((value) => {
+        const current = entries.get(key);
+        if ((forgotten.get(key) ?? 0) === started.forgets && (!current || current.readAt <= started.readAt)) {
           if (value === null) entries.delete(key);
-          else entries.set(key, { value, ...started });
+          else entries.set(key, { value, readAt: started.readAt, epoch: started.epoch });
         }
         return value;
-      },
-      (error: unknown) => {
-        if (reading.get(key) === promise) reading.delete(key);
-        throw error;
-      },
-    );
-    reading.set(key, promise);
+      })
+      .finally(() => {
+        if (runs.get(key) === promise) runs.delete(key);
+      });
+    runs.set(key, promise);
     return promise;
   }
 
@@ -58,10 +61,10 @@ export function recentReads<V>(load: (key: string) => Promise<V | null>, options
     async get(key) {
       const entry = entries.get(key);
       const age = entry ? now() - entry.readAt : Infinity;
-      if (!entry || age >= options.maxAgeMs || entry.epoch !== epoch()) return read(key);
-      if (age >= options.refreshAfterMs && !reading.has(key)) {
+      if (!entry || age >= options.maxAgeMs || entry.epoch !== epoch()) return read(key, reading);
+      if (age >= options.refreshAfterMs && !reading.has(key) && !refreshing.has(key)) {
         // Not on the clock of the request that noticed: its statement queues as background work.
-        void inBackground(() => read(key)).catch((error: unknown) =>
+        void inBackground(() => read(key, refreshing)).catch((error: unknown) =>
           log.warn('could not read again a value served from memory', { error, key }),
         );
       }
@@ -70,6 +73,8 @@ export function recentReads<V>(load: (key: string) => Promise<V | null>, options
     forget(key) {
       entries.delete(key);
       reading.delete(key);
+      refreshing.delete(key);
+      forgotten.set(key, (forgotten.get(key) ?? 0) + 1);
     },
   };
 }
