@@ -37,6 +37,18 @@ describe('the off-thread sheet reader', () => {
   const reader = createOffThreadSheetReader();
   afterAll(() => reader.close());
 
+  it('warms up: the worker is started and has loaded the reader once warmUp resolves', async () => {
+    const fresh = createOffThreadSheetReader();
+    try {
+      await fresh.warmUp();
+      // Loaded: a small read now costs its own work only (a cold worker's start is seconds of tsx compiling).
+      const data = await sample('07-size-run-matrix.xlsx');
+      expect(await fresh.read(data, LIMITS)).toStrictEqual(await readSheetsInProcess(data, LIMITS));
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('reads a workbook exactly as the in-process reader does', async () => {
     const data = await sample('07-size-run-matrix.xlsx');
     const [offThread, inProcess] = await Promise.all([reader.read(data, LIMITS), readSheetsInProcess(data, LIMITS)]);

@@ -1,8 +1,8 @@
 // Reads quotations in a worker thread, so the server's event loop — Bolt's acks, the outbox, the engine — keeps
 // running while a large file is unpacked and structured (sample 13, 3,000 lines: 0.5–1.5 s of CPU). One worker,
-// started on the first read and kept for the next; reads sent while one runs wait in its queue. The worker has its own
-// heap limit: a file that needs more memory than that takes down the worker, not the process, and is turned down
-// with a sentence; the next read starts a new worker.
+// started by warmUp (the server, before it listens) or else the first read, and kept for the next; reads sent while
+// one runs wait in its queue. The worker has its own heap limit: a file that needs more memory than that takes down
+// the worker, not the process, and is turned down with a sentence; the next read starts a new worker.
 import { createWorkerCalls, type WorkerAnswer } from '../worker/worker-calls.js';
 import { type QuotationErrorCode, QuotationError, type ReadLimits } from './errors.js';
 import type { StructureOptions } from './structurer.js';
@@ -21,13 +21,18 @@ const OUT_OF_MEMORY =
 export interface OffThreadSheetReader {
   read: SheetReader;
   readGrid: GridReader;
+  /**
+   * Starts the worker and resolves once it has loaded its modules (tsx compiling the reader and its dependencies:
+   * seconds on a busy machine), so the first file shared after a start is not read by a worker still loading.
+   */
+  warmUp(): Promise<void>;
   /** Stops the worker; reads still waiting are rejected. */
   close(): Promise<void>;
 }
 
 type ReaderAnswer = WorkerAnswer &
   (
-    | { ok: true; result: ReadSheets | WorkbookGrid }
+    | { ok: true; result: ReadSheets | WorkbookGrid | null }
     | {
         ok: false;
         error:
@@ -62,6 +67,9 @@ export function createOffThreadSheetReader(options: { heapMb?: number } = {}): O
   return {
     read: (data, limits, options = {}) => request(data, limits, options) as Promise<ReadSheets>,
     readGrid: (data, limits) => request(data, limits, null) as Promise<WorkbookGrid>,
+    warmUp: async () => {
+      await calls.call({ ping: true });
+    },
     close: () => calls.close(),
   };
 }

@@ -27,7 +27,15 @@ const requestSchema = z.object({
 const port = parentPort;
 if (!port) throw new Error('sheet-reader-worker.ts runs as a worker thread (see off-thread-sheet-reader.ts)');
 
+/** Asked once at start (OffThreadSheetReader.warmUp): answered as soon as this module, and so the reader, is loaded. */
+const pingSchema = z.object({ id: z.number().int(), ping: z.literal(true) });
+
 port.on('message', (raw: unknown) => {
+  const ping = pingSchema.safeParse(raw);
+  if (ping.success) {
+    port.postMessage({ id: ping.data.id, ok: true, result: null });
+    return;
+  }
   const { id, data, limits, structure } = requestSchema.parse(raw);
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const read = structure ? readSheetsInProcess(bytes, limits, structure) : readGridInProcess(bytes, limits);

@@ -53,6 +53,11 @@ export async function loadCatalogIndex(db: WorkspaceDb): Promise<CatalogIndex> {
   return index;
 }
 
+/** Whether this process holds an index of the workspace's catalog (of any version): a start's warm-up built it. */
+export function hasCatalogIndex(workspaceId: string): boolean {
+  return cache.has(workspaceId);
+}
+
 /** Products a new quotation can match. */
 export function countActiveProducts(db: Pick<WorkspaceDb, 'product'>): Promise<number> {
   return db.product.count({ where: { retiredAt: null } });
