@@ -15,7 +15,7 @@ import { createNegotiationAgents } from './negotiation/agents/create-agents.js';
 import { createParley } from './services/parley.js';
 import { createScreens } from './services/screens.js';
 import { createContextFactory } from './services/service-context.js';
-import { createOffThreadSheetReader } from './quotation/off-thread-sheet-reader.js';
+import { createOffThreadSheetReader, type OffThreadSheetReader } from './quotation/off-thread-sheet-reader.js';
 import { warmUpReading } from './services/quotation/read-quotation.js';
 import { type Compute, createOffThreadCompute } from './worker/compute.js';
 import { setUpWorkspace } from './services/workspace/set-up-workspace.js';
@@ -45,6 +45,8 @@ export interface StartParleyOptions {
   negotiationSeed?: number;
   /** The CPU-heavy steps; a worker thread of this server's own unless given (a test makes one of them slow). */
   compute?: Compute;
+  /** The reader's worker (tests that look into it); the caller's to close. */
+  sheetReader?: OffThreadSheetReader;
 }
 
 export type ParleyServer = Awaited<ReturnType<typeof startParley>>;
@@ -128,7 +130,7 @@ export async function startParley(options: StartParleyOptions) {
     lockMs: env.OUTBOX_LOCK_MS,
   });
   // Large quotations are read in a worker thread, so their CPU does not delay acks (issue 15, defect 7).
-  const sheetReader = createOffThreadSheetReader();
+  const sheetReader = options.sheetReader ?? createOffThreadSheetReader();
   // So are the decision, the PO and review workbooks and the price chart (up to 1.3 s of CPU each at 3,000 lines).
   // A compute given by the caller is the caller's to close.
   const ownCompute = options.compute ? null : createOffThreadCompute();
@@ -142,6 +144,7 @@ export async function startParley(options: StartParleyOptions) {
     now: clock.now,
     readSheets: sheetReader.read,
     readGrid: sheetReader.readGrid,
+    catalogRanker: sheetReader.catalog,
     compute,
   });
   // Reading files, driving negotiations and sending the outbox: durable pg-boss jobs, retried after a failure or a
@@ -293,7 +296,7 @@ export async function startParley(options: StartParleyOptions) {
       await poster.stop();
       // A job still running is failed back to its queue, to be retried here after a restart or by another instance.
       await work.stop();
-      await sheetReader.close();
+      if (!options.sheetReader) await sheetReader.close();
       await ownCompute?.close();
     },
   };
