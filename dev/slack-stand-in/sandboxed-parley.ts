@@ -7,6 +7,7 @@ import { type Env, loadEnv } from '../../src/config/env.js';
 import type { Database } from '../../src/db/client.js';
 import { startParley } from '../../src/server.js';
 import type { Compute } from '../../src/worker/compute.js';
+import type { OffThreadSheetReader } from '../../src/quotation/off-thread-sheet-reader.js';
 import { type SlackSandbox, startSlackSandbox } from './index.js';
 
 export const TEAM_ID = 'T0VALDEN01';
@@ -39,6 +40,8 @@ export interface SandboxedParleyOptions {
   oauth?: boolean;
   /** The server's CPU-heavy steps (src/worker/compute.ts), when a test needs one of them slow. */
   compute?: Compute;
+  /** The reader's worker (src/quotation/off-thread-sheet-reader.ts), when a test looks into it; the caller closes it. */
+  sheetReader?: OffThreadSheetReader;
 }
 
 /** The app's OAuth credentials, as Slack shows them under Basic Information. */
@@ -112,6 +115,7 @@ export async function startSandboxedParley(options: SandboxedParleyOptions) {
     postIntervalMs: options.postIntervalMs ?? 20,
     negotiationSeed: options.negotiationSeed,
     compute: options.compute,
+    sheetReader: options.sheetReader,
   });
   sandbox.setEventsUrl(`http://127.0.0.1:${port}/slack/events`);
   return {

@@ -607,19 +607,56 @@ export async function matchLines(
   queries: readonly MatchQuery[],
   options: MatchLinesOptions = {},
 ): Promise<MatchResult[]> {
+  return settleWithLlm(queries, rankLines(index, queries, { pools: options.llmFallback !== undefined }), options);
+}
+
+/**
+ * What the cheap tiers (1–3) found for each line, as plain data: the part of matching that needs the catalog index
+ * and the CPU, run wherever the index is (the reader's worker, in the server), apart from the LLM tier.
+ */
+export interface RankedLines {
+  results: MatchResult[];
+  /** Asked for with `pools`: per line left below a name match, the products the LLM tier may choose among. */
+  pools: (LlmMatchCandidate[] | null)[];
+}
+
+export function rankLines(index: CatalogIndex, queries: readonly MatchQuery[], options: { pools: boolean }): RankedLines {
   const rankings = queries.map((query) => rankLine(index, query));
-  const results = rankings.map((ranking) => ranking.result);
+  return {
+    results: rankings.map((ranking) => ranking.result),
+    pools: rankings.map((ranking) =>
+      options.pools && ranking.result.confidence < MATCH_TIERS.nameMatch.min
+        ? ranking.pool().map(({ id, sku, name, color, size }) => ({ productId: id, sku, name, color, size }))
+        : null,
+    ),
+  };
+}
+
+/**
+ * Matching against a catalog index held in another thread (the reader's worker, in the server), under a key that names
+ * the workspace and the catalog's version (src/db/stores/catalog-store.ts).
+ */
+export interface CatalogRanker {
+  /** Builds the index of `products` there, kept under `key` for the next reads. */
+  load(key: string, products: readonly CatalogEntry[]): Promise<void>;
+  /** rankLines there; null when it holds no index under `key` (a new worker, a new catalog): load it and ask again. */
+  rank(key: string, queries: readonly MatchQuery[], options: { pools: boolean }): Promise<RankedLines | null>;
+}
+
+/** Tier 4 over what rankLines found: the LLM chooses among each low line's pool, in batches. */
+export async function settleWithLlm(
+  queries: readonly MatchQuery[],
+  ranked: RankedLines,
+  options: MatchLinesOptions = {},
+): Promise<MatchResult[]> {
+  const results = [...ranked.results];
   const { llmFallback, onLlmError } = options;
   if (!llmFallback) return results;
 
-  const pending = rankings.flatMap((ranking, line) => {
-    if (ranking.result.confidence >= MATCH_TIERS.nameMatch.min) return [];
+  const pending = ranked.pools.flatMap((candidates, line) => {
     const query = queries[line];
-    const candidates = ranking
-      .pool()
-      .map(({ id, sku, name, color, size }) => ({ productId: id, sku, name, color, size }));
     // With nothing to choose from, the LLM could only say "none": not worth a call.
-    return query && candidates.length > 0 ? [{ line, item: { query, candidates } }] : [];
+    return query && candidates && candidates.length > 0 ? [{ line, item: { query, candidates } }] : [];
   });
   for (let start = 0; start < pending.length; start += MATCH_TIERS.llmBatchSize) {
     const batch = pending.slice(start, start + MATCH_TIERS.llmBatchSize);

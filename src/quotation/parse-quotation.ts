@@ -2,7 +2,14 @@
 // → validation flags → catalog matches → supplier identification. Right without an LLM, better with one; any Claude
 // failure falls back to the deterministic reading with a warning, never to an error.
 import type { CatalogIndex } from '../catalog/catalog-index.js';
-import { type LlmMatchFallback, type MatchResult, matchLines } from '../catalog/matcher.js';
+import {
+  type LlmMatchFallback,
+  type MatchQuery,
+  type MatchResult,
+  type RankedLines,
+  rankLines,
+  settleWithLlm,
+} from '../catalog/matcher.js';
 import { identifySupplier, type SupplierIdentification } from '../catalog/supplier-identification.js';
 import { MATCH_REVIEW } from '../config/business-rules.js';
 import type { Llm } from '../llm/llm.js';
@@ -22,9 +29,13 @@ import type {
 } from './types.js';
 import { allLines, validateExtraction } from './validator.js';
 
+/** The cheap matching tiers run elsewhere (the reader's worker, which holds the index): see CatalogRanker. */
+export type RankLines = (queries: readonly MatchQuery[], options: { pools: boolean }) => Promise<RankedLines>;
+
 export interface ParseQuotationOptions {
   data: Buffer;
-  catalog: CatalogIndex;
+  /** Matched in this thread against an index, or by a ranker holding it elsewhere (the server: the reader's worker). */
+  catalog: CatalogIndex | RankLines;
   suppliers: { id: string; code: string; name: string }[];
   limits: ReadLimits;
   /** Claude, when a key is set; null runs everything offline. */
@@ -97,24 +108,25 @@ export async function parseQuotation(options: ParseQuotationOptions): Promise<Pa
 
   const { lineFlags, sheetFlags } = validateExtraction(extraction);
   const lines = allLines(extraction);
-  const matches = await matchLines(
-    options.catalog,
-    lines.map(({ rawSku, description, color, size }) => ({
-      rawSku: clip(rawSku, MATCH_TEXT_LIMITS.rawSku),
-      description: clip(description, MATCH_TEXT_LIMITS.description),
-      color: clip(color, MATCH_TEXT_LIMITS.color),
-      size: clip(size, MATCH_TEXT_LIMITS.size),
-    })),
-    {
-      llmFallback: options.llmMatchFallback,
-      // The lines keep what the cheap tiers found (below auto-accept), so a failure only costs review work.
-      onLlmError: (error, batch) =>
-        warnings.push(
-          `Claude could not help match ${batch.length} line(s) (${(error as Error).message.slice(0, 120)}); ` +
-            'they are left for you to confirm.',
-        ),
-    },
-  );
+  const queries = lines.map(({ rawSku, description, color, size }) => ({
+    rawSku: clip(rawSku, MATCH_TEXT_LIMITS.rawSku),
+    description: clip(description, MATCH_TEXT_LIMITS.description),
+    color: clip(color, MATCH_TEXT_LIMITS.color),
+    size: clip(size, MATCH_TEXT_LIMITS.size),
+  }));
+  // The pools the LLM tier chooses from are only worth carrying back when there is one.
+  const pools = { pools: options.llmMatchFallback !== undefined };
+  const { catalog } = options;
+  const ranked = typeof catalog === 'function' ? await catalog(queries, pools) : rankLines(catalog, queries, pools);
+  const matches = await settleWithLlm(queries, ranked, {
+    llmFallback: options.llmMatchFallback,
+    // The lines keep what the cheap tiers found (below auto-accept), so a failure only costs review work.
+    onLlmError: (error, batch) =>
+      warnings.push(
+        `Claude could not help match ${batch.length} line(s) (${(error as Error).message.slice(0, 120)}); ` +
+          'they are left for you to confirm.',
+      ),
+  });
 
   const items = lines.map((line, index): ParsedItem => {
     const flags = [...(lineFlags[index] ?? []), ...(crossCheck.get(line) ?? [])];

@@ -1,5 +1,6 @@
 // What every service gets: the workspace it acts in (its scoped database, its brand and settings), Claude when a key
 // is set, the file-reading limits and a clock. Built once per request by the Slack layer (or a job) from the team id.
+import type { CatalogRanker } from '../catalog/matcher.js';
 import type { Env } from '../config/env.js';
 import type { PrismaClient } from '../db/client.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
@@ -33,6 +34,8 @@ export interface ServiceContext {
   readGrid: GridReader;
   /** The CPU-heavy pure steps (the decision, workbooks, the chart): a worker thread in the server. */
   compute: Compute;
+  /** Where a quotation's lines are matched to the catalog: the reader's worker in the server; absent, this thread. */
+  catalogRanker?: CatalogRanker;
   now: () => Date;
   /** Who is a Slack workspace admin (settings permissions); asked only about people who are not approvers. */
   directory: SlackDirectory;
@@ -55,6 +58,7 @@ export interface ContextFactoryOptions {
   readSheets?: SheetReader;
   readGrid?: GridReader;
   compute?: Compute;
+  catalogRanker?: CatalogRanker;
 }
 
 /**
@@ -111,6 +115,7 @@ export function createContextFactory(options: ContextFactoryOptions) {
       readSheets,
       readGrid,
       compute,
+      ...(options.catalogRanker ? { catalogRanker: options.catalogRanker } : {}),
       now,
       directory,
     };

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { WorkspaceDb, WorkspaceTx } from '../scoped.js';
-import { CatalogIndex } from '../../catalog/catalog-index.js';
+import { type CatalogEntry, CatalogIndex } from '../../catalog/catalog-index.js';
 import type { CatalogFileRow, ExistingProduct } from '../../catalog/catalog-file.js';
 
 const cache = new Map<string, { version: string; index: Promise<CatalogIndex> }>();
@@ -30,27 +30,35 @@ export async function loadCatalogIndex(db: WorkspaceDb): Promise<CatalogIndex> {
   const version = await catalogVersion(db);
   const cached = cache.get(db.$workspaceId);
   if (cached && cached.version === version) return cached.index;
-  const index = db.product
-    .findMany({
-      // Retired products stay for the quotations and POs that name them; a new quotation never matches them.
-      where: { retiredAt: null },
-      select: {
-        id: true,
-        sku: true,
-        name: true,
-        color: true,
-        size: true,
-        category: true,
-        skuPrefix: true,
-        colorCode: true,
-        sizeCode: true,
-      },
-    })
-    .then((rows) => CatalogIndex.build(rows));
+  const index = activeCatalogProducts(db).then((rows) => CatalogIndex.build(rows));
   cache.set(db.$workspaceId, { version, index });
   // A failed build must not be served from the cache forever.
   index.catch(() => cache.delete(db.$workspaceId));
   return index;
+}
+
+/** The workspace's catalog as it is now, as a key: an index built under it is the current one while the key holds. */
+export async function catalogKey(db: WorkspaceDb): Promise<string> {
+  return `${db.$workspaceId}:${await catalogVersion(db)}`;
+}
+
+/** The products a new quotation can match, as the index is built from them. */
+export function activeCatalogProducts(db: WorkspaceDb): Promise<CatalogEntry[]> {
+  return db.product.findMany({
+    // Retired products stay for the quotations and POs that name them; a new quotation never matches them.
+    where: { retiredAt: null },
+    select: {
+      id: true,
+      sku: true,
+      name: true,
+      color: true,
+      size: true,
+      category: true,
+      skuPrefix: true,
+      colorCode: true,
+      sizeCode: true,
+    },
+  });
 }
 
 /** Products a new quotation can match. */

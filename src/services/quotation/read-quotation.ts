@@ -6,11 +6,17 @@
 // token: a second reader (a job's retry, after the first attempt died or its lease ran out) writes a new one, so the first
 // reader's late result is refused rather than replacing the lines the buyer has started reviewing. A long read (a
 // slow download, a Claude re-read) renews the lease while it works, so it is not overtaken in the first place.
-import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
+import type { CatalogIndex } from '../../catalog/catalog-index.js';
+import { activeCatalogProducts, catalogKey, loadCatalogIndex } from '../../db/stores/catalog-store.js';
 import { toJsonColumn } from '../../db/json.js';
 import { log } from '../../log.js';
 import { QuotationError } from '../../quotation/errors.js';
-import { type ParsedItem, type ParsedQuotation, parseQuotation } from '../../quotation/parse-quotation.js';
+import {
+  type ParsedItem,
+  type ParsedQuotation,
+  parseQuotation,
+  type RankLines,
+} from '../../quotation/parse-quotation.js';
 import type { WorkspaceTx } from '../../db/scoped.js';
 import { supplierColumnsSchema } from '../../quotation/document-kind.js';
 import { withUsageScope } from '../../llm/usage-scope.js';
@@ -55,6 +61,35 @@ class ReadLeaseLost extends Error {
 
 export function readQuotation(ctx: ServiceContext, options: ReadQuotationOptions): Promise<ReadQuotationOutcome> {
   return withUsageScope({ workspaceId: ctx.workspace.id, quotationId: options.quotationId }, () => read(ctx, options));
+}
+
+/**
+ * What reading a file needs that a start can prepare: the workspace's catalog index (10,000 products: a query and
+ * ~0.3 s of CPU to build), kept per catalog version, so the first file after a start does not wait for it.
+ */
+export async function warmUpReading(ctx: ServiceContext): Promise<void> {
+  const ranker = ctx.catalogRanker;
+  if (ranker) await ranker.load(await catalogKey(ctx.db), await activeCatalogProducts(ctx.db));
+  else await loadCatalogIndex(ctx.db);
+}
+
+/**
+ * The catalog to match against: in the server, the index the reader's worker keeps (built there from this
+ * workspace's products the first time its key is asked for), so neither building it nor matching 3,000 lines runs on
+ * the event loop that acknowledges Slack; elsewhere (CLIs, tests) the index in this thread.
+ */
+async function catalogFor(ctx: ServiceContext): Promise<CatalogIndex | RankLines> {
+  const ranker = ctx.catalogRanker;
+  if (!ranker) return loadCatalogIndex(ctx.db);
+  const key = await catalogKey(ctx.db);
+  return async (queries, options) => {
+    const ranked = await ranker.rank(key, queries, options);
+    if (ranked) return ranked;
+    await ranker.load(key, await activeCatalogProducts(ctx.db));
+    const again = await ranker.rank(key, queries, options);
+    if (!again) throw new Error(`the catalog index ${key} was not kept by the reader's worker`);
+    return again;
+  };
 }
 
 /**
@@ -126,7 +161,7 @@ async function readHeld(
     });
     parsed = await parseQuotation({
       data,
-      catalog: await loadCatalogIndex(ctx.db),
+      catalog: await catalogFor(ctx),
       suppliers,
       limits: ctx.limits,
       llm: ctx.llm,
