@@ -214,11 +214,14 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
   // This instance's outbox workers (pg-boss worker ids), and those not running a lane now.
   const outboxWorkers: string[] = [];
   const idleOutboxWorkers = new Set<string>();
-  /** Wakes an idle outbox worker per job just sent (or, all busy, has each look again as soon as it is done). */
+  /**
+   * Wakes an idle outbox worker per job just sent, and has each busy one look again as soon as its run is done: a job
+   * of a lane whose run is still going cannot start before that run ends (one per key), and is then taken at once
+   * rather than at the next poll.
+   */
   function wakeOutboxWorkers(jobs: number) {
-    const idle = [...idleOutboxWorkers];
-    const woken = idle.length > 0 ? idle.slice(0, jobs) : outboxWorkers;
-    for (const id of woken) boss.notifyWorker(id);
+    const busy = outboxWorkers.filter((id) => !idleOutboxWorkers.has(id));
+    for (const id of [...[...idleOutboxWorkers].slice(0, jobs), ...busy]) boss.notifyWorker(id);
   }
   // One run at a time, and one more if asked meanwhile: every commit asks, and a burst needs one look afterwards.
   let outboxRun: Promise<void> | null = null;
