@@ -11,7 +11,7 @@ import {
   type StatusStage,
   type StatusSupplierRow,
 } from '../slack/views/index.js';
-import { askerName, statusKey, threadOf, message, edit, supplierName, planKey } from './thread.js';
+import { askerName, statusKey, threadOf, message, edit, supplierName, planKey, type Thread } from './thread.js';
 
 /**
  * Shows `stage`: by editing the status card (posted by enqueueReadingCard), or — from the negotiation's first round on —
@@ -33,8 +33,10 @@ export async function statusCalls(
   quotationId: string,
   stage: StatusStage,
   change: string,
+  /** The quotation's thread when the caller has read it already. */
+  known?: Thread,
 ): Promise<OutboxCall[]> {
-  const thread = await threadOf(reader, quotationId);
+  const thread = known ?? (await threadOf(reader, quotationId));
   const currency = thread.currency ?? 'USD';
   const cardOf = (state: StatusStage) =>
     buildStatusCard({ fileName: thread.fileName, sharedBy: thread.uploadedBySlackUserId, currency, state });
