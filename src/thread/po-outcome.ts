@@ -3,7 +3,8 @@
 // approval's or rejection's transaction (reads only: that transaction is what the approver's click waits for) and
 // enqueued inside it, so the change and its messages are committed together.
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
-import { type OutboxCall, type OutboxWriter } from '../outbox/index.js';
+import type { WorkspaceTx } from '../db/scoped.js';
+import { enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import { buildPoOutcome } from '../slack/views/index.js';
 import { edit, message, negotiationThread, upload } from './thread.js';
 import { statusCalls } from './status-card.js';
@@ -82,4 +83,9 @@ export async function purchaseOrderOutcomeCalls(
     calls.push(...status);
   }
   return calls;
+}
+
+/** Writes what purchaseOrderOutcomeCalls worked out, in the approval's or rejection's transaction. */
+export async function enqueuePurchaseOrderOutcome(tx: WorkspaceTx, calls: readonly OutboxCall[]): Promise<void> {
+  await enqueueSlackCalls(tx, calls);
 }

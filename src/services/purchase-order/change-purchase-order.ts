@@ -11,7 +11,8 @@
 import type { PurchaseOrderRefusal, PurchaseOrderView } from '../../decision/purchase-order-rules.js';
 import { isWriteRace, loadPurchaseOrder, PO_TRANSACTION_OPTIONS } from '../../db/stores/purchase-orders.js';
 import type { WorkspaceTx } from '../../db/scoped.js';
-import { enqueueSlackCalls, type OutboxCall } from '../../outbox/index.js';
+import type { OutboxCall } from '../../outbox/index.js';
+import { enqueuePurchaseOrderOutcome } from '../../thread/po-outcome.js';
 import { refused } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { purchaseOrderDone, purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
@@ -63,7 +64,7 @@ export async function changePurchaseOrder<R>(
   try {
     await ctx.db.$transaction(async (tx) => {
       if (!(await options.record(tx, po, step))) throw new LostRace();
-      await enqueueSlackCalls(tx, calls);
+      await enqueuePurchaseOrderOutcome(tx, calls);
     }, PO_TRANSACTION_OPTIONS);
     return purchaseOrderDone(updated, step.message, true);
   } catch (error) {
