@@ -20,6 +20,10 @@
 // and, when the next row is due later (a backoff, a Retry-After), sends its job again to start then rather than
 // holding a worker. Order, pace (on the database's clock), dedupe and the earlier-delivery lookup stay the outbox's
 // (src/outbox/outbox-poster.ts).
+// The instance that queued a lane's job wakes one of its own idle outbox workers for it, not the queue's
+// notification: that woke every outbox worker of every instance for each job (eight fetches racing for one job, on
+// PGlite all in line on its one connection ahead of the run that sends the click's edit). A job another instance
+// queued, a retry, or a run due later is found at the workers' next poll.
 //
 // A job that has used up its retries lands in the `dead-letter` queue: logged with what it was about, and the buyer's
 // thread told the work failed for good (JobHandlers.deadLetter).
@@ -207,13 +211,26 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
   }
 
   const toLaneJob = (lane: string): OutboxLaneJob => ({ lane });
+  // This instance's outbox workers (pg-boss worker ids), and those not running a lane now.
+  const outboxWorkers: string[] = [];
+  const idleOutboxWorkers = new Set<string>();
+  /**
+   * Wakes an idle outbox worker per job just sent, and has each busy one look again as soon as its run is done: a job
+   * of a lane whose run is still going cannot start before that run ends (one per key), and is then taken at once
+   * rather than at the next poll.
+   */
+  function wakeOutboxWorkers(jobs: number) {
+    const busy = outboxWorkers.filter((id) => !idleOutboxWorkers.has(id));
+    for (const id of [...[...idleOutboxWorkers].slice(0, jobs), ...busy]) boss.notifyWorker(id);
+  }
   // One run at a time, and one more if asked meanwhile: every commit asks, and a burst needs one look afterwards.
   let outboxRun: Promise<void> | null = null;
   let outboxAgain = false;
   async function queueOutboxNow(): Promise<void> {
     const lanes = await unsentOutboxLanes(options.prisma, OUTBOX_LANES_PER_LOOK);
     // A running job may have found its lane empty just before this commit: only a waiting one is enough.
-    await sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey, ['created', 'retry']);
+    const sent = await sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey, ['created', 'retry']);
+    if (sent > 0) wakeOutboxWorkers(sent);
   }
   function queueOutbox(): Promise<void> {
     if (outboxRun) {
@@ -247,7 +264,11 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     driveUnqueued: (jobs) => sendUnqueued(DRIVE_NEGOTIATION, jobs, negotiationKey),
     readUnqueued: (jobs) => sendUnqueued(READ_QUOTATION, jobs, fileKey),
     queueOutbox,
-    sendOutboxUnqueued: (lanes) => sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey),
+    async sendOutboxUnqueued(lanes) {
+      const sent = await sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey);
+      if (sent > 0) wakeOutboxWorkers(sent);
+      return sent;
+    },
     async work(handlers) {
       const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
       const workOptions = {
@@ -266,17 +287,27 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
         if (job) await slots.run(() => handlers.sendReviewWorkbook(job.data));
       });
       const sendOutbox = handlers.sendOutbox?.bind(handlers);
-      const outboxOptions = { ...workOptions, localConcurrency: options.outboxConcurrency ?? 8 };
       if (sendOutbox) {
-        await boss.work<OutboxLaneJob>(SEND_OUTBOX, outboxOptions, async ([job]) => {
-          if (!job) return;
-          const { dueInMs } = await sendOutbox(job.data, job);
-          if (dueInMs === null) return;
-          // Due later: the job is sent again to start then (on the database's clock). While this one runs, the
-          // stately queue keeps one more waiting per lane; if one waits already, it will look at the lane itself.
-          const startAfter = Math.max(1, Math.ceil(dueInMs / 1000));
-          await boss.send(SEND_OUTBOX, job.data, { singletonKey: laneKey(job.data), startAfter });
-        });
+        // One pg-boss worker per slot, each with its own id, so that one of them can be woken (wakeOutboxWorkers).
+        for (let slot = 0; slot < (options.outboxConcurrency ?? 8); slot++) {
+          let id = '';
+          id = await boss.work<OutboxLaneJob>(SEND_OUTBOX, { ...workOptions, localConcurrency: 1 }, async ([job]) => {
+            if (!job) return;
+            idleOutboxWorkers.delete(id);
+            try {
+              const { dueInMs } = await sendOutbox(job.data, job);
+              if (dueInMs === null) return;
+              // Due later: the job is sent again to start then (on the database's clock). While this one runs, the
+              // stately queue keeps one more waiting per lane; if one waits already, it will look at the lane itself.
+              const startAfter = Math.max(1, Math.ceil(dueInMs / 1000));
+              await boss.send(SEND_OUTBOX, job.data, { singletonKey: laneKey(job.data), startAfter });
+            } finally {
+              idleOutboxWorkers.add(id);
+            }
+          });
+          outboxWorkers.push(id);
+          idleOutboxWorkers.add(id);
+        }
       }
       await boss.work(DEAD_LETTER, { ...workOptions, includeMetadata: true as const }, async ([job]) => {
         if (!job) return;
@@ -330,8 +361,10 @@ async function createQueues(boss: PgBoss, tuning: BackgroundWorkTuning): Promise
     retryDelayMax: 60,
   };
   for (const name of QUEUE_NAMES) {
+    // The outbox's jobs wake one worker of the instance that queued them (wakeOutboxWorkers), not every worker.
+    const queueSettings = name === SEND_OUTBOX ? { ...settings, notify: false } : settings;
     // `stately`: per key (negotiation, file), one job waiting and one running; a policy cannot change later.
-    if (await boss.getQueue(name)) await boss.updateQueue(name, settings);
-    else await boss.createQueue(name, { ...settings, policy: 'stately' });
+    if (await boss.getQueue(name)) await boss.updateQueue(name, queueSettings);
+    else await boss.createQueue(name, { ...queueSettings, policy: 'stately' });
   }
 }

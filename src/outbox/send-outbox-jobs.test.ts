@@ -186,6 +186,33 @@ describe('the outbox on pg-boss', () => {
     expect(row.lockedBy).toBeNull();
   }, 60_000);
 
+  it("a commit's lane is sent by one of this instance's workers at once: not at a poll, and not all eight woken", async () => {
+    // Polls far apart: a send that waited for one would take 30 s.
+    const { work } = await instance('instance-a', { ...FAST, pollingIntervalSeconds: 30 });
+    // Every send-outbox fetch pg-boss makes (one statement each, `FOR UPDATE … SKIP LOCKED`).
+    const jobDb = work.boss.getDb();
+    const executeSql = jobDb.executeSql.bind(jobDb);
+    let fetches = 0;
+    jobDb.executeSql = (text: string, values?: unknown[]) => {
+      if (text.includes('SKIP LOCKED') && text.includes(`j.name = '${SEND_OUTBOX}'`)) fetches++;
+      return executeSql(text, values);
+    };
+    // The workers' first look, at start, is over.
+    await sleep(500);
+    for (const [i, channel] of ['C1', 'C2', 'C1'].entries()) {
+      fetches = 0;
+      const asked = Date.now();
+      await enqueueSlackCalls(ws, [post(`wake-${i}`, channel)]);
+      await work.queueOutbox();
+      await until(() => texts(channel).includes(`wake-${i}`), 20_000);
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      await until(async () => (await work.pending([SEND_OUTBOX])) === 0, 20_000);
+      // One worker woken for the one job (eight used to race for it, each with a fetch).
+      expect(fetches).toBeLessThanOrEqual(2);
+      await sleep(PACE_MS);
+    }
+  }, 60_000);
+
   it('a row whose job was never sent is queued by queue-unqueued-work, once', async () => {
     const { work } = await instance('instance-a');
     // Written, and the process died before queueing the lane's job.

@@ -1,20 +1,22 @@
 // A purchase order's approval or rejection in the thread, with the approved workbook. The approver's message is keyed
-// by the PO, the kind and the approver, so a repeated click writes nothing twice. Written in the transaction of the
-// approval or rejection itself.
+// by the PO, the kind and the approver, so a repeated click writes nothing twice. The calls are worked out before the
+// approval's or rejection's transaction (reads only: that transaction is what the approver's click waits for) and
+// enqueued inside it, so the change and its messages are committed together.
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
+import { enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import { buildPoOutcome } from '../slack/views/index.js';
 import { edit, message, negotiationThread, upload } from './thread.js';
-import { enqueueStatus } from './status-card.js';
+import { statusCalls } from './status-card.js';
 
 /** The outbox key of an approver's approval or rejection message. */
 export function poOutcomeKey(purchaseOrderId: string, kind: 'approval' | 'rejection', by: string): string {
   return `po:${purchaseOrderId}:${kind}:${by}`;
 }
 
-export async function enqueuePurchaseOrderOutcome(
-  tx: WorkspaceTx,
+/** The outbox calls that tell the thread of a PO's approval or rejection (`input.po` as it is once recorded). */
+export async function purchaseOrderOutcomeCalls(
+  reader: OutboxWriter,
   input: {
     po: PurchaseOrderView;
     by: string;
@@ -25,9 +27,9 @@ export async function enqueuePurchaseOrderOutcome(
     waitingFor: readonly string[];
     workbook: Buffer | null;
   },
-) {
+): Promise<OutboxCall[]> {
   const { po } = input;
-  const { quotationId, thread } = await negotiationThread(tx, po.negotiationId);
+  const { quotationId, thread } = await negotiationThread(reader, po.negotiationId);
   const approvers = po.approvals.map((a) => a.approverSlackUserId);
   const outcome =
     input.kind === 'approval'
@@ -57,17 +59,17 @@ export async function enqueuePurchaseOrderOutcome(
       }),
     );
   }
-  await enqueueSlackCalls(tx, calls);
   if (po.status === 'approved') {
-    await enqueueStatus(
-      tx,
+    const status = await statusCalls(
+      reader,
       quotationId,
       { stage: 'approved', poNumber: po.number, approvedBy: approvers, approvedAt: po.approvedAt ?? new Date() },
       `po:${po.id}:approved`,
     );
+    calls.push(...status);
   } else if (po.status === 'rejected') {
-    await enqueueStatus(
-      tx,
+    const status = await statusCalls(
+      reader,
       quotationId,
       {
         stage: 'rejected',
@@ -78,5 +80,12 @@ export async function enqueuePurchaseOrderOutcome(
       },
       `po:${po.id}:rejected`,
     );
+    calls.push(...status);
   }
+  return calls;
+}
+
+/** Writes what purchaseOrderOutcomeCalls worked out, in the approval's or rejection's transaction. */
+export async function enqueuePurchaseOrderOutcome(tx: WorkspaceTx, calls: readonly OutboxCall[]): Promise<void> {
+  await enqueueSlackCalls(tx, calls);
 }

@@ -5,7 +5,7 @@ import { MATCH_REVIEW } from '../config/business-rules.js';
 import type { QuotationErrorCode } from '../quotation/errors.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { hasActiveProducts } from '../db/stores/catalog-store.js';
-import { enqueueSlackCall } from '../outbox/index.js';
+import { enqueueSlackCall, enqueueSlackCalls } from '../outbox/index.js';
 import { supplierColumnsSchema } from '../quotation/document-kind.js';
 import {
   buildComparisonChoice,
@@ -18,7 +18,7 @@ import {
   type StatusStage,
 } from '../slack/views/index.js';
 import { reviewKey, statusKey, threadOf, message, edit, upload, type Thread } from './thread.js';
-import { enqueueStatus } from './status-card.js';
+import { enqueueStatus, statusCalls } from './status-card.js';
 
 // ───────────────────────────── Reading and review ─────────────────────────────
 
@@ -98,11 +98,12 @@ export async function enqueueReviewChanged(
 ) {
   const counts = known ?? (await reviewCounts(tx, quotationId));
   const model = await reviewModel(tx, quotationId, page, counts);
-  await enqueueSlackCall(
-    tx,
+  const status = await statusCalls(tx, quotationId, reviewStage(counts), `review:${change}`, model.thread);
+  // One insert for the review and the status card (the click's transaction waits for each statement).
+  await enqueueSlackCalls(tx, [
     edit(model.thread, `${reviewKey(quotationId)}:${change}`, reviewKey(quotationId), buildReviewMessage(model)),
-  );
-  await enqueueStatus(tx, quotationId, reviewStage(counts), `review:${change}`);
+    ...status,
+  ]);
 }
 
 /** The review workbook of every line, uploaded into the thread; `version` tells two states of the lines apart. */

@@ -2,7 +2,7 @@
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
 import type { NegotiationState } from '../negotiation/engine.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCall, enqueueSlackCalls, isEnqueued } from '../outbox/index.js';
+import { enqueueSlackCall, enqueueSlackCalls, isEnqueued, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import {
   buildStatusCard,
   isFinalStage,
@@ -11,7 +11,7 @@ import {
   type StatusStage,
   type StatusSupplierRow,
 } from '../slack/views/index.js';
-import { askerName, statusKey, threadOf, message, edit, supplierName, planKey } from './thread.js';
+import { askerName, statusKey, threadOf, message, edit, supplierName, planKey, type Thread } from './thread.js';
 
 /**
  * Shows `stage`: by editing the status card (posted by enqueueReadingCard), or — from the negotiation's first round on —
@@ -20,7 +20,23 @@ import { askerName, statusKey, threadOf, message, edit, supplierName, planKey } 
  * dedupe key.
  */
 export async function enqueueStatus(tx: WorkspaceTx, quotationId: string, stage: StatusStage, change: string) {
-  const thread = await threadOf(tx, quotationId);
+  await enqueueSlackCalls(tx, await statusCalls(tx, quotationId, stage, change));
+}
+
+/**
+ * The outbox calls that show `stage` (see enqueueStatus), read without writing: a caller whose transaction must stay
+ * short (an acknowledgement's) reads them before it and enqueues them inside it. Their dedupe keys make a call that
+ * another writer enqueued meanwhile a no-op.
+ */
+export async function statusCalls(
+  reader: OutboxWriter,
+  quotationId: string,
+  stage: StatusStage,
+  change: string,
+  /** The quotation's thread when the caller has read it already. */
+  known?: Thread,
+): Promise<OutboxCall[]> {
+  const thread = known ?? (await threadOf(reader, quotationId));
   const currency = thread.currency ?? 'USD';
   const cardOf = (state: StatusStage) =>
     buildStatusCard({ fileName: thread.fileName, sharedBy: thread.uploadedBySlackUserId, currency, state });
@@ -28,12 +44,11 @@ export async function enqueueStatus(tx: WorkspaceTx, quotationId: string, stage:
   const cardEdit = edit(thread, `${statusKey(quotationId)}:${change}`, statusKey(quotationId), card);
   const plan = planKey(quotationId);
   const tasks = planTasks(stage, currency);
-  const started = await isEnqueued(tx, plan);
-  const stopped = started && (await isEnqueued(tx, `${plan}:stop`));
+  const started = await isEnqueued(reader, plan);
+  const stopped = started && (await isEnqueued(reader, `${plan}:stop`));
   const starts = !started && (stage.stage === 'negotiating' || stage.stage === 'waiting');
   if (tasks.length === 0 || stopped || (!started && !starts)) {
-    await enqueueSlackCall(tx, cardEdit);
-    return;
+    return [cardEdit];
   }
   const streamed = {
     channelId: thread.slackChannelId,
@@ -41,11 +56,11 @@ export async function enqueueStatus(tx: WorkspaceTx, quotationId: string, stage:
     fallback: { text: card.text, blocks: card.blocks },
   };
   if (starts) {
-    const team = await tx.workspace.findUniqueOrThrow({
-      where: { id: tx.$workspaceId },
+    const team = await reader.workspace.findUniqueOrThrow({
+      where: { id: reader.$workspaceId },
       select: { slackTeamId: true },
     });
-    await enqueueSlackCalls(tx, [
+    return [
       // First, so that where streaming is refused the start's fallback (the full card) is the edit that stays.
       edit(thread, `${statusKey(quotationId)}:live`, statusKey(quotationId), cardOf({ stage: 'live' })),
       {
@@ -63,11 +78,10 @@ export async function enqueueStatus(tx: WorkspaceTx, quotationId: string, stage:
           fallback: streamed.fallback,
         },
       },
-    ]);
-    return;
+    ];
   }
   const final = isFinalStage(stage);
-  await enqueueSlackCalls(tx, [
+  return [
     {
       dedupeKey: final ? `${plan}:stop` : `${plan}:${change}`,
       method: final ? 'chat.stopStream' : 'chat.appendStream',
@@ -78,7 +92,7 @@ export async function enqueueStatus(tx: WorkspaceTx, quotationId: string, stage:
     },
     // The outcome also goes on the card at the top, which said "follow the plan below" while the plan ran.
     ...(final ? [cardEdit] : []),
-  ]);
+  ];
 }
 
 /** The first words in the thread: 👀 on the file's message and the status card, "reading". */

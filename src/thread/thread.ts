@@ -2,7 +2,7 @@
 // and the dedupe keys that make a replayed change enqueue nothing twice.
 import { createHash } from 'node:crypto';
 import type { NegotiationState } from '../negotiation/engine.js';
-import type { WorkspaceTx } from '../db/scoped.js';
+import type { WorkspaceDb, WorkspaceTx } from '../db/scoped.js';
 import { type OutboxCall } from '../outbox/index.js';
 import { BRAND_AGENT_NAME, type SlackMessage } from '../slack/views/index.js';
 
@@ -19,7 +19,7 @@ export function changeKey(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 }
 
-export async function threadOf(tx: WorkspaceTx, quotationId: string) {
+export async function threadOf(tx: WorkspaceTx | WorkspaceDb, quotationId: string) {
   return tx.quotation.findUniqueOrThrow({
     where: { id: quotationId },
     select: {
@@ -91,7 +91,7 @@ export function questionAddressee(negotiation: { startedBySlackUserId: string })
   return negotiation.startedBySlackUserId;
 }
 
-export async function negotiationThread(tx: WorkspaceTx, negotiationId: string) {
+export async function negotiationThread(tx: WorkspaceTx | WorkspaceDb, negotiationId: string) {
   const negotiation = await tx.negotiation.findUniqueOrThrow({
     where: { id: negotiationId },
     select: { quotationId: true, startedBySlackUserId: true },

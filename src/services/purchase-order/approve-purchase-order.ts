@@ -3,7 +3,8 @@
 // In the same transaction the thread is told (outbox rows): the status card, a confirmation and — once approved — the
 // workbook, rendered from the PO as drafted and stored (never from the decision computed again: a rules change since
 // the draft changes nothing). So an approval exists exactly when its messages do: a crash or a database error between
-// the two leaves neither, and the approver's next submission records and tells it.
+// the two leaves neither, and the approver's next submission records and tells it. The messages and the workbook are
+// made before that transaction (change-purchase-order.ts), which holds only the writes the submission waits for.
 //
 // Repeats: a double click or a Slack retry finds the approval recorded and changes nothing, and the outbox keys make
 // it post nothing twice.
@@ -19,8 +20,8 @@ import {
 } from '../../decision/purchase-order-rules.js';
 import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
 import { recordApproval } from '../../db/stores/purchase-orders.js';
-import type { WorkspaceTx } from '../../db/scoped.js';
-import { enqueuePurchaseOrderOutcome } from '../../thread/po-outcome.js';
+import type { OutboxCall } from '../../outbox/index.js';
+import { purchaseOrderOutcomeCalls } from '../../thread/po-outcome.js';
 import { approversToRemind } from '../reminders/remind-po-approvers.js';
 import type { ServiceContext } from '../service-context.js';
 import { changePurchaseOrder } from './change-purchase-order.js';
@@ -56,6 +57,13 @@ function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Prom
     purchaseOrderId,
     step: (po) => approvalStep(po, by, { expectedVersion, dualApprovalAboveUsd }),
     afterLostRace: (po) => approvalAfterLostRace(po, by, dualApprovalAboveUsd),
+    applied: (po, step) => ({
+      ...po,
+      version: po.version + 1,
+      approvals: [...po.approvals, { approverSlackUserId: by, approvedAt: now }],
+      ...(step.complete ? { status: 'approved' as const, approvedAt: now } : {}),
+    }),
+    tell: (updated) => tellThread(ctx, updated, by),
     async record(tx, po, step) {
       // The version matched, so this is the PO the approver's modal showed: its digest says what was approved.
       const shownDigest = purchaseOrderDigest(po);
@@ -96,12 +104,11 @@ function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Prom
       }
       return true;
     },
-    tell: (tx, updated) => tellThread(tx, ctx, updated, by),
   });
 }
 
-/** The approver's message (and, once approved, the workbook and the status card), in the approval's transaction. */
-async function tellThread(tx: WorkspaceTx, ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<void> {
+/** The approver's message (and, once approved, the workbook and the status card), for the approval's transaction. */
+async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<OutboxCall[]> {
   const workbook = po.status === 'approved' ? await approvedWorkbook(ctx, po) : null;
   const { settings } = ctx.workspace;
   const required = approvalsRequired(po, settings.dualApprovalAboveUsd);
@@ -110,13 +117,13 @@ async function tellThread(tx: WorkspaceTx, ctx: ServiceContext, po: PurchaseOrde
     settings.approvers,
     po.approvals.map((a) => a.approverSlackUserId),
   );
-  await enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'approval', required, waitingFor, workbook });
+  return purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'approval', required, waitingFor, workbook });
 }
 
 /**
  * The approved PO as a workbook, from its stored rows: what the approvers were shown and approved. Written in the
- * compute worker: at 3,000 lines it is most of a second of CPU the approval's acknowledgement (and every other
- * listener) would otherwise wait behind.
+ * compute worker (at 3,000 lines it is most of a second of CPU every other listener would otherwise wait behind), and
+ * before the approval's transaction, which would otherwise hold a connection — on PGlite the only one — meanwhile.
  */
 function approvedWorkbook(ctx: ServiceContext, po: PurchaseOrderView): Promise<Buffer> {
   return ctx.compute.purchaseOrderWorkbook(

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
-import { scopeToWorkspace, type WorkspaceDb } from '../../db/scoped.js';
+import { scopeToWorkspace, type WorkspaceDb, type WorkspaceTx } from '../../db/scoped.js';
 import { seedWorkspace, supplierColumns } from '../../db/seed.js';
 import { loadCheckpoint, startNegotiation } from '../../db/stores/negotiation-store.js';
 import { loadPurchaseOrder } from '../../db/stores/purchase-orders.js';
@@ -568,6 +568,73 @@ describe('purchase orders: draft, approve, reject, get', () => {
       changed: false,
       value: { po, message: `${po.number}: draft, 0 of 2 approvals.` },
     });
+  });
+
+  it('answers an approval after a transaction of its writes only: no reads, no workbook rendered while it is open', async () => {
+    // The approver's submission is answered once this transaction commits, and on PGlite it holds the one connection
+    // every other delivery waits for: the PO, the thread and the workbook are read and made before it.
+    const seen = { open: 0, statements: [] as string[], workbooks: 0, workbooksInTransaction: 0 };
+    const counted = <T extends object>(target: T, path = ''): T =>
+      new Proxy(target, {
+        get(object, property, receiver) {
+          const value: unknown = Reflect.get(object, property, receiver);
+          if (typeof property !== 'string') return value;
+          if (typeof value === 'function') {
+            return (...args: unknown[]) => {
+              seen.statements.push(`${path}${property}`);
+              return (value as (...a: unknown[]) => unknown).apply(object, args);
+            };
+          }
+          if (typeof value === 'object' && value !== null && !property.startsWith('$')) {
+            return counted(value, `${property}.`);
+          }
+          return value;
+        },
+      });
+    const ctx = ctxWith();
+    const observed: ServiceContext = {
+      ...ctx,
+      db: new Proxy(ctx.db, {
+        get(object, property, receiver) {
+          const value: unknown = Reflect.get(object, property, receiver);
+          if (property !== '$transaction') return value;
+          return (work: (tx: WorkspaceTx) => Promise<unknown>, options?: object) =>
+            ctx.db.$transaction(async (tx) => {
+              seen.open++;
+              try {
+                return await work(counted(tx));
+              } finally {
+                seen.open--;
+              }
+            }, options);
+        },
+      }),
+      compute: {
+        ...ctx.compute,
+        purchaseOrderWorkbook: (document) => {
+          seen.workbooks++;
+          if (seen.open > 0) seen.workbooksInTransaction++;
+          return ctx.compute.purchaseOrderWorkbook(document);
+        },
+      },
+    };
+    const po = poOf(await draft(await newNegotiation()));
+    const result = await approvePurchaseOrder(observed, { purchaseOrderId: po.id, by: ALICE, expectedVersion: 0 });
+    expect(poOf(result)).toEqual(await loadPurchaseOrder(ws, po.id));
+    expect(poOf(result)).toMatchObject({ status: 'approved', version: 1 });
+    expect(seen).toMatchObject({ workbooks: 1, workbooksInTransaction: 0 });
+    expect(seen.statements).toEqual([
+      // The conditional write, the approval row, its two audit entries.
+      'purchaseOrder.updateMany',
+      'purchaseOrderApproval.create',
+      'auditLog.create',
+      'auditLog.create',
+      // The outbox: the status card's last edit (an edit that repeats it is skipped), the database's time, the rows.
+      'slackOutbox.findFirst',
+      '$queryRaw',
+      'slackOutbox.createMany',
+    ]);
+    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`, `po:${po.id}:workbook`]);
   });
 
   describe('the approved workbook', () => {

@@ -12,8 +12,8 @@ import {
   statusesLeadingTo,
 } from '../../decision/purchase-order-rules.js';
 import { recordRejection } from '../../db/stores/purchase-orders.js';
-import type { WorkspaceTx } from '../../db/scoped.js';
-import { enqueuePurchaseOrderOutcome } from '../../thread/po-outcome.js';
+import type { OutboxCall } from '../../outbox/index.js';
+import { purchaseOrderOutcomeCalls } from '../../thread/po-outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { changePurchaseOrder } from './change-purchase-order.js';
 import { purchaseOrderRefused, type PurchaseOrderResult } from './purchase-order-result.js';
@@ -51,6 +51,15 @@ function commit(
     purchaseOrderId,
     step: (po) => rejectionStep(po, expectedVersion, reason),
     afterLostRace: rejectionAfterLostRace,
+    applied: (po) => ({
+      ...po,
+      version: po.version + 1,
+      status: 'rejected',
+      rejectedReason: reason,
+      rejectedBySlackUserId: by,
+      rejectedAt: now,
+    }),
+    tell: (updated) => tellThread(ctx, updated, by),
     async record(tx, po) {
       const recorded = await recordRejection(tx, {
         purchaseOrderId,
@@ -69,12 +78,11 @@ function commit(
       });
       return true;
     },
-    tell: (tx, updated) => tellThread(tx, ctx, updated, by),
   });
 }
 
-/** The rejection's message and the status card, in the rejection's transaction. */
-function tellThread(tx: WorkspaceTx, ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<void> {
+/** The rejection's message and the status card, for the rejection's transaction. */
+function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<OutboxCall[]> {
   const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
-  return enqueuePurchaseOrderOutcome(tx, { po, by, kind: 'rejection', required, waitingFor: [], workbook: null });
+  return purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'rejection', required, waitingFor: [], workbook: null });
 }

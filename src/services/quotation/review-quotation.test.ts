@@ -203,4 +203,39 @@ describe('a review click on a quotation most of whose lines were matched for sur
     // Reading every line (40 here, 3,000 in sample 13) on each click was most of a large review's time.
     expect(linesRead).toBeLessThanOrEqual(NEEDED);
   });
+
+  it('writes the review and the status card in one outbox insert, reading the thread once', async () => {
+    const quotation = await quotationInReview();
+    const first = await ctx.db.quotationItem.findFirstOrThrow({ where: { quotationId: quotation.id, position: 0 } });
+    // Every database operation of the click (a model's, or raw SQL), as the client hands it to Prisma.
+    const operations: string[] = [];
+    const counting = db.prisma.$extends({
+      query: {
+        async $allOperations({ model, operation, args, query }) {
+          operations.push(model ? `${model}.${operation}` : operation);
+          return query(args);
+        },
+      },
+    }) as unknown as PrismaClient;
+    const contexts = createContextFactory({ prisma: counting, env: loadEnv({}), llm: null, now: () => new Date() });
+    const counted = await contexts.forTeam(TEAM);
+    if (!counted) throw new Error('no workspace');
+    operations.length = 0;
+    const result = await reviewItem(counted, {
+      itemId: first.id,
+      by: BUYER,
+      decision: { kind: 'confirm', productId: first.productId },
+      page: 1,
+    });
+    expect(result).toMatchObject({ ok: true, changed: true });
+    expect(operations.filter((op) => op === 'SlackOutbox.createMany')).toHaveLength(1);
+    expect(operations.filter((op) => op === 'Quotation.findUniqueOrThrow')).toHaveLength(1);
+    const keys = (await ctx.db.slackOutbox.findMany({ where: { dedupeKey: { contains: `item:${first.id}` } } })).map(
+      (row) => row.dedupeKey,
+    );
+    expect(keys.sort()).toEqual([
+      `q:${quotation.id}:review:item:${first.id}`,
+      `q:${quotation.id}:status:review:item:${first.id}`,
+    ]);
+  });
 });
