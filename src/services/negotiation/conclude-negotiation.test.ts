@@ -45,6 +45,53 @@ function heldCharts() {
   return { compute, waiting };
 }
 
+/**
+ * The same database, noting each transaction's calls (`model.method`, or the raw statement's kind) — enough to see
+ * what a transaction does while it holds the connection.
+ */
+function recordingTransactions(db: WorkspaceDb, transactions: string[][]): WorkspaceDb {
+  const recordingTx = (tx: object, calls: string[]) =>
+    new Proxy(tx, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof property !== 'string') return value;
+        if (typeof value === 'function') {
+          return (...args: unknown[]) => {
+            calls.push(property);
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        if (typeof value !== 'object' || value === null || property.startsWith('$')) return value;
+        return new Proxy(value, {
+          get(delegate, method, inner) {
+            const fn: unknown = Reflect.get(delegate, method, inner);
+            if (typeof fn !== 'function' || typeof method !== 'string') return fn;
+            return (...args: unknown[]) => {
+              calls.push(`${property}.${method}`);
+              return (fn as (...a: unknown[]) => unknown).apply(delegate, args);
+            };
+          },
+        });
+      },
+    });
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== '$transaction' || typeof value !== 'function') return value;
+      return (work: unknown, options?: unknown) => {
+        if (typeof work !== 'function') return (value as (...a: unknown[]) => unknown).call(target, work, options);
+        const calls: string[] = [];
+        transactions.push(calls);
+        return (value as (...a: unknown[]) => unknown).call(
+          target,
+          (tx: object) => (work as (tx: object) => unknown)(recordingTx(tx, calls)),
+          options,
+        );
+      };
+    },
+  });
+}
+
 describe('concluding a negotiation', () => {
   let db: TestDatabase;
   let ws: WorkspaceDb;
@@ -158,6 +205,26 @@ describe('concluding a negotiation', () => {
     const queued = await keys(negotiationId);
     const decisionAt = queued.findIndex((key) => key.startsWith(`neg:${negotiationId}:decision:`));
     expect(queued.indexOf(priceChartKey(negotiationId))).toBeGreaterThan(decisionAt);
+  });
+
+  it("drafts the PO's lines in one statement and reads the PO back only after the draft's transaction", async () => {
+    const negotiationId = await completedNegotiation();
+    const ctx = await contextWith(computeInProcess);
+    const transactions: string[][] = [];
+    const recorded: ServiceContext = { ...ctx, db: recordingTransactions(ctx.db, transactions) };
+    await concludeNegotiation(recorded, negotiationId);
+    const draft = transactions.find((calls) => calls.includes('purchaseOrder.create'));
+    if (!draft) throw new Error('no draft transaction');
+    // On PGlite a transaction holds the only connection: per-line work in it (Prisma compiling each line's values, a
+    // 3,000-line read back through its includes) kept every ack waiting. Before: product.findMany,
+    // purchaseOrderItem.createMany and purchaseOrder.findUnique in here.
+    expect(draft.filter((call) => /^(product|purchaseOrderItem)\./.test(call))).toEqual([]);
+    expect(draft).not.toContain('purchaseOrder.findUnique');
+    const po = await ws.purchaseOrder.findFirstOrThrow({
+      where: { negotiationId },
+      include: { allocations: { include: { items: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } } },
+    });
+    expect(po.allocations.flatMap((a) => a.items.map((item) => item.sku))).toEqual(['A', 'B']);
   });
 
   it('draws the chart on the retry of a drive whose process died after the recommendation was committed', async () => {
