@@ -5,7 +5,7 @@ import type { DecisionNumbers, NoFeasibleAward, PremiumOption } from '../decisio
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { DecisionText } from '../decision/write-decision.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCall, enqueueSlackCalls } from '../outbox/index.js';
+import { enqueueSlackCall } from '../outbox/index.js';
 import {
   buildDecision,
   buildNoAward,
@@ -100,7 +100,6 @@ export async function enqueueDecision(
     numbers: DecisionNumbers;
     text: DecisionText;
     po: PurchaseOrderView;
-    chart: Buffer;
     /** What the negotiation's AI calls cost, as recorded so far. */
     aiCost?: DecisionAiCost | null;
     /** The workspace's approvers: the draft PO @-mentions them. */
@@ -173,14 +172,7 @@ export async function enqueueDecision(
         ? null
         : { by: numbers.limits.consentUsed.by, amountOverQuote: numbers.limits.consentedPremium },
   });
-  await enqueueSlackCalls(tx, [
-    message(thread, negKey(negotiationId, `decision:${po.id}`), decision),
-    upload(thread, negKey(negotiationId, 'chart'), {
-      filename: 'offer-totals-by-round.png',
-      title: 'Offer totals by round',
-      content: input.chart,
-    }),
-  ]);
+  await enqueueSlackCall(tx, message(thread, negKey(negotiationId, `decision:${po.id}`), decision));
   await enqueueStatus(
     tx,
     quotationId,
@@ -191,6 +183,22 @@ export async function enqueueDecision(
       isSplit: numbers.recommendation.isSplit,
     },
     `decision:${po.id}`,
+  );
+}
+
+/** The key of the price chart's upload: one chart per negotiation, however often it is concluded. */
+export const priceChartKey = (negotiationId: string) => negKey(negotiationId, 'chart');
+
+/** The price chart under the recommendation, queued after it (its PNG takes a while to draw). */
+export async function enqueuePriceChart(tx: WorkspaceTx, input: { negotiationId: string; chart: Buffer }) {
+  const { thread } = await negotiationThread(tx, input.negotiationId);
+  await enqueueSlackCall(
+    tx,
+    upload(thread, priceChartKey(input.negotiationId), {
+      filename: 'offer-totals-by-round.png',
+      title: 'Offer totals by round',
+      content: input.chart,
+    }),
   );
 }
 

@@ -5,6 +5,7 @@ import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
 import { seedWorkspace, supplierColumns } from '../seed.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { recordingTransactions } from '../../../test/support/recording-transactions.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
 import { nextOpenQuestion } from '../../negotiation/ask-info.js';
@@ -215,6 +216,28 @@ describe('negotiations on the database', () => {
     await expect(saveStep(ws, negotiationId, version, result, undefined, 'instance-a')).rejects.toThrow(LeaseLostError);
     expect(await ws.message.count({ where: { negotiationId } })).toBe(0);
     expect(await saveStep(ws, negotiationId, version, result, undefined, 'instance-b')).toBe(version + 1);
+  });
+
+  it("writes a step's messages in one statement, its supplier rows read and its offers encoded before the transaction", async () => {
+    const { negotiationId } = await newNegotiation(5);
+    let { state, version } = await loadCheckpoint(ws, negotiationId);
+    const transactions: string[][] = [];
+    const recorded = recordingTransactions(ws, transactions);
+    // Steps until one says something.
+    let messages = 0;
+    while (messages === 0 && state.status === 'running') {
+      const result = await advance(state, agents);
+      messages = result.events.filter((event) => event.type === 'message').length;
+      transactions.length = 0;
+      version = await saveStep(recorded, negotiationId, version, result);
+      state = result.state;
+    }
+    expect(messages).toBeGreaterThan(0);
+    const [step] = transactions;
+    // Before: message.create once per message, and negotiationSupplier.findMany, inside the step's transaction.
+    expect(step?.filter((call) => call.startsWith('message.'))).toEqual(['message.createMany']);
+    expect(step).not.toContain('negotiationSupplier.findMany');
+    expect(await ws.message.count({ where: { negotiationId } })).toBe(state.messageCount);
   });
 
   it('stores a step computed twice only once', async () => {

@@ -3,6 +3,7 @@
 // step computed twice — a crash after the write, a second instance — is stored once). A process that dies at any
 // point leaves either the step before or the step after; another process resumes from there.
 import type { SupplierProfile } from '../../config/business-rules.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { toJsonColumn } from '../json.js';
 import { log } from '../../log.js';
 import type { WorkspaceDb, WorkspaceTx } from '../scoped.js';
@@ -72,7 +73,8 @@ export async function startNegotiation(db: WorkspaceDb, options: StartNegotiatio
         supplierId: options.supplierIds[profile.code] ?? missing(profile.code),
       })),
     });
-    await writeEvents(tx, db.$workspaceId, negotiation.id, state, events, checkpoint);
+    const planned = planEvents(db.$workspaceId, negotiation.id, state, events, checkpoint);
+    await writeEvents(tx, state, planned, await readSupplierRows(tx, negotiation.id));
     await checkpoint.finish(tx, negotiation.id);
     await alsoWrite?.(tx, events, state);
     return { negotiationId: negotiation.id, state, events };
@@ -148,6 +150,9 @@ export async function saveStep(
   const { state, events } = result;
   // Only what the step changed is written (a delta, with the line sets it adds), or a new base now and then.
   const checkpoint = checkpointWrite(db.$workspaceId, negotiationId, fromVersion, state);
+  const planned = planEvents(db.$workspaceId, negotiationId, state, events, checkpoint);
+  // Fixed when the negotiation started: read before the transaction, which then only writes.
+  const suppliers = await readSupplierRows(db, negotiationId);
   const saved = await db.$transaction(async (tx) => {
     const { count } = await tx.negotiation.updateMany({
       where: {
@@ -185,7 +190,7 @@ export async function saveStep(
       throw new StaleStepError(`Negotiation ${negotiationId} moved on from version ${fromVersion}`);
     }
     await markPause(tx, negotiationId, statusOf(state));
-    await writeEvents(tx, db.$workspaceId, negotiationId, state, events, checkpoint);
+    await writeEvents(tx, state, planned, suppliers);
     await checkpoint.finish(tx, negotiationId);
     await alsoWrite?.(tx, events, state);
     return fromVersion + 1;
@@ -223,19 +228,145 @@ export function engineQuestionId(rowId: string): string {
   return rowId.slice(rowId.indexOf('_') + 1);
 }
 
-async function writeEvents(
-  tx: WorkspaceTx,
+/** The database rows of each engine role: `negotiationSupplier` ids by the supplier's code. */
+type SupplierRows = { id: string; supplier: { code: string } }[];
+
+function readSupplierRows(db: WorkspaceDb | WorkspaceTx, negotiationId: string): Promise<SupplierRows> {
+  return db.negotiationSupplier.findMany({
+    where: { negotiationId },
+    select: { id: true, supplier: { select: { code: true } } },
+  });
+}
+
+/** A step's events as the rows they write, the supplier's row still to be resolved (`writeEvents`). */
+type EventWrite = (tx: WorkspaceTx, rowFor: (code: string) => string | undefined) => Promise<void> | void;
+
+/**
+ * Everything a step's events write, prepared before its transaction: the encoding of actions and offers (3,000-line
+ * arrays, hashed into line sets) is CPU that must not run while the transaction holds the connection — on PGlite the
+ * only one, with the acks waiting behind it. The messages are then one statement, whatever their number.
+ */
+function planEvents(
   workspaceId: string,
   negotiationId: string,
   state: NegotiationState,
   events: NegotiationEvent[],
   // Actions and offers carry every line: stored in stored form, their lines the line sets the checkpoint has.
   lineSets: Pick<CheckpointWrite, 'lineSets'>,
+): {
+  messages: (rowFor: (code: string) => string | undefined) => Prisma.MessageCreateManyInput[];
+  others: EventWrite[];
+} {
+  const messages: ((rowFor: (code: string) => string | undefined) => Prisma.MessageCreateManyInput)[] = [];
+  const others: EventWrite[] = [];
+  for (const event of events) {
+    if (event.type === 'message') {
+      const action = encodeFor(lineSets, event.action);
+      const pillarBriefs = event.pillarBriefs ? toJsonColumn(event.pillarBriefs) : undefined;
+      messages.push((rowFor) => ({
+        workspaceId,
+        negotiationId,
+        negotiationSupplierId: rowFor(event.supplierCode) ?? null,
+        sequence: event.sequence,
+        role: event.role,
+        speakerName: event.speaker,
+        text: event.text,
+        action,
+        actionType: event.action.type,
+        usedStrategies: event.usedStrategies,
+        pillarBriefs,
+      }));
+    } else if (event.type === 'offer_extracted') {
+      const evaluation = state.evaluations.find(
+        (e) => e.round === event.round && e.supplierCode === event.supplierCode,
+      );
+      const offerData = encodeFor(lineSets, event.offer);
+      others.push(async (tx, rowFor) => {
+        const rowId = rowFor(event.supplierCode);
+        if (!rowId) return;
+        await tx.negotiationRound.upsert({
+          where: { negotiationSupplierId_roundNumber: { negotiationSupplierId: rowId, roundNumber: event.round } },
+          create: {
+            workspaceId,
+            negotiationId,
+            negotiationSupplierId: rowId,
+            roundNumber: event.round,
+            phase: state.phase,
+            offerData,
+            offerTotal: event.offer.total,
+            evaluation: evaluation?.evaluation ?? null,
+          },
+          update: { offerData, offerTotal: event.offer.total },
+        });
+      });
+    } else if (event.type === 'question_asked') {
+      others.push(async (tx, rowFor) => {
+        await tx.pendingQuestion.create({
+          data: {
+            id: pendingQuestionId(negotiationId, event.questionId),
+            workspaceId,
+            negotiationId,
+            negotiationSupplierId: rowFor(event.supplierCode) ?? null,
+            kind: event.kind,
+            question: event.question,
+            suggestedAnswers: event.suggestedAnswers,
+          },
+        });
+      });
+    } else if (event.type === 'early_termination_offered') {
+      others.push(async (tx) => {
+        await tx.pendingQuestion.create({
+          data: {
+            id: pendingQuestionId(negotiationId, event.questionId),
+            workspaceId,
+            negotiationId,
+            kind: 'early_termination',
+            question: event.record.reason,
+            suggestedAnswers: ['Finish now', 'Keep negotiating'],
+          },
+        });
+      });
+    } else if (event.type === 'question_answered') {
+      others.push(async (tx) => {
+        await tx.pendingQuestion.updateMany({
+          where: { id: pendingQuestionId(negotiationId, event.questionId), status: 'open' },
+          data: {
+            status: 'answered',
+            answer: event.answer,
+            answeredBySlackUserId: event.answeredBy,
+            answeredAt: new Date(),
+          },
+        });
+      });
+    } else if (event.type === 'supplier_done') {
+      const last = state.suppliers[event.supplierCode]?.offers.at(-1);
+      const finalOffer = last ? encodeFor(lineSets, last) : undefined;
+      others.push(async (tx, rowFor) => {
+        const rowId = rowFor(event.supplierCode);
+        if (!rowId) return;
+        await tx.negotiationSupplier.update({
+          where: { id: rowId },
+          data: {
+            status: event.status,
+            impasseReason: event.status === 'impasse' && event.reason !== 'accepted' ? event.reason : null,
+            impasseDetails: event.details ? { details: event.details } : undefined,
+            finalOffer,
+            finalOfferTotal: last?.total ?? null,
+          },
+        });
+      });
+    }
+  }
+  return { messages: (rowFor) => messages.map((row) => row(rowFor)), others };
+}
+
+/** Writes a step's planned events, in its transaction. */
+async function writeEvents(
+  tx: WorkspaceTx,
+  state: NegotiationState,
+  planned: ReturnType<typeof planEvents>,
+  suppliers: SupplierRows,
 ) {
-  const suppliers = await tx.negotiationSupplier.findMany({
-    where: { negotiationId },
-    select: { id: true, supplier: { select: { code: true } } },
-  });
   // Engine roles → rows: the simulated suppliers by their code; the quoting role (SUP-001) is the other row, whatever
   // code the quotation's own supplier has in this workspace.
   const [quotedRole, ...otherRoles] = state.profiles;
@@ -243,93 +374,9 @@ async function writeEvents(
   const rowFor = (code: string) =>
     suppliers.find((row) => row.supplier.code === code)?.id ??
     (code === quotedRole?.code ? suppliers.find((row) => !otherCodes.has(row.supplier.code))?.id : undefined);
-
-  for (const event of events) {
-    if (event.type === 'message') {
-      await tx.message.create({
-        data: {
-          workspaceId,
-          negotiationId,
-          negotiationSupplierId: rowFor(event.supplierCode) ?? null,
-          sequence: event.sequence,
-          role: event.role,
-          speakerName: event.speaker,
-          text: event.text,
-          action: encodeFor(lineSets, event.action),
-          actionType: event.action.type,
-          usedStrategies: event.usedStrategies,
-          pillarBriefs: event.pillarBriefs ? toJsonColumn(event.pillarBriefs) : undefined,
-        },
-      });
-    } else if (event.type === 'offer_extracted') {
-      const rowId = rowFor(event.supplierCode);
-      if (!rowId) continue;
-      const evaluation = state.evaluations.find(
-        (e) => e.round === event.round && e.supplierCode === event.supplierCode,
-      );
-      await tx.negotiationRound.upsert({
-        where: { negotiationSupplierId_roundNumber: { negotiationSupplierId: rowId, roundNumber: event.round } },
-        create: {
-          workspaceId,
-          negotiationId,
-          negotiationSupplierId: rowId,
-          roundNumber: event.round,
-          phase: state.phase,
-          offerData: encodeFor(lineSets, event.offer),
-          offerTotal: event.offer.total,
-          evaluation: evaluation?.evaluation ?? null,
-        },
-        update: { offerData: encodeFor(lineSets, event.offer), offerTotal: event.offer.total },
-      });
-    } else if (event.type === 'question_asked') {
-      await tx.pendingQuestion.create({
-        data: {
-          id: pendingQuestionId(negotiationId, event.questionId),
-          workspaceId,
-          negotiationId,
-          negotiationSupplierId: rowFor(event.supplierCode) ?? null,
-          kind: event.kind,
-          question: event.question,
-          suggestedAnswers: event.suggestedAnswers,
-        },
-      });
-    } else if (event.type === 'early_termination_offered') {
-      await tx.pendingQuestion.create({
-        data: {
-          id: pendingQuestionId(negotiationId, event.questionId),
-          workspaceId,
-          negotiationId,
-          kind: 'early_termination',
-          question: event.record.reason,
-          suggestedAnswers: ['Finish now', 'Keep negotiating'],
-        },
-      });
-    } else if (event.type === 'question_answered') {
-      await tx.pendingQuestion.updateMany({
-        where: { id: pendingQuestionId(negotiationId, event.questionId), status: 'open' },
-        data: {
-          status: 'answered',
-          answer: event.answer,
-          answeredBySlackUserId: event.answeredBy,
-          answeredAt: new Date(),
-        },
-      });
-    } else if (event.type === 'supplier_done') {
-      const rowId = rowFor(event.supplierCode);
-      if (!rowId) continue;
-      const supplier = state.suppliers[event.supplierCode];
-      await tx.negotiationSupplier.update({
-        where: { id: rowId },
-        data: {
-          status: event.status,
-          impasseReason: event.status === 'impasse' && event.reason !== 'accepted' ? event.reason : null,
-          impasseDetails: event.details ? { details: event.details } : undefined,
-          finalOffer: supplier?.offers.at(-1) ? encodeFor(lineSets, supplier.offers.at(-1)) : undefined,
-          finalOfferTotal: supplier?.offers.at(-1)?.total ?? null,
-        },
-      });
-    }
-  }
+  const messages = planned.messages(rowFor);
+  if (messages.length > 0) await tx.message.createMany({ data: messages });
+  for (const write of planned.others) await write(tx, rowFor);
 }
 
 /**

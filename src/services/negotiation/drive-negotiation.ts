@@ -1,7 +1,7 @@
 // Runs a negotiation as far as it can go — until it waits for the buyer or completes — one saved step at a time under
 // the lease, every step's thread messages written with it. When it completes: the decision (numbers from code, words
-// from the writer), the draft PO, the decision message and the price chart. Any instance may call this at any time
-// (its pg-boss job after a click, a retry of it, queue-unqueued-work): without the lease it does nothing, and every write is
+// from the writer), the draft PO and the decision message, then the price chart. Any instance may call this at any
+// time (its pg-boss job after a click, a retry of it, queue-unqueued-work): without the lease it does nothing, and every write is
 // idempotent, so a conclusion interrupted by a crash is simply done again.
 import { decisionInputFromState } from '../../decision/decide.js';
 import type { TrajectoryPoint } from '../../decision/price-chart.js';
@@ -17,7 +17,10 @@ import {
   enqueueDecisionFailed,
   enqueueNoAward,
   enqueuePremiumNotApplied,
+  enqueuePriceChart,
+  priceChartKey,
 } from '../../thread/decision.js';
+import { isEnqueued } from '../../outbox/index.js';
 import { enqueueNegotiationEvents } from '../../thread/negotiation-events.js';
 import { type ActivityListener, withActivity } from '../../negotiation/agents/with-activity.js';
 import type { ThreadActivity } from '../thread-activity.js';
@@ -59,10 +62,14 @@ async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Pro
   try {
     // Concluded already (the quotation left `negotiating` with the decision's post): a drive queued again meanwhile —
     // a click during the run's last round — would only pay for the decision's memo a second time.
-    if (await awaitsConclusion(ctx, negotiationId)) await concludeNegotiation(ctx, negotiationId, show);
+    if (await awaitsConclusion(ctx, negotiationId)) await commitConclusion(ctx, negotiationId, show);
   } finally {
     await releaseLease(ctx.db, negotiationId, options.owner);
   }
+  // The recommendation is committed (its post queued) before the chart is drawn, so the buyer does not wait for it.
+  // The chart needs no lease (it is queued once, by its key), but this job is not done until it is queued: a process
+  // that dies in between has its job retried (pg-boss), and the retry, finding the conclusion done, draws the chart.
+  await sendPriceChart(ctx, negotiationId);
   return 'completed';
 }
 
@@ -91,11 +98,22 @@ async function awaitsConclusion(ctx: ServiceContext, negotiationId: string): Pro
 }
 
 /**
- * Decides, drafts the PO and posts both. Repeating it changes nothing (same decision → same PO, same outbox keys).
- * Nothing within the mandate is an outcome, not a failure: the thread says so and lists the closest options, and the
- * negotiation stays concluded, without a PO, where the buyer's consent to a premium can still lead to an award.
+ * Decides, drafts the PO and posts both, then the price chart. Repeating it changes nothing (same decision → same PO,
+ * same outbox keys). Nothing within the mandate is an outcome, not a failure: the thread says so and lists the closest
+ * options, and the negotiation stays concluded, without a PO, where the buyer's consent to a premium can still lead
+ * to an award.
  */
 export async function concludeNegotiation(
+  ctx: ServiceContext,
+  negotiationId: string,
+  show: ActivityListener = async () => {},
+): Promise<void> {
+  await commitConclusion(ctx, negotiationId, show);
+  await sendPriceChart(ctx, negotiationId);
+}
+
+/** The conclusion up to the recommendation's post (or the no-award or failure message): what the lease guards. */
+async function commitConclusion(
   ctx: ServiceContext,
   negotiationId: string,
   show: ActivityListener = async () => {},
@@ -163,15 +181,6 @@ export async function concludeNegotiation(
   const aiCost = { usd: Number(usage._sum.costUsd ?? 0), calls: usage._count._all };
   const drafted = await draftPurchaseOrder(ctx, { negotiationId, numbers: decided.numbers, text });
   if (!drafted.ok) throw new Error(`Drafting the PO of ${negotiationId} failed: ${drafted.message}`);
-  const chart = await ctx.compute.priceChart({
-    suppliers: state.profiles.map(({ code, name }) => ({ code, name })),
-    points: trajectoryPoints(state),
-    curveballAfterRound: state.curveball?.afterRound ?? null,
-    curveballSupplierCode: state.curveball?.supplierCode,
-    curveballCapacityShare: state.curveball?.capacityShare,
-    currency: state.baseline.currency,
-    title: `Offer totals by round — ${state.baseline.supplierName}`,
-  });
   await ctx.db.$transaction(async (tx) => {
     await tx.quotation.updateMany({
       where: { negotiation: { id: negotiationId }, status: 'negotiating' },
@@ -182,7 +191,6 @@ export async function concludeNegotiation(
       numbers: decided.numbers,
       text,
       po: drafted.value.po,
-      chart,
       aiCost,
       approvers: ctx.workspace.settings.approvers,
       finalOffers: state.profiles.map((profile) => ({
@@ -191,6 +199,28 @@ export async function concludeNegotiation(
       })),
     });
   });
+}
+
+/**
+ * Draws the price chart of a recommended award and queues its upload under the recommendation — once per negotiation
+ * (a conclusion after a premium's consent keeps the first chart: the rounds it plots are the same).
+ */
+async function sendPriceChart(ctx: ServiceContext, negotiationId: string): Promise<void> {
+  if (await isEnqueued(ctx.db, priceChartKey(negotiationId))) return;
+  // Only under a recommendation: a negotiation without a PO ended with no award, a failure or nothing yet.
+  if ((await ctx.db.purchaseOrder.count({ where: { negotiationId } })) === 0) return;
+  // This process saved or loaded that checkpoint moments ago: it is remembered, not decoded again.
+  const { state } = await loadCheckpoint(ctx.db, negotiationId);
+  const chart = await ctx.compute.priceChart({
+    suppliers: state.profiles.map(({ code, name }) => ({ code, name })),
+    points: trajectoryPoints(state),
+    curveballAfterRound: state.curveball?.afterRound ?? null,
+    curveballSupplierCode: state.curveball?.supplierCode,
+    curveballCapacityShare: state.curveball?.capacityShare,
+    currency: state.baseline.currency,
+    title: `Offer totals by round — ${state.baseline.supplierName}`,
+  });
+  await ctx.db.$transaction((tx) => enqueuePriceChart(tx, { negotiationId, chart }));
 }
 
 /** Each supplier's offer totals by round (round 0: the quotation itself), for the price chart. */

@@ -69,16 +69,33 @@ export async function draftPurchaseOrder(
   options: DraftPurchaseOrderOptions,
 ): Promise<PurchaseOrderResult> {
   for (let attempt = 1; ; attempt++) {
+    let result: PurchaseOrderResult | Drafted;
     try {
-      return await ctx.db.$transaction((tx) => draftIn(tx, ctx.now(), options), PO_TRANSACTION_OPTIONS);
+      result = await ctx.db.$transaction((tx) => draftIn(tx, ctx.now(), options), PO_TRANSACTION_OPTIONS);
     } catch (error) {
       if (attempt < NUMBER_ATTEMPTS && isWriteRace(error)) continue;
       throw error;
     }
+    if (!('drafted' in result)) return result;
+    // Read back after the commit: a 3,000-line PO through Prisma is most of a second that the transaction (on PGlite,
+    // the only connection) need not hold. What the thread shows of it (number, totals) no later change alters.
+    const po = await loadPurchaseOrder(ctx.db, result.drafted);
+    if (po === null) throw new Error(`PO ${result.drafted} vanished after its draft`);
+    return purchaseOrderDone(po, result.message, true);
   }
 }
 
-async function draftIn(tx: WorkspaceTx, now: Date, options: DraftPurchaseOrderOptions): Promise<PurchaseOrderResult> {
+/** A new draft, committed: its id and the sentence about it. */
+interface Drafted {
+  drafted: string;
+  message: string;
+}
+
+async function draftIn(
+  tx: WorkspaceTx,
+  now: Date,
+  options: DraftPurchaseOrderOptions,
+): Promise<PurchaseOrderResult | Drafted> {
   const { negotiationId, numbers, text } = options;
   const actor = options.actorSlackUserId ?? null;
 
@@ -144,15 +161,13 @@ async function draftIn(tx: WorkspaceTx, now: Date, options: DraftPurchaseOrderOp
     },
   });
 
-  const po = await loadPurchaseOrder(tx, id);
-  if (po === null) throw new Error(`PO ${id} vanished inside its own transaction`);
   const replaced = live.length > 0 ? ` It replaces ${live.map((p) => p.number).join(', ')}.` : '';
-  return purchaseOrderDone(
-    po,
-    `Drafted ${number}: ${formatMoney(planned.effectiveLandedCost, planned.currency)} effective landed cost, ` +
+  return {
+    drafted: id,
+    message:
+      `Drafted ${number}: ${formatMoney(planned.effectiveLandedCost, planned.currency)} effective landed cost, ` +
       `waiting for approval.${replaced}`,
-    true,
-  );
+  };
 }
 
 /** The suppliers given by role, with their codes (a code unknown here leaves the basis of award naming them only). */

@@ -1,0 +1,208 @@
+// The end of a negotiation on a real database (PGlite, or PostgreSQL with DATABASE_URL): the recommendation is
+// committed and its post queued as soon as the decision and the draft PO are, without waiting for the price chart to be
+// drawn (seconds of CPU at 3,000 lines); the chart follows under it. A process that dies between the two leaves its
+// drive job to be retried, and the retry queues the chart — once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
+import { loadEnv } from '../../config/env.js';
+import { toJsonColumn } from '../../db/json.js';
+import { scopeToWorkspace, type WorkspaceDb } from '../../db/scoped.js';
+import { seedWorkspace, supplierColumns } from '../../db/seed.js';
+import { startNegotiation } from '../../db/stores/negotiation-store.js';
+import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
+import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
+import type { Offer } from '../../negotiation/types.js';
+import { priceChartKey } from '../../thread/decision.js';
+import { type Compute, computeInProcess } from '../../worker/compute.js';
+import { baselineOf, offerOf, PROFILES } from '../../../test/support/decide-fixtures.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { recordingTransactions } from '../../../test/support/recording-transactions.js';
+import { createContextFactory, type ServiceContext } from '../service-context.js';
+import { concludeNegotiation, driveNegotiation } from './drive-negotiation.js';
+
+const BUYER = 'UBUYER0001';
+
+const baseline = baselineOf({ A: 100, B: 100 }, { leadTimeDays: 50 });
+const quotation = offerOf('SUP-001', { A: 100, B: 100 }, { round: 0, leadTimeDays: 50 });
+const finals: Offer[] = [
+  offerOf('SUP-001', { A: 95, B: 95 }, { leadTimeDays: 50 }),
+  offerOf('SUP-002', { A: 105, B: 105 }, { leadTimeDays: 40 }),
+  offerOf('SUP-003', { A: 102.5, B: 102.5 }, { leadTimeDays: 15 }),
+];
+
+/** A price chart the test draws when it says so (or fails, as a process that dies while drawing it). */
+function heldCharts() {
+  const waiting: { draw: () => void; fail: () => void }[] = [];
+  const compute: Compute = {
+    ...computeInProcess,
+    priceChart: (input) =>
+      new Promise<Buffer>((resolve, reject) => {
+        waiting.push({
+          draw: () => void computeInProcess.priceChart(input).then(resolve, reject),
+          fail: () => reject(new Error('the process died while drawing the chart')),
+        });
+      }),
+  };
+  return { compute, waiting };
+}
+
+describe('concluding a negotiation', () => {
+  let db: TestDatabase;
+  let ws: WorkspaceDb;
+  let workspaceId: string;
+  let supplierIds: Record<string, string>;
+  let files = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ({ workspaceId } = await seedWorkspace(db.prisma, { slackTeamId: 'TCONCL', brandName: 'Valden', catalog: [] }));
+    ws = scopeToWorkspace(db.prisma, workspaceId);
+    const quoted = await ws.supplier.create({
+      data: { workspaceId, ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo' }) },
+    });
+    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
+    supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+  }, 60_000);
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  async function contextWith(compute: Compute): Promise<ServiceContext> {
+    const factory = createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: null, compute });
+    const ctx = await factory.forWorkspace(workspaceId);
+    if (!ctx) throw new Error('workspace not seeded');
+    return ctx;
+  }
+
+  /** A negotiation that has just completed with the offers above (the engine's own run is tested elsewhere). */
+  async function completedNegotiation(): Promise<string> {
+    const row = await ws.quotation.create({
+      data: {
+        workspaceId,
+        slackFileId: `F${++files}`,
+        slackChannelId: 'C1',
+        slackThreadTs: `1767000000.${String(files).padStart(6, '0')}`,
+        uploadedBySlackUserId: BUYER,
+        fileName: 'quote.xlsx',
+        status: 'negotiating',
+      },
+    });
+    const { negotiationId, state } = await startNegotiation(ws, {
+      quotationId: row.id,
+      startedBySlackUserId: BUYER,
+      setup: {
+        seed: 1,
+        brandName: 'Valden',
+        mode: 'cost',
+        maxRounds: 4,
+        mandate: {},
+        buyerNotes: null,
+        baseline,
+        profiles: [...PROFILES],
+      },
+      supplierIds,
+      questionBudget: 0,
+    });
+    const suppliers = Object.fromEntries(
+      Object.entries(state.suppliers).map(([code, supplier]) => {
+        const last = finals.find((offer) => offer.supplierCode === code);
+        const offers = code === 'SUP-001' ? [quotation, ...(last ? [last] : [])] : last ? [last] : [];
+        return [code, { ...supplier, status: 'completed' as const, offers }];
+      }),
+    );
+    await ws.negotiation.update({
+      where: { id: negotiationId },
+      data: {
+        checkpoint: toJsonColumn({ ...state, status: 'completed', suppliers }),
+        checkpointVersion: { increment: 1 },
+        status: 'completed',
+        completedAt: new Date(),
+      },
+    });
+    return negotiationId;
+  }
+
+  const keys = async (negotiationId: string) =>
+    (
+      await ws.slackOutbox.findMany({
+        where: { dedupeKey: { startsWith: `neg:${negotiationId}:` } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      })
+    ).map((row) => row.dedupeKey);
+  const decisionQueued = async (negotiationId: string) =>
+    (await keys(negotiationId)).some((key) => key.startsWith(`neg:${negotiationId}:decision:`));
+
+  async function until(condition: () => Promise<boolean>, what: string) {
+    for (let tries = 0; tries < 200; tries++) {
+      if (await condition()) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  it('queues the recommendation while the chart is still being drawn, and the chart after it', async () => {
+    const negotiationId = await completedNegotiation();
+    const charts = heldCharts();
+    const concluding = concludeNegotiation(await contextWith(charts.compute), negotiationId);
+    // Before this change the decision's transaction waited for the chart: the post was not queued until it was drawn.
+    await until(async () => charts.waiting.length === 1, 'the chart to be asked for');
+    expect(await decisionQueued(negotiationId)).toBe(true);
+    expect(await keys(negotiationId)).not.toContain(priceChartKey(negotiationId));
+    const quotation = await ws.negotiation.findUniqueOrThrow({
+      where: { id: negotiationId },
+      include: { quotation: true },
+    });
+    expect(quotation.quotation.status).toBe('completed');
+
+    charts.waiting[0]?.draw();
+    await concluding;
+    const queued = await keys(negotiationId);
+    const decisionAt = queued.findIndex((key) => key.startsWith(`neg:${negotiationId}:decision:`));
+    expect(queued.indexOf(priceChartKey(negotiationId))).toBeGreaterThan(decisionAt);
+  });
+
+  it("drafts the PO's lines in one statement and reads the PO back only after the draft's transaction", async () => {
+    const negotiationId = await completedNegotiation();
+    const ctx = await contextWith(computeInProcess);
+    const transactions: string[][] = [];
+    const recorded: ServiceContext = { ...ctx, db: recordingTransactions(ctx.db, transactions) };
+    await concludeNegotiation(recorded, negotiationId);
+    const draft = transactions.find((calls) => calls.includes('purchaseOrder.create'));
+    if (!draft) throw new Error('no draft transaction');
+    // On PGlite a transaction holds the only connection: per-line work in it (Prisma compiling each line's values, a
+    // 3,000-line read back through its includes) kept every ack waiting. Before: product.findMany,
+    // purchaseOrderItem.createMany and purchaseOrder.findUnique in here.
+    expect(draft.filter((call) => /^(product|purchaseOrderItem)\./.test(call))).toEqual([]);
+    expect(draft).not.toContain('purchaseOrder.findUnique');
+    const po = await ws.purchaseOrder.findFirstOrThrow({
+      where: { negotiationId },
+      include: { allocations: { include: { items: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } } },
+    });
+    expect(po.allocations.flatMap((a) => a.items.map((item) => item.sku))).toEqual(['A', 'B']);
+  });
+
+  it('draws the chart on the retry of a drive whose process died after the recommendation was committed', async () => {
+    const negotiationId = await completedNegotiation();
+    const agents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
+    const dying = heldCharts();
+    const first = driveNegotiation(await contextWith(dying.compute), { negotiationId, agents, owner: 'first' });
+    await until(async () => dying.waiting.length === 1, 'the chart to be asked for');
+    dying.waiting[0]?.fail();
+    await expect(first).rejects.toThrow('died while drawing');
+    expect(await decisionQueued(negotiationId)).toBe(true);
+    expect(await keys(negotiationId)).not.toContain(priceChartKey(negotiationId));
+
+    // The job's retry: the conclusion is done (the quotation left `negotiating`), the chart is not.
+    const retry = await contextWith(computeInProcess);
+    expect(await driveNegotiation(retry, { negotiationId, agents, owner: 'retry' })).toBe('completed');
+    expect(await keys(negotiationId)).toContain(priceChartKey(negotiationId));
+    // Driven again (a click queued after the end): nothing more is drawn or queued.
+    const before = await keys(negotiationId);
+    const never = heldCharts();
+    expect(await driveNegotiation(await contextWith(never.compute), { negotiationId, agents, owner: 'late' })).toBe(
+      'completed',
+    );
+    expect(never.waiting).toHaveLength(0);
+    expect(await keys(negotiationId)).toEqual(before);
+  });
+});
