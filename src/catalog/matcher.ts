@@ -620,7 +620,11 @@ export interface RankedLines {
   pools: (LlmMatchCandidate[] | null)[];
 }
 
-export function rankLines(index: CatalogIndex, queries: readonly MatchQuery[], options: { pools: boolean }): RankedLines {
+export function rankLines(
+  index: CatalogIndex,
+  queries: readonly MatchQuery[],
+  options: { pools: boolean },
+): RankedLines {
   const rankings = queries.map((query) => rankLine(index, query));
   return {
     results: rankings.map((ranking) => ranking.result),

@@ -107,7 +107,9 @@ describe('the off-thread sheet reader', () => {
       expect(await reader.catalog.rank('ws:1', queries, { pools: true })).toBeNull();
       await reader.catalog.load('ws:1', entries);
       for (const pools of [true, false]) {
-        expect(await reader.catalog.rank('ws:1', queries, { pools })).toStrictEqual(rankLines(index, queries, { pools }));
+        expect(await reader.catalog.rank('ws:1', queries, { pools })).toStrictEqual(
+          rankLines(index, queries, { pools }),
+        );
       }
       // Another version of the catalog is another key: not answered from the old index.
       expect(await reader.catalog.rank('ws:2', queries, { pools: false })).toBeNull();

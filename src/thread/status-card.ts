@@ -2,7 +2,13 @@
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
 import type { NegotiationState } from '../negotiation/engine.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCall, enqueueSlackCalls, isEnqueued, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
+import {
+  enqueueSlackCall,
+  enqueueSlackCalls,
+  isEnqueued,
+  type OutboxCall,
+  type OutboxWriter,
+} from '../outbox/index.js';
 import {
   buildStatusCard,
   isFinalStage,

@@ -72,7 +72,9 @@ export async function changePurchaseOrder<R>(
     const now = await loadPurchaseOrder(ctx.db, purchaseOrderId);
     if (now === null) return notFound();
     const after = options.afterLostRace(now);
-    return after.kind === 'unchanged' ? purchaseOrderDone(now, after.message, false) : purchaseOrderRefused(after.refusal);
+    return after.kind === 'unchanged'
+      ? purchaseOrderDone(now, after.message, false)
+      : purchaseOrderRefused(after.refusal);
   }
 }
 
