@@ -14,6 +14,7 @@ import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receiv
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
 import { cancelCatalogImport } from './catalog/cancel-catalog-import.js';
 import { claimFirstApprover } from './workspace/claim-first-approver.js';
+import { type UninstallReason, uninstallWorkspace } from './workspace/uninstall-workspace.js';
 import { createHomeRefresh } from './home/publish-home.js';
 import { applyCatalogImport, claimCatalogImport } from './catalog/import-catalog.js';
 import { previewCatalogImport } from './catalog/preview-catalog-import.js';
@@ -111,6 +112,8 @@ export interface Parley {
    * view Slack shows already (`shown`: the opened view's private_metadata).
    */
   homeOpened(teamId: string, userId: string, shown?: string | null): Promise<{ becameApprover: boolean }>;
+  /** Slack says the team's bot token is gone: its installation is removed, its unsent Slack calls given up. */
+  uninstalled(teamId: string, reason: UninstallReason): Promise<void>;
   /** Queues a run of the negotiation (resolves once the job is stored). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
   /** What the background jobs do, for this instance's workers (src/jobs/background-work.ts); the outbox's are wired apart. */
@@ -357,6 +360,10 @@ export function createParley(options: ParleyOptions): Parley {
     previewCatalog: (teamId, input) => inTeam(teamId, (ctx) => previewCatalogImport(ctx, { ...input, files })),
     importCatalog: (teamId, input) => inTeam(teamId, (ctx) => importCatalog(ctx, input)),
     cancelCatalogImport: (teamId, input) => inTeam(teamId, (ctx) => cancelCatalogImport(ctx, input)),
+    uninstalled: async (teamId, reason) => {
+      const ctx = await contexts.forTeam(teamId);
+      if (ctx) await track(uninstallWorkspace(ctx, reason));
+    },
     homeOpened: async (teamId, userId, shown) => {
       // The workspace as this process read it lately (service-context.ts `recentForTeam`): in steady state nothing
       // here touches the database before Slack is answered, and a workspace with approvers claims nothing. The claim
