@@ -136,6 +136,11 @@ export interface ParleyOptions {
   threadActivity?: ThreadActivity;
   /** Every negotiation's offline seed (the demo's `--seed`); by default each quotation's own. */
   negotiationSeed?: number;
+  /**
+   * Whether Parley can still speak in the workspace (it has a bot token): a negotiation or a read of a workspace that
+   * uninstalled Parley is not driven on — no Claude turn is paid for what could never be posted. Default: always.
+   */
+  hasSlackToken?: (workspaceId: string) => Promise<boolean>;
 }
 
 export function createParley(options: ParleyOptions): Parley {
@@ -167,8 +172,20 @@ export function createParley(options: ParleyOptions): Parley {
   const drive = (ctx: ServiceContext, negotiationId: string) =>
     work.driveNegotiation({ workspaceId: ctx.workspace.id, negotiationId });
 
+  /** True (and says so) when the workspace has no bot token any more: its job ends without doing the work. */
+  async function uninstalledFrom(workspaceId: string, what: Record<string, string>): Promise<boolean> {
+    if (!options.hasSlackToken || (await options.hasSlackToken(workspaceId))) return false;
+    // Left as it is: after a reinstall, Parley's next start queues it again (recovery on start).
+    log.warn('not run: Parley has no Slack token for this workspace (uninstalled, or its token revoked)', {
+      workspaceId,
+      ...what,
+    });
+    return true;
+  }
+
   /** The job: a run of the negotiation on this instance, under the lease of this attempt of the job. */
   async function driveJob(workspaceId: string, negotiationId: string, attempt: JobAttempt): Promise<void> {
+    if (await uninstalledFrom(workspaceId, { negotiationId })) return;
     const ctx = await contexts.forWorkspace(workspaceId);
     if (!ctx) return;
     const outcome = await driveNegotiation(ctx, {
@@ -186,6 +203,7 @@ export function createParley(options: ParleyOptions): Parley {
 
   /** The job: a read of a claimed quotation (files.info and the download, then the parse), under this attempt's lease. */
   async function readJob(workspaceId: string, quotationId: string, attempt: JobAttempt): Promise<void> {
+    if (await uninstalledFrom(workspaceId, { quotationId })) return;
     const ctx = await contexts.forWorkspace(workspaceId);
     const file = ctx && (await quotationToReread(ctx, { quotationId, files }));
     if (!ctx || !file) return;
