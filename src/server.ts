@@ -104,10 +104,8 @@ export async function startParley(options: StartParleyOptions) {
   if ('missing' in connection) throw new Error(connection.missing);
   const cipher = env.TOKEN_ENCRYPTION_KEY ? createTokenCipher(env.TOKEN_ENCRYPTION_KEY) : null;
 
-  const clients = createSlackClients({
-    slackApiUrl: env.SLACK_API_URL,
-    tokenFor: recentBotTokens(db.prisma, env.SLACK_BOT_TOKEN, cipher),
-  });
+  const tokenFor = recentBotTokens(db.prisma, env.SLACK_BOT_TOKEN, cipher);
+  const clients = createSlackClients({ slackApiUrl: env.SLACK_API_URL, tokenFor });
   const directory: SlackDirectory = {
     async isWorkspaceAdmin(workspaceId, userId) {
       const { client } = await clients.forWorkspace(workspaceId);
@@ -167,6 +165,7 @@ export async function startParley(options: StartParleyOptions) {
     negotiationSeed: options.negotiationSeed ?? env.NEGOTIATION_SEED,
     // Queueing the outbox's jobs is background work, even when a listener's save is what asks for it.
     kickOutbox: () => inBackground(queueOutbox),
+    hasSlackToken: async (workspaceId) => (await tokenFor(workspaceId)) !== null,
     // The poster's client: no retries of its own, so a Slack that is slow to show a status does not hold up the run.
     threadActivity: createThreadStatus((workspaceId) => clients.forPoster(workspaceId)),
     files: {

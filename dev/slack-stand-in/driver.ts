@@ -79,6 +79,8 @@ export interface DriverOptions {
   verificationToken?: string;
   /** The bot events the app subscribes to (manifest.yml); Slack sends no other event. Default: every event. */
   botEvents?: ReadonlySet<string>;
+  /** Slack's side of an uninstall: the app's bot token in this workspace stops working. */
+  uninstall?: () => void;
 }
 
 export function sign(signingSecret: string, timestamp: number, body: string): string {
@@ -138,6 +140,7 @@ export class SlackDriver {
   private readonly api: () => WebApiContext;
   private readonly verificationToken: string;
   private readonly botEvents: ReadonlySet<string> | undefined;
+  private readonly onUninstall: (() => void) | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private eventCounter = 0;
   /**
@@ -155,6 +158,7 @@ export class SlackDriver {
     this.api = options.api;
     this.verificationToken = options.verificationToken ?? 'sandbox-verification-token';
     this.botEvents = options.botEvents;
+    this.onUninstall = options.uninstall;
   }
 
   // ---- low level ---------------------------------------------------------------------------------------------------
@@ -821,6 +825,24 @@ export class SlackDriver {
       message: messageJson(this.model, this.api().baseUrl, message),
     });
     return { ...response, triggerId };
+  }
+
+  /**
+   * A workspace admin removes the app (or revokes its bot token): its token stops working at once, and Slack tells
+   * the app with `tokens_revoked` (the bot user's token listed under `tokens.bot`), then — for an uninstall —
+   * `app_uninstalled` (https://docs.slack.dev/reference/events/app_uninstalled,
+   * https://docs.slack.dev/reference/events/tokens_revoked). Resolves with the app's answers, in that order.
+   */
+  async uninstallApp(options: { onlyRevokeToken?: boolean } = {}): Promise<DriverResponse[]> {
+    this.onUninstall?.();
+    const revoked = await this.sendEvent({
+      type: 'tokens_revoked',
+      tokens: { bot: [this.model.botUserId] },
+      event_ts: this.model.nextTs(),
+    });
+    if (options.onlyRevokeToken) return [revoked];
+    const uninstalled = await this.sendEvent({ type: 'app_uninstalled', event_ts: this.model.nextTs() });
+    return [revoked, uninstalled];
   }
 
   /** A person opens the app's Home tab; Slack sends `app_home_opened` (with the published view, if any). */

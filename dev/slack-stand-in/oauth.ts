@@ -75,6 +75,17 @@ export class SandboxOAuth {
     this.byTeam.set(installation.teamId, installation);
   }
 
+  /**
+   * The app is uninstalled from the workspace (or its bot token revoked): the token stops working at once (calls with it
+   * get `invalid_auth`), and a later install issues a new one.
+   */
+  uninstall(teamId: string): void {
+    const installation = this.byTeam.get(teamId);
+    if (!installation) return;
+    this.byTeam.delete(teamId);
+    this.byToken.delete(installation.token);
+  }
+
   installationOfToken(token: string): SandboxInstallation | undefined {
     return this.byToken.get(token);
   }

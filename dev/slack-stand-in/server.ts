@@ -248,6 +248,7 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
       eventsUrl: () => eventsUrl,
       api: api(model),
       botEvents,
+      uninstall: () => oauth.uninstall(model.teamId),
     });
     const team: SandboxTeam = {
       model,

@@ -66,6 +66,10 @@ export function classifySlackError(error: unknown): SlackFailure {
       return timedOutRequestSchema.safeParse(error).success
         ? { kind: 'transient', message, timedOut: true }
         : { kind: 'transient', message };
+    case 'parley_no_bot_token':
+      // Parley has no token for the workspace (uninstalled, token revoked): nothing was called, and a retry would
+      // find none either — given up like Slack's own not_authed / invalid_auth (permanent, above).
+      return { kind: 'permanent', code: 'not_authed', message };
     case 'slack_webapi_file_upload_invalid_args_error':
     case 'slack_webapi_file_upload_read_file_data_error':
       return { kind: 'permanent', code: 'invalid_upload', message };

@@ -14,6 +14,7 @@ import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receiv
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
 import { cancelCatalogImport } from './catalog/cancel-catalog-import.js';
 import { claimFirstApprover } from './workspace/claim-first-approver.js';
+import { type UninstallReason, uninstallWorkspace } from './workspace/uninstall-workspace.js';
 import { createHomeRefresh } from './home/publish-home.js';
 import { applyCatalogImport, claimCatalogImport } from './catalog/import-catalog.js';
 import { previewCatalogImport } from './catalog/preview-catalog-import.js';
@@ -111,6 +112,8 @@ export interface Parley {
    * view Slack shows already (`shown`: the opened view's private_metadata).
    */
   homeOpened(teamId: string, userId: string, shown?: string | null): Promise<{ becameApprover: boolean }>;
+  /** Slack says the team's bot token is gone: its installation is removed, its unsent Slack calls given up. */
+  uninstalled(teamId: string, reason: UninstallReason): Promise<void>;
   /** Queues a run of the negotiation (resolves once the job is stored). */
   resume(workspaceId: string, negotiationId: string): Promise<void>;
   /** What the background jobs do, for this instance's workers (src/jobs/background-work.ts); the outbox's are wired apart. */
@@ -133,6 +136,11 @@ export interface ParleyOptions {
   threadActivity?: ThreadActivity;
   /** Every negotiation's offline seed (the demo's `--seed`); by default each quotation's own. */
   negotiationSeed?: number;
+  /**
+   * Whether Parley can still speak in the workspace (it has a bot token): a negotiation or a read of a workspace that
+   * uninstalled Parley is not driven on — no Claude turn is paid for what could never be posted. Default: always.
+   */
+  hasSlackToken?: (workspaceId: string) => Promise<boolean>;
 }
 
 export function createParley(options: ParleyOptions): Parley {
@@ -164,8 +172,20 @@ export function createParley(options: ParleyOptions): Parley {
   const drive = (ctx: ServiceContext, negotiationId: string) =>
     work.driveNegotiation({ workspaceId: ctx.workspace.id, negotiationId });
 
+  /** True (and says so) when the workspace has no bot token any more: its job ends without doing the work. */
+  async function uninstalledFrom(workspaceId: string, what: Record<string, string>): Promise<boolean> {
+    if (!options.hasSlackToken || (await options.hasSlackToken(workspaceId))) return false;
+    // Left as it is: after a reinstall, Parley's next start queues it again (recovery on start).
+    log.warn('not run: Parley has no Slack token for this workspace (uninstalled, or its token revoked)', {
+      workspaceId,
+      ...what,
+    });
+    return true;
+  }
+
   /** The job: a run of the negotiation on this instance, under the lease of this attempt of the job. */
   async function driveJob(workspaceId: string, negotiationId: string, attempt: JobAttempt): Promise<void> {
+    if (await uninstalledFrom(workspaceId, { negotiationId })) return;
     const ctx = await contexts.forWorkspace(workspaceId);
     if (!ctx) return;
     const outcome = await driveNegotiation(ctx, {
@@ -183,6 +203,7 @@ export function createParley(options: ParleyOptions): Parley {
 
   /** The job: a read of a claimed quotation (files.info and the download, then the parse), under this attempt's lease. */
   async function readJob(workspaceId: string, quotationId: string, attempt: JobAttempt): Promise<void> {
+    if (await uninstalledFrom(workspaceId, { quotationId })) return;
     const ctx = await contexts.forWorkspace(workspaceId);
     const file = ctx && (await quotationToReread(ctx, { quotationId, files }));
     if (!ctx || !file) return;
@@ -357,6 +378,10 @@ export function createParley(options: ParleyOptions): Parley {
     previewCatalog: (teamId, input) => inTeam(teamId, (ctx) => previewCatalogImport(ctx, { ...input, files })),
     importCatalog: (teamId, input) => inTeam(teamId, (ctx) => importCatalog(ctx, input)),
     cancelCatalogImport: (teamId, input) => inTeam(teamId, (ctx) => cancelCatalogImport(ctx, input)),
+    uninstalled: async (teamId, reason) => {
+      const ctx = await contexts.forTeam(teamId);
+      if (ctx) await track(uninstallWorkspace(ctx, reason));
+    },
     homeOpened: async (teamId, userId, shown) => {
       // The workspace as this process read it lately (service-context.ts `recentForTeam`): in steady state nothing
       // here touches the database before Slack is answered, and a workspace with approvers claims nothing. The claim

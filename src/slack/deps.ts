@@ -82,6 +82,11 @@ export interface Parley {
    * unless `shown` — the private_metadata of the view Slack shows now — says it is that view already.
    */
   homeOpened(teamId: string, userId: string, shown?: string | null): Promise<{ becameApprover: boolean }>;
+  /**
+   * Slack says Parley's bot token for the team is gone (`app_uninstalled`, or `tokens_revoked` naming bot tokens):
+   * resolves once its installation is removed and its unsent Slack calls given up; nothing for a team not installed.
+   */
+  uninstalled(teamId: string, reason: 'app_uninstalled' | 'tokens_revoked'): Promise<void>;
 }
 
 /** What a listener shows one person right away, read from the database (and the settings, saved). */

@@ -9,13 +9,26 @@ export interface SlackClientsOptions {
   tokenFor: (workspaceId: string) => Promise<string | null>;
 }
 
+/**
+ * The workspace has no bot token: Parley was uninstalled there (or its token revoked), or was never installed. Like
+ * Slack's `not_authed`, trying again cannot help until someone installs Parley again (classify-slack-error.ts).
+ */
+export class NoBotTokenError extends Error {
+  override name = 'NoBotTokenError';
+  readonly code = NO_BOT_TOKEN;
+  constructor(workspaceId: string) {
+    super(`No Slack bot token for workspace ${workspaceId}: Parley is not installed there (or was uninstalled)`);
+  }
+}
+export const NO_BOT_TOKEN = 'parley_no_bot_token';
+
 export function createSlackClients(options: SlackClientsOptions) {
   const posters = new Map<string, WebClient>();
   const interactive = new Map<string, WebClient>();
 
   async function token(workspaceId: string): Promise<string> {
     const found = await options.tokenFor(workspaceId);
-    if (!found) throw new Error(`No Slack bot token for workspace ${workspaceId}`);
+    if (!found) throw new NoBotTokenError(workspaceId);
     return found;
   }
 

@@ -123,6 +123,7 @@ export function fakeParley() {
     })),
     cancelCatalogImport: vi.fn<Parley['cancelCatalogImport']>(async () => DONE),
     homeOpened: vi.fn<Parley['homeOpened']>(async () => ({ becameApprover: false })),
+    uninstalled: vi.fn<Parley['uninstalled']>(async () => undefined),
   } satisfies Parley;
 }
 

@@ -30,6 +30,18 @@ const RECENT_INSTALLATION_REFRESH_MS = 1_000;
 /** Moves on with every install and uninstall this process writes: bot tokens read before it are read again. */
 let installationWrites = 0;
 
+/** This process's installation stores (one in the server), for an uninstall handled outside them. */
+const stores = new Set<{ forget(teamId: string): void }>();
+
+/**
+ * A team's installation was removed outside Bolt's store (the app_uninstalled listener): this process's stores forget
+ * it, and every bot token read before is read again.
+ */
+export function installationRemoved(teamId: string): void {
+  for (const store of stores) store.forget(teamId);
+  installationWrites += 1;
+}
+
 export function createInstallationStore(options: InstallationStoreOptions): InstallationStore {
   const { prisma, cipher } = options;
   const installations = recentReads(
@@ -39,6 +51,7 @@ export function createInstallationStore(options: InstallationStoreOptions): Inst
     },
     { maxAgeMs: RECENT_INSTALLATION_MAX_AGE_MS, refreshAfterMs: RECENT_INSTALLATION_REFRESH_MS },
   );
+  stores.add(installations);
   return {
     async storeInstallation(installation) {
       const teamId = installation.team?.id ?? installation.enterprise?.id;
