@@ -124,8 +124,7 @@ describe('the approval that completes a PO', () => {
       concurrency: 1,
     });
     try {
-      const sweep = () =>
-        queueUnqueuedWork({ prisma: running.db.prisma, now: new Date(Date.now() + 60_000), work });
+      const sweep = () => queueUnqueuedWork({ prisma: running.db.prisma, now: new Date(Date.now() + 60_000), work });
       expect((await sweep()).workbooksQueued).toBe(1);
       await running.parley.settle();
       expect(uploads(threadTs, `${drafted.number}.xlsx`)).toHaveLength(1);
