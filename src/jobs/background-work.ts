@@ -1,6 +1,6 @@
-// Slow work that a click or an event starts — reading a shared file, driving a negotiation, writing a review workbook,
-// sending a lane of the Slack outbox — as durable jobs of pg-boss in the same database (a schema of its own; PGlite
-// through `fromPglite`, PostgreSQL through pg-boss's own pool).
+// Slow work that a click or an event starts — reading a shared file, driving a negotiation, writing a review workbook
+// or an approved PO's, sending a lane of the Slack outbox — as durable jobs of pg-boss in the same database (a schema
+// of its own; PGlite through `fromPglite`, PostgreSQL through pg-boss's own pool).
 // A job is stored before the listener acknowledges Slack, so acknowledged work is never only in memory:
 //
 // - a worker that dies leaves its job `active` with a heartbeat that stops; pg-boss's supervisor (on any instance)
@@ -54,6 +54,11 @@ export interface ReviewWorkbookJob {
   quotationId: string;
 }
 
+export interface PurchaseOrderWorkbookJob {
+  workspaceId: string;
+  purchaseOrderId: string;
+}
+
 export interface OutboxLaneJob {
   /** src/db/stores/outbox-lanes.ts */
   lane: string;
@@ -78,6 +83,8 @@ export interface JobHandlers {
   readQuotation(job: QuotationJob, attempt: JobAttempt): Promise<void>;
   /** Writes every line of the quotation's review as an XLSX and queues its upload into the thread. */
   sendReviewWorkbook(job: ReviewWorkbookJob): Promise<void>;
+  /** Writes the approved PO's workbook and queues its upload into the thread (once per PO: the outbox key). */
+  sendPurchaseOrderWorkbook(job: PurchaseOrderWorkbookJob): Promise<void>;
   /**
    * Sends the lane; `dueInMs`: when its next row is due (null: the lane is empty). Without it this instance sends no
    * outbox (a tool that only runs negotiations): the lanes' jobs wait for an instance that does.
@@ -90,11 +97,12 @@ export interface JobHandlers {
 export const DRIVE_NEGOTIATION = 'drive-negotiation';
 export const READ_QUOTATION = 'read-quotation';
 export const SEND_REVIEW_WORKBOOK = 'send-review-workbook';
+export const SEND_PO_WORKBOOK = 'send-po-workbook';
 export const SEND_OUTBOX = 'send-outbox';
 export const DEAD_LETTER = 'dead-letter';
-const QUEUE_NAMES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK, SEND_OUTBOX];
+const QUEUE_NAMES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK, SEND_PO_WORKBOOK, SEND_OUTBOX];
 /** The jobs a person waits for (not the outbox's: its rows say what is left to send). */
-export const WORK_QUEUES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK];
+export const WORK_QUEUES = [DRIVE_NEGOTIATION, READ_QUOTATION, SEND_REVIEW_WORKBOOK, SEND_PO_WORKBOOK];
 
 export interface BackgroundWorkTuning {
   /** A worker that stops heartbeating this long is taken for dead and its job retried (pg-boss: at least 10). */
@@ -125,6 +133,8 @@ export interface BackgroundWork {
   readQuotation(job: QuotationJob): Promise<void>;
   /** Stores a request for the review workbook ("Download all lines"); resolves once it is in the database. */
   sendReviewWorkbook(job: ReviewWorkbookJob): Promise<void>;
+  /** Stores the upload of an approved PO's workbook; resolves once it is in the database. */
+  sendPurchaseOrderWorkbook(job: PurchaseOrderWorkbookJob): Promise<void>;
   /**
    * Sends a run for each negotiation that has none waiting, retrying or running (src/jobs/queue-unqueued-work.ts);
    * returns how many were sent.
@@ -132,6 +142,8 @@ export interface BackgroundWork {
   driveUnqueued(jobs: NegotiationJob[]): Promise<number>;
   /** Sends a read for each quotation whose file has none waiting, retrying or running; returns how many were sent. */
   readUnqueued(jobs: QuotationJob[]): Promise<number>;
+  /** Sends a workbook job for each PO that has none waiting, retrying or running; returns how many were sent. */
+  sendPurchaseOrderWorkbookUnqueued(jobs: PurchaseOrderWorkbookJob[]): Promise<number>;
   /**
    * After a commit that may have written outbox rows: sends a job for every lane with rows to send and no job waiting
    * (one running may have looked at its lane before the commit). Calls while one runs are folded into one more run.
@@ -261,8 +273,12 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     async sendReviewWorkbook(job) {
       await boss.send(SEND_REVIEW_WORKBOOK, job, { singletonKey: reviewWorkbookKey(job) });
     },
+    async sendPurchaseOrderWorkbook(job) {
+      await boss.send(SEND_PO_WORKBOOK, job, { singletonKey: purchaseOrderWorkbookKey(job) });
+    },
     driveUnqueued: (jobs) => sendUnqueued(DRIVE_NEGOTIATION, jobs, negotiationKey),
     readUnqueued: (jobs) => sendUnqueued(READ_QUOTATION, jobs, fileKey),
+    sendPurchaseOrderWorkbookUnqueued: (jobs) => sendUnqueued(SEND_PO_WORKBOOK, jobs, purchaseOrderWorkbookKey),
     queueOutbox,
     async sendOutboxUnqueued(lanes) {
       const sent = await sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey);
@@ -285,6 +301,9 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
       });
       await boss.work<ReviewWorkbookJob>(SEND_REVIEW_WORKBOOK, workOptions, async ([job]) => {
         if (job) await slots.run(() => handlers.sendReviewWorkbook(job.data));
+      });
+      await boss.work<PurchaseOrderWorkbookJob>(SEND_PO_WORKBOOK, workOptions, async ([job]) => {
+        if (job) await slots.run(() => handlers.sendPurchaseOrderWorkbook(job.data));
       });
       const sendOutbox = handlers.sendOutbox?.bind(handlers);
       if (sendOutbox) {
@@ -336,6 +355,8 @@ const negotiationKey = (job: NegotiationJob) => `negotiation:${job.negotiationId
  * the lines as they are when it runs).
  */
 const reviewWorkbookKey = (job: ReviewWorkbookJob) => `review-workbook:${job.quotationId}`;
+/** One approved PO's workbook at a time; a second request while one waits is the same one. */
+const purchaseOrderWorkbookKey = (job: PurchaseOrderWorkbookJob) => `po-workbook:${job.purchaseOrderId}`;
 /** One read of a Slack file at a time (one quotation per file). */
 const fileKey = (job: QuotationJob) => `file:${job.workspaceId}:${job.fileId}`;
 /** One sender per outbox lane at a time: the lane's order and pace need one. */

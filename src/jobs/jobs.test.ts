@@ -423,6 +423,7 @@ describe('the jobs on the database', () => {
           boss: instance(0).boss,
           driveUnqueued: async () => Promise.reject(new Error('pg-boss unreachable')),
           readUnqueued: async () => 0,
+          sendPurchaseOrderWorkbookUnqueued: async () => 0,
           sendOutboxUnqueued: async () => 0,
         },
         contexts: fixture.contexts,

@@ -40,6 +40,7 @@ async function instance(handlers: Partial<JobHandlers>, tuning: BackgroundWorkTu
     driveNegotiation: handlers.driveNegotiation ?? (() => Promise.resolve()),
     readQuotation: handlers.readQuotation ?? (() => Promise.resolve()),
     sendReviewWorkbook: handlers.sendReviewWorkbook ?? (() => Promise.resolve()),
+    sendPurchaseOrderWorkbook: handlers.sendPurchaseOrderWorkbook ?? (() => Promise.resolve()),
   });
   return work;
 }

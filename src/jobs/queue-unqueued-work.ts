@@ -13,6 +13,8 @@
 //   quotation is still `negotiating`), whose lease expired — its runner is gone — or that nobody leased for longer
 //   than a listener takes to send its job;
 // - a quotation claimed (`received`) or half-read (`parsing`), under the same two conditions;
+// - an approved PO (approved within a day) whose workbook is not in the outbox: the approval's listener died between
+//   its commit and queueing the `send-po-workbook` job;
 // - Slack outbox rows unsent (pending, or locked by a sender that died) in a lane that has no `send-outbox` job: the
 //   listener or job that wrote them died before queueing one. A lane whose job waits or runs is left to it.
 import { LEASE_MS } from '../db/stores/negotiation-store.js';
@@ -20,27 +22,39 @@ import { unsentOutboxLanes } from '../db/stores/outbox-lanes.js';
 import { log } from '../log.js';
 import { DAY_MS } from '../time.js';
 import { decisionFailedKey } from '../thread/decision.js';
+import { poWorkbookKey } from '../thread/po-outcome.js';
 import type { BackgroundWork } from './background-work.js';
 import { JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 
 /** Unscoped: it finds rows in every workspace, and writes none. */
 export interface QueueUnqueuedWorkOptions extends Pick<JobOptions, 'prisma' | 'now' | 'batchSize'> {
-  work: Pick<BackgroundWork, 'driveUnqueued' | 'readUnqueued' | 'sendOutboxUnqueued'>;
+  work: Pick<
+    BackgroundWork,
+    'driveUnqueued' | 'readUnqueued' | 'sendPurchaseOrderWorkbookUnqueued' | 'sendOutboxUnqueued'
+  >;
   /** A negotiation nobody leased is left to the listener that wrote it this long (it sends its job right after). */
   graceMs?: number;
   /** The same for a quotation nobody is reading. */
   quotationStuckAfterMs?: number;
+  /** The same for an approved PO without its workbook (its listener queues the job right after the commit). */
+  workbookGraceMs?: number;
 }
 
 export interface QueueUnqueuedWorkResult {
   negotiationsQueued: number;
   quotationsQueued: number;
+  workbooksQueued: number;
   outboxLanesQueued: number;
 }
 
 /** A quotation nobody holds (a process died between the claim and sending its read) is queued after this long. */
 export const QUOTATION_STUCK_AFTER_MS = 30_000;
-/** How long a completed negotiation without its decision is tried again (a failing one is not tried forever). */
+/** An approved PO without its workbook job is queued after this long. */
+export const WORKBOOK_GRACE_MS = 30_000;
+/**
+ * How long a completed negotiation without its decision, or an approved PO without its workbook, is tried again (a
+ * failing one is not tried forever: its dead job told the logs).
+ */
 const CONCLUDE_WINDOW_MS = DAY_MS;
 
 export async function queueUnqueuedWork(options: QueueUnqueuedWorkOptions): Promise<QueueUnqueuedWorkResult> {
@@ -98,10 +112,45 @@ export async function queueUnqueuedWork(options: QueueUnqueuedWorkOptions): Prom
     quotations.map((q) => ({ workspaceId: q.workspaceId, quotationId: q.id, fileId: q.slackFileId })),
   );
 
+  const workbooksQueued = await queueWorkbooks(options, take);
+
   // No grace needed: a lane's job is sent right after the commit, and a second one sent meanwhile is the same job.
   const outboxLanesQueued = await options.work.sendOutboxUnqueued(await unsentOutboxLanes(prisma, take));
 
-  const result = { negotiationsQueued, quotationsQueued, outboxLanesQueued };
-  if (negotiationsQueued + quotationsQueued + outboxLanesQueued > 0) log.info('queued work that had no job', result);
+  const result = { negotiationsQueued, quotationsQueued, workbooksQueued, outboxLanesQueued };
+  if (negotiationsQueued + quotationsQueued + workbooksQueued + outboxLanesQueued > 0) {
+    log.info('queued work that had no job', result);
+  }
   return result;
+}
+
+/** Approved POs, past the grace and within the window, whose workbook is not in the outbox: their jobs. */
+async function queueWorkbooks(options: QueueUnqueuedWorkOptions, take: number): Promise<number> {
+  const { prisma, now } = options;
+  const approved = await prisma.purchaseOrder.findMany({
+    where: {
+      status: 'approved',
+      approvedAt: {
+        lt: new Date(now.getTime() - (options.workbookGraceMs ?? WORKBOOK_GRACE_MS)),
+        gt: new Date(now.getTime() - CONCLUDE_WINDOW_MS),
+      },
+    },
+    orderBy: { approvedAt: 'asc' },
+    take,
+    select: { id: true, workspaceId: true },
+  });
+  if (approved.length === 0) return 0;
+  const queued = new Set(
+    (
+      await prisma.slackOutbox.findMany({
+        where: { dedupeKey: { in: approved.map((po) => poWorkbookKey(po.id)) } },
+        select: { dedupeKey: true },
+      })
+    ).map((row) => row.dedupeKey),
+  );
+  return options.work.sendPurchaseOrderWorkbookUnqueued(
+    approved
+      .filter((po) => !queued.has(poWorkbookKey(po.id)))
+      .map((po) => ({ workspaceId: po.workspaceId, purchaseOrderId: po.id })),
+  );
 }

@@ -17,7 +17,10 @@ import { queueUnqueuedWork, type QueueUnqueuedWorkResult } from './queue-unqueue
 
 export interface RecoverOnStartOptions {
   prisma: PrismaClient;
-  work: Pick<BackgroundWork, 'driveUnqueued' | 'readUnqueued' | 'sendOutboxUnqueued'>;
+  work: Pick<
+    BackgroundWork,
+    'driveUnqueued' | 'readUnqueued' | 'sendPurchaseOrderWorkbookUnqueued' | 'sendOutboxUnqueued'
+  >;
   /** This instance (the outbox poster's lock owner). */
   owner: string;
   now: Date;

@@ -49,7 +49,10 @@ export function jobsConfigFromEnv(
 export interface StartJobsOptions {
   prisma: PrismaClient;
   /** pg-boss, whose queues the ticks send to and this instance's workers take from. */
-  work: Pick<BackgroundWork, 'boss' | 'driveUnqueued' | 'readUnqueued' | 'sendOutboxUnqueued'>;
+  work: Pick<
+    BackgroundWork,
+    'boss' | 'driveUnqueued' | 'readUnqueued' | 'sendPurchaseOrderWorkbookUnqueued' | 'sendOutboxUnqueued'
+  >;
   contexts: ContextFactory;
   config: JobsConfig;
   now?: () => Date;

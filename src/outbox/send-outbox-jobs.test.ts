@@ -64,6 +64,7 @@ async function instance(name: string, tuning: BackgroundWorkTuning = FAST, deadL
     driveNegotiation: () => Promise.resolve(),
     readQuotation: () => Promise.reject(new Error('this file cannot be read')),
     sendReviewWorkbook: () => Promise.resolve(),
+    sendPurchaseOrderWorkbook: () => Promise.resolve(),
     sendOutbox: (job, attempt) =>
       poster.sendLane(job.lane, { lockOwner: jobLeaseOwner(name, attempt), signal: attempt.signal }),
     deadLetter: async (job) => {

@@ -24,6 +24,7 @@ import { acceptPremium } from './negotiation/accept-premium.js';
 import { rateRecommendation } from './negotiation/rate-recommendation.js';
 import { done, NOT_INSTALLED, type ServiceResult } from './outcome.js';
 import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
+import { sendPurchaseOrderWorkbook } from './purchase-order/send-purchase-order-workbook.js';
 import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
 import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
 import { giveUpReading, quotationToReread, readQuotation } from './quotation/read-quotation.js';
@@ -125,7 +126,10 @@ export interface Parley {
 
 export interface ParleyOptions {
   contexts: ContextFactory;
-  work: Pick<BackgroundWork, 'driveNegotiation' | 'readQuotation' | 'sendReviewWorkbook' | 'idle'>;
+  work: Pick<
+    BackgroundWork,
+    'driveNegotiation' | 'readQuotation' | 'sendReviewWorkbook' | 'sendPurchaseOrderWorkbook' | 'idle'
+  >;
   agents: EngineAgents;
   /** This instance, for negotiation leases and read leases. */
   owner: string;
@@ -251,6 +255,28 @@ export function createParley(options: ParleyOptions): Parley {
     log.info('review workbook queued', { quotationId, lines: result.ok ? result.value.lines : null });
   }
 
+  /**
+   * The approval is committed (with its messages) before its workbook is queued, and the job before the submission is
+   * answered; a process that dies in between leaves an approved PO without its workbook, which queue-unqueued-work
+   * finds. A repeated submission on an approved PO queues it again: the job uploads it once.
+   */
+  async function approve(ctx: ServiceContext, input: Inputs.ApprovePoInput) {
+    const result = await approvePurchaseOrder(ctx, input);
+    if (result.ok && result.value.po.status === 'approved') {
+      await work.sendPurchaseOrderWorkbook({ workspaceId: ctx.workspace.id, purchaseOrderId: result.value.po.id });
+    }
+    return result;
+  }
+
+  /** The job: the approved PO's workbook written (in the compute worker) and queued for upload into the thread. */
+  async function poWorkbookJob(workspaceId: string, purchaseOrderId: string): Promise<void> {
+    const ctx = await contexts.forWorkspace(workspaceId);
+    if (!ctx) return;
+    const result = await sendPurchaseOrderWorkbook(ctx, { purchaseOrderId });
+    if (result.ok && result.changed) options.kickOutbox();
+    log.info('PO workbook job done', { purchaseOrderId, queued: result.ok && result.changed });
+  }
+
   async function receiveFile(ctx: ServiceContext, file: Omit<Inputs.FileSharedInput, 'teamId'>) {
     const received = await receiveSlackFile(ctx, { ...file, files });
     if (!received.ok) return received;
@@ -373,7 +399,7 @@ export function createParley(options: ParleyOptions): Parley {
     rateRecommendation: (teamId, input) => inTeam(teamId, (ctx) => rateRecommendation(ctx, input)),
     threadReply: (teamId, input) => track(answerReply(teamId, input)),
     answerWhichQuestion: (teamId, input) => inTeam(teamId, (ctx) => whichQuestion(ctx, input)),
-    approvePo: (teamId, input) => inTeam(teamId, (ctx) => approvePurchaseOrder(ctx, input)),
+    approvePo: (teamId, input) => inTeam(teamId, (ctx) => approve(ctx, input)),
     rejectPo: (teamId, input) => inTeam(teamId, (ctx) => rejectPurchaseOrder(ctx, input)),
     previewCatalog: (teamId, input) => inTeam(teamId, (ctx) => previewCatalogImport(ctx, { ...input, files })),
     importCatalog: (teamId, input) => inTeam(teamId, (ctx) => importCatalog(ctx, input)),
@@ -403,6 +429,7 @@ export function createParley(options: ParleyOptions): Parley {
       driveNegotiation: ({ workspaceId, negotiationId }, attempt) => driveJob(workspaceId, negotiationId, attempt),
       readQuotation: ({ workspaceId, quotationId }, attempt) => readJob(workspaceId, quotationId, attempt),
       sendReviewWorkbook: ({ workspaceId, quotationId }) => workbookJob(workspaceId, quotationId),
+      sendPurchaseOrderWorkbook: ({ workspaceId, purchaseOrderId }) => poWorkbookJob(workspaceId, purchaseOrderId),
       deadLetter: (job) => deadJob(job),
     },
     context: (teamId) => contexts.forTeam(teamId),

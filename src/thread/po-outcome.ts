@@ -1,10 +1,11 @@
-// A purchase order's approval or rejection in the thread, with the approved workbook. The approver's message is keyed
+// A purchase order's approval or rejection in the thread, and the approved workbook. The approver's message is keyed
 // by the PO, the kind and the approver, so a repeated click writes nothing twice. The calls are worked out before the
 // approval's or rejection's transaction (reads only: that transaction is what the approver's click waits for) and
-// enqueued inside it, so the change and its messages are committed together.
+// enqueued inside it, so the change and its messages are committed together. The approved workbook follows as a job
+// (src/services/purchase-order/send-purchase-order-workbook.ts): keyed by the PO, uploaded once however often it runs.
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
+import { enqueueSlackCalls, isEnqueued, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import { buildPoOutcome } from '../slack/views/index.js';
 import { edit, message, negotiationThread, upload } from './thread.js';
 import { statusCalls } from './status-card.js';
@@ -12,6 +13,11 @@ import { statusCalls } from './status-card.js';
 /** The outbox key of an approver's approval or rejection message. */
 export function poOutcomeKey(purchaseOrderId: string, kind: 'approval' | 'rejection', by: string): string {
   return `po:${purchaseOrderId}:${kind}:${by}`;
+}
+
+/** The outbox key of an approved PO's workbook upload. */
+export function poWorkbookKey(purchaseOrderId: string): string {
+  return `po:${purchaseOrderId}:workbook`;
 }
 
 /** The outbox calls that tell the thread of a PO's approval or rejection (`input.po` as it is once recorded). */
@@ -25,7 +31,6 @@ export async function purchaseOrderOutcomeCalls(
     required: 1 | 2;
     /** The configured approvers who have not approved it: an approval still short of `required` mentions them. */
     waitingFor: readonly string[];
-    workbook: Buffer | null;
   },
 ): Promise<OutboxCall[]> {
   const { po } = input;
@@ -50,15 +55,6 @@ export async function purchaseOrderOutcomeCalls(
       ? edit(thread, key, poOutcomeKey(po.id, 'approval', firstApprover), outcome)
       : message(thread, key, outcome),
   ];
-  if (input.workbook) {
-    calls.push(
-      upload(thread, `po:${po.id}:workbook`, {
-        filename: `${po.number}.xlsx`,
-        title: `${po.number} (approved)`,
-        content: input.workbook,
-      }),
-    );
-  }
   if (po.status === 'approved') {
     const status = await statusCalls(
       reader,
@@ -83,6 +79,29 @@ export async function purchaseOrderOutcomeCalls(
     calls.push(...status);
   }
   return calls;
+}
+
+/** Whether the approved PO's workbook is in the outbox already (sent or not). */
+export function isPurchaseOrderWorkbookQueued(reader: OutboxWriter, purchaseOrderId: string): Promise<boolean> {
+  return isEnqueued(reader, poWorkbookKey(purchaseOrderId));
+}
+
+/**
+ * Queues the approved PO's workbook for upload into its thread; false when it was queued already (a retried job).
+ * Reads, then writes one row: no transaction needed, the key dedupes.
+ */
+export async function enqueuePurchaseOrderWorkbook(
+  writer: OutboxWriter,
+  po: Pick<PurchaseOrderView, 'id' | 'number' | 'negotiationId'>,
+  workbook: Buffer,
+): Promise<boolean> {
+  const { thread } = await negotiationThread(writer, po.negotiationId);
+  const call = upload(thread, poWorkbookKey(po.id), {
+    filename: `${po.number}.xlsx`,
+    title: `${po.number} (approved)`,
+    content: workbook,
+  });
+  return (await enqueueSlackCalls(writer, [call])) > 0;
 }
 
 /** Writes what purchaseOrderOutcomeCalls worked out, in the approval's or rejection's transaction. */

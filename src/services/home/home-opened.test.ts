@@ -65,6 +65,7 @@ beforeAll(async () => {
       driveNegotiation: async () => {},
       readQuotation: async () => {},
       sendReviewWorkbook: async () => {},
+      sendPurchaseOrderWorkbook: async () => {},
       idle: async () => {},
     },
     agents: createNegotiationAgents(null),

@@ -1,10 +1,14 @@
 // An approver approves the draft PO from its modal (seed 002 §11). The approval is recorded in one transaction with
 // the version the modal showed and the digest of the PO as shown; the last approval needed makes the PO approved.
-// In the same transaction the thread is told (outbox rows): the status card, a confirmation and — once approved — the
-// workbook, rendered from the PO as drafted and stored (never from the decision computed again: a rules change since
-// the draft changes nothing). So an approval exists exactly when its messages do: a crash or a database error between
-// the two leaves neither, and the approver's next submission records and tells it. The messages and the workbook are
-// made before that transaction (change-purchase-order.ts), which holds only the writes the submission waits for.
+// In the same transaction the thread is told (outbox rows): the status card and a confirmation. So an approval exists
+// exactly when its messages do: a crash or a database error between the two leaves neither, and the approver's next
+// submission records and tells it. The messages are made before that transaction (change-purchase-order.ts), which
+// holds only the writes the submission waits for.
+//
+// Once approved, the PO's workbook follows in the thread as a job the caller queues after the commit
+// (send-purchase-order-workbook.ts; the sweep queues it if the process died in between): rendered from the PO as
+// drafted and stored, never from the decision computed again. At 3,000 lines it is most of a second of CPU, which the
+// approver's submission — answered within Slack's 3 s — no longer waits for.
 //
 // Repeats: a double click or a Slack retry finds the approval recorded and changes nothing, and the outbox keys make
 // it post nothing twice.
@@ -18,7 +22,6 @@ import {
   type PurchaseOrderView,
   statusesLeadingTo,
 } from '../../decision/purchase-order-rules.js';
-import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
 import { recordApproval } from '../../db/stores/purchase-orders.js';
 import type { OutboxCall } from '../../outbox/index.js';
 import { purchaseOrderOutcomeCalls } from '../../thread/po-outcome.js';
@@ -107,9 +110,8 @@ function commit(ctx: ServiceContext, options: ApprovePurchaseOrderOptions): Prom
   });
 }
 
-/** The approver's message (and, once approved, the workbook and the status card), for the approval's transaction. */
+/** The approver's message (and, once approved, the status card), for the approval's transaction. */
 async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<OutboxCall[]> {
-  const workbook = po.status === 'approved' ? await approvedWorkbook(ctx, po) : null;
   const { settings } = ctx.workspace;
   const required = approvalsRequired(po, settings.dualApprovalAboveUsd);
   // Whoever has approved already is not asked again for the second approval.
@@ -117,19 +119,5 @@ async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string
     settings.approvers,
     po.approvals.map((a) => a.approverSlackUserId),
   );
-  return purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'approval', required, waitingFor, workbook });
-}
-
-/**
- * The approved PO as a workbook, from its stored rows: what the approvers were shown and approved. Written in the
- * compute worker (at 3,000 lines it is most of a second of CPU every other listener would otherwise wait behind), and
- * before the approval's transaction, which would otherwise hold a connection — on PGlite the only one — meanwhile.
- */
-function approvedWorkbook(ctx: ServiceContext, po: PurchaseOrderView): Promise<Buffer> {
-  return ctx.compute.purchaseOrderWorkbook(
-    storedPurchaseOrderDocument(po, {
-      date: (po.approvedAt ?? ctx.now()).toISOString().slice(0, 10),
-      buyerName: ctx.workspace.brandName,
-    }),
-  );
+  return purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'approval', required, waitingFor });
 }

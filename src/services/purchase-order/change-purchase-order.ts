@@ -5,8 +5,8 @@
 // write finds nothing, or the database reports a write race), the answer comes from the PO as it now stands.
 //
 // Only the writes are in the transaction: it is what the approver's click is answered after, and on PGlite it holds
-// the one connection everyone shares. The reads, the messages and the approved workbook (most of a second of CPU at
-// 3,000 lines) come before it. That is sound because every change of a PO bumps its version and the write is
+// the one connection everyone shares. The reads and the messages come before it (the approved workbook, most of a
+// second of CPU at 3,000 lines, after it: send-purchase-order-workbook.ts). That is sound because every change of a PO bumps its version and the write is
 // conditional on the version read: when the write matches, the PO is the one the reads saw.
 import type { PurchaseOrderRefusal, PurchaseOrderView } from '../../decision/purchase-order-rules.js';
 import { isWriteRace, loadPurchaseOrder, PO_TRANSACTION_OPTIONS } from '../../db/stores/purchase-orders.js';

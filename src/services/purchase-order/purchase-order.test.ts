@@ -28,6 +28,7 @@ import { draftPurchaseOrder, type DraftPurchaseOrderOptions } from './draft-purc
 import { getPurchaseOrder } from './get-purchase-order.js';
 import type { PurchaseOrderResult } from './purchase-order-result.js';
 import { rejectPurchaseOrder } from './reject-purchase-order.js';
+import { sendPurchaseOrderWorkbook } from './send-purchase-order-workbook.js';
 
 const APPROVERS = ['UAPPROVER1', 'UAPPROVER2'];
 const [ALICE = '', BOB = ''] = APPROVERS;
@@ -153,6 +154,9 @@ describe('purchase orders: draft, approve, reject, get', () => {
       by: approver,
       expectedVersion: extra.version ?? po.version,
     });
+
+  /** The job the approval that completes a PO is followed by (src/services/parley.ts, queue-unqueued-work). */
+  const sendWorkbook = (po: PurchaseOrderView) => sendPurchaseOrderWorkbook(ctxWith(), { purchaseOrderId: po.id });
 
   const reject = (po: PurchaseOrderView, by: string, reason: string, version = po.version) =>
     rejectPurchaseOrder(ctxWith(), { purchaseOrderId: po.id, by, reason, expectedVersion: version });
@@ -336,7 +340,11 @@ describe('purchase orders: draft, approve, reject, get', () => {
     expect(approved).toMatchObject({ status: 'approved', version: 1 });
     expect(approved.approvedAt).toBeInstanceOf(Date);
     expect(messageOf(first)).toBe(`${po.number} is approved (1 of 1 approval).`);
-    // The thread is told: the approver's message, the workbook and the status card.
+    // The thread is told: the approver's message and the status card; the workbook follows as a job, which uploads it
+    // once however often it runs.
+    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`]);
+    expect(await sendWorkbook(approved)).toEqual({ ok: true, changed: true, value: null });
+    expect(await sendWorkbook(approved)).toEqual({ ok: true, changed: false, value: null });
     expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`, `po:${po.id}:workbook`]);
 
     // The same button again (the old version), and both at once: one approval row, nothing else changes.
@@ -367,7 +375,7 @@ describe('purchase orders: draft, approve, reject, get', () => {
     expect(both.map((r) => r.ok && r.changed).sort()).toEqual([false, true]);
     expect(await ws.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } })).toBe(1);
     expect(await loadPurchaseOrder(ws, po.id)).toMatchObject({ status: 'approved', version: 1 });
-    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`, `po:${po.id}:workbook`]);
+    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`]);
   });
 
   it('above the threshold needs two different approvers', async () => {
@@ -381,6 +389,9 @@ describe('purchase orders: draft, approve, reject, get', () => {
         'effective landed cost ($18,375.00) is above $10,000.00.',
     );
     expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`]);
+    // Only an approved PO has a workbook: a job for one still short of its approvals writes none.
+    expect(await sendWorkbook(po)).toMatchObject({ changed: false });
+    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`]);
 
     // The same approver again does not count twice.
     const same = await approve(poOf(first), ALICE, { threshold });
@@ -392,11 +403,8 @@ describe('purchase orders: draft, approve, reject, get', () => {
     expect(poOf(second)).toMatchObject({ status: 'approved', version: 2 });
     expect(poOf(second).approvals.map((a) => a.approverSlackUserId)).toEqual([ALICE, BOB]);
     expect(messageOf(second)).toBe(`${po.number} is approved (2 of 2 approvals).`);
-    expect(await outboxKeys(po)).toEqual([
-      `po:${po.id}:approval:${ALICE}`,
-      `po:${po.id}:approval:${BOB}`,
-      `po:${po.id}:workbook`,
-    ]);
+    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`, `po:${po.id}:approval:${BOB}`]);
+    expect(await sendWorkbook(poOf(second))).toMatchObject({ changed: true });
   });
 
   it('two approvers at once on a two-approver PO: one wins, the other sees the change and approves again', async () => {
@@ -499,7 +507,7 @@ describe('purchase orders: draft, approve, reject, get', () => {
     expect(await outboxKeys(po)).toEqual([]);
     // The approver submits again: recorded once, told once.
     expect(poOf(await approve(po, ALICE)).status).toBe('approved');
-    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`, `po:${po.id}:workbook`]);
+    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`]);
     expect(await ws.purchaseOrderApproval.count({ where: { purchaseOrderId: po.id } })).toBe(1);
 
     const other = poOf(await draft(await newNegotiation()));
@@ -570,9 +578,9 @@ describe('purchase orders: draft, approve, reject, get', () => {
     });
   });
 
-  it('answers an approval after a transaction of its writes only: no reads, no workbook rendered while it is open', async () => {
+  it('answers an approval after a transaction of its writes only: no reads, no workbook rendered', async () => {
     // The approver's submission is answered once this transaction commits, and on PGlite it holds the one connection
-    // every other delivery waits for: the PO, the thread and the workbook are read and made before it.
+    // every other delivery waits for: the PO and the thread are read before it; the workbook is a job's, after it.
     const seen = { open: 0, statements: [] as string[], workbooks: 0, workbooksInTransaction: 0 };
     const counted = <T extends object>(target: T, path = ''): T =>
       new Proxy(target, {
@@ -622,7 +630,7 @@ describe('purchase orders: draft, approve, reject, get', () => {
     const result = await approvePurchaseOrder(observed, { purchaseOrderId: po.id, by: ALICE, expectedVersion: 0 });
     expect(poOf(result)).toEqual(await loadPurchaseOrder(ws, po.id));
     expect(poOf(result)).toMatchObject({ status: 'approved', version: 1 });
-    expect(seen).toMatchObject({ workbooks: 1, workbooksInTransaction: 0 });
+    expect(seen).toMatchObject({ workbooks: 0, workbooksInTransaction: 0 });
     expect(seen.statements).toEqual([
       // The conditional write, the approval row, its two audit entries.
       'purchaseOrder.updateMany',
@@ -634,11 +642,12 @@ describe('purchase orders: draft, approve, reject, get', () => {
       '$queryRaw',
       'slackOutbox.createMany',
     ]);
-    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`, `po:${po.id}:workbook`]);
+    expect(await outboxKeys(po)).toEqual([`po:${po.id}:approval:${ALICE}`]);
   });
 
   describe('the approved workbook', () => {
     async function workbookOf(po: PurchaseOrderView): Promise<ExcelJS.Workbook> {
+      await sendWorkbook(po);
       const row = await ws.slackOutbox.findFirstOrThrow({ where: { dedupeKey: `po:${po.id}:workbook` } });
       const { args } = readStoredPayload(row.payload);
       const bytes = Buffer.from(String(args.contentBase64), 'base64');

@@ -84,5 +84,5 @@ function commit(
 /** The rejection's message and the status card, for the rejection's transaction. */
 function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string): Promise<OutboxCall[]> {
   const required = approvalsRequired(po, ctx.workspace.settings.dualApprovalAboveUsd);
-  return purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'rejection', required, waitingFor: [], workbook: null });
+  return purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'rejection', required, waitingFor: [] });
 }
