@@ -91,6 +91,7 @@ function facade(hasToken: boolean) {
       driveNegotiation: async () => {},
       readQuotation: async () => {},
       sendReviewWorkbook: async () => {},
+      sendPurchaseOrderWorkbook: async () => {},
       idle: async () => {},
     },
     agents,
