@@ -5,7 +5,7 @@ import type { DecisionNumbers, NoFeasibleAward, PremiumOption } from '../decisio
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { DecisionText } from '../decision/write-decision.js';
 import type { WorkspaceTx } from '../db/scoped.js';
-import { enqueueSlackCall } from '../outbox/index.js';
+import { enqueueSlackCall, enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import {
   buildDecision,
   buildNoAward,
@@ -15,7 +15,7 @@ import {
   type PremiumOffer,
 } from '../slack/views/index.js';
 import { negKey, message, negotiationThread, upload } from './thread.js';
-import { enqueueStatus } from './status-card.js';
+import { enqueueStatus, statusCalls } from './status-card.js';
 
 const MODE_LABELS: Record<string, string> = {
   cost: 'Cost',
@@ -93,23 +93,34 @@ export function lineRows(numbers: DecisionNumbers, offers: readonly FinalOffer[]
   return { suppliers: offers.map((offer) => offer.name), rows, totalLines: rows.length };
 }
 
-export async function enqueueDecision(
-  tx: WorkspaceTx,
-  input: {
-    negotiationId: string;
-    numbers: DecisionNumbers;
-    text: DecisionText;
-    po: PurchaseOrderView;
-    /** What the negotiation's AI calls cost, as recorded so far. */
-    aiCost?: DecisionAiCost | null;
-    /** The workspace's approvers: the draft PO @-mentions them. */
-    approvers: readonly string[];
-    /** Each supplier's last offer, line by line (the recommendation's lines × suppliers table). */
-    finalOffers?: readonly FinalOffer[];
-  },
-) {
+/** What the decision's post says: everything is known once the decision is computed and the PO drafted. */
+export interface DecisionInput {
+  negotiationId: string;
+  numbers: DecisionNumbers;
+  text: DecisionText;
+  po: PurchaseOrderView;
+  /** What the negotiation's AI calls cost, as recorded so far. */
+  aiCost?: DecisionAiCost | null;
+  /** The workspace's approvers: the draft PO @-mentions them. */
+  approvers: readonly string[];
+  /** Each supplier's last offer, line by line (the recommendation's lines × suppliers table). */
+  finalOffers?: readonly FinalOffer[];
+}
+
+/** The decision's outbox calls, built and ready to write (see prepareDecision). */
+export interface PreparedDecision {
+  readonly calls: readonly OutboxCall[];
+}
+
+/**
+ * The decision's post and the status card's calls, built before the decision's transaction, read without writing:
+ * on PGlite a transaction holds the only connection, and building the message (a 3,000-line quotation's lines table)
+ * inside it kept every Slack ack waiting. The thread's place does not change; the status card's calls are read as
+ * statusCalls says (their dedupe keys make a call another writer enqueued meanwhile a no-op).
+ */
+export async function prepareDecision(reader: OutboxWriter, input: DecisionInput): Promise<PreparedDecision> {
   const { negotiationId, numbers, text, po } = input;
-  const { quotationId, thread } = await negotiationThread(tx, negotiationId);
+  const { quotationId, thread } = await negotiationThread(reader, negotiationId);
   const name = (code: string) => numbers.offers.find((o) => o.supplierCode === code)?.name ?? code;
   const decision = buildDecision({
     currency: numbers.currency,
@@ -172,9 +183,8 @@ export async function enqueueDecision(
         ? null
         : { by: numbers.limits.consentUsed.by, amountOverQuote: numbers.limits.consentedPremium },
   });
-  await enqueueSlackCall(tx, message(thread, negKey(negotiationId, `decision:${po.id}`), decision));
-  await enqueueStatus(
-    tx,
+  const status = await statusCalls(
+    reader,
     quotationId,
     {
       stage: 'decision',
@@ -183,7 +193,14 @@ export async function enqueueDecision(
       isSplit: numbers.recommendation.isSplit,
     },
     `decision:${po.id}`,
+    thread,
   );
+  return { calls: [message(thread, negKey(negotiationId, `decision:${po.id}`), decision), ...status] };
+}
+
+/** The decision's post and status card, as prepareDecision built them: in its transaction, only the writes. */
+export async function enqueueDecision(tx: WorkspaceTx, prepared: PreparedDecision): Promise<void> {
+  await enqueueSlackCalls(tx, prepared.calls);
 }
 
 /** The key of the price chart's upload: one chart per negotiation, however often it is concluded. */

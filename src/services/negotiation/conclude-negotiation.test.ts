@@ -2,7 +2,7 @@
 // committed and its post queued as soon as the decision and the draft PO are, without waiting for the price chart to be
 // drawn (seconds of CPU at 3,000 lines); the chart follows under it. A process that dies between the two leaves its
 // drive job to be retried, and the retry queues the chart — once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
 import { toJsonColumn } from '../../db/json.js';
@@ -12,6 +12,7 @@ import { startNegotiation } from '../../db/stores/negotiation-store.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
 import type { Offer } from '../../negotiation/types.js';
+import type * as Views from '../../slack/views/index.js';
 import { priceChartKey } from '../../thread/decision.js';
 import { type Compute, computeInProcess } from '../../worker/compute.js';
 import { baselineOf, offerOf, PROFILES } from '../../../test/support/decide-fixtures.js';
@@ -21,6 +22,50 @@ import { createContextFactory, type ServiceContext } from '../service-context.js
 import { concludeNegotiation, driveNegotiation } from './drive-negotiation.js';
 
 const BUYER = 'UBUYER0001';
+
+/** The calls of the transaction open right now, if any: a Block Kit builder called then notes itself in them. */
+const building = vi.hoisted(() => ({ open: null as string[] | null }));
+vi.mock('../../slack/views/index.js', async (importOriginal) => {
+  const views = await importOriginal<typeof Views>();
+  const noted =
+    <A extends unknown[], R>(name: string, build: (...args: A) => R) =>
+    (...args: A): R => {
+      building.open?.push(`build:${name}`);
+      return build(...args);
+    };
+  return {
+    ...views,
+    buildDecision: noted('buildDecision', views.buildDecision),
+    buildStatusCard: noted('buildStatusCard', views.buildStatusCard),
+  };
+});
+
+/** recordingTransactions, and whatever is built while one of its transactions is open noted in its calls. */
+function recordingBuilds(db: WorkspaceDb, transactions: string[][]): WorkspaceDb {
+  const recorded = recordingTransactions(db, transactions);
+  return new Proxy(recorded, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== '$transaction' || typeof value !== 'function') return value;
+      return (work: unknown, options?: unknown) => {
+        const run = value as (...a: unknown[]) => unknown;
+        if (typeof work !== 'function') return run.call(target, work, options);
+        return run.call(
+          target,
+          async (tx: object) => {
+            building.open = transactions.at(-1) ?? null;
+            try {
+              return await (work as (tx: object) => Promise<unknown>)(tx);
+            } finally {
+              building.open = null;
+            }
+          },
+          options,
+        );
+      };
+    },
+  });
+}
 
 const baseline = baselineOf({ A: 100, B: 100 }, { leadTimeDays: 50 });
 const quotation = offerOf('SUP-001', { A: 100, B: 100 }, { round: 0, leadTimeDays: 50 });
@@ -179,6 +224,31 @@ describe('concluding a negotiation', () => {
       include: { allocations: { include: { items: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } } },
     });
     expect(po.allocations.flatMap((a) => a.items.map((item) => item.sku))).toEqual(['A', 'B']);
+  });
+
+  it("builds the decision's post and status card before its transaction, which only writes them", async () => {
+    const negotiationId = await completedNegotiation();
+    const ctx = await contextWith(computeInProcess);
+    const transactions: string[][] = [];
+    await concludeNegotiation({ ...ctx, db: recordingBuilds(ctx.db, transactions) }, negotiationId);
+    const decision = transactions.find((calls) => calls.includes('quotation.updateMany'));
+    if (!decision) throw new Error('no decision transaction');
+    // On PGlite the decision's transaction held the only connection for up to 2.4 s under load: before, the message
+    // and the card were built in it (build:buildDecision, build:buildStatusCard) after reading the thread
+    // (negotiation.findUniqueOrThrow, quotation.findUniqueOrThrow) and the card's stream, and written in two statements.
+    expect(decision.filter((call) => call.startsWith('build:'))).toEqual([]);
+    expect(decision.filter((call) => /^(negotiation|quotation|workspace)\./.test(call))).toEqual([
+      'quotation.updateMany',
+    ]);
+    expect(decision.filter((call) => call === 'slackOutbox.createMany')).toHaveLength(1);
+    // What is written is the same: the decision's post and the card's edit.
+    const queued = await keys(negotiationId);
+    expect(queued.filter((key) => key.startsWith(`neg:${negotiationId}:decision:`))).toHaveLength(1);
+    const quotationId = (await ws.negotiation.findUniqueOrThrow({ where: { id: negotiationId } })).quotationId;
+    const card = await ws.slackOutbox.findMany({
+      where: { dedupeKey: { startsWith: `q:${quotationId}:status:decision:` } },
+    });
+    expect(card).toHaveLength(1);
   });
 
   it('draws the chart on the retry of a drive whose process died after the recommendation was committed', async () => {

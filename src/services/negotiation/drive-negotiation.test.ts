@@ -16,7 +16,7 @@ import { advance, type EngineAgents } from '../../negotiation/engine.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
 import { createParley, type Parley } from '../parley.js';
-import { decisionFailedKey } from '../../thread/decision.js';
+import { decisionFailedKey, priceChartKey } from '../../thread/decision.js';
 import { giveUpNegotiation } from './drive-negotiation.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import type { SlackFiles } from '../quotation/download-shared-file.js';
@@ -294,7 +294,12 @@ describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss 
       );
     await until(takenOver, 2 * LEASE_MS);
     expect(Date.now() - killedAt).toBeLessThan(LEASE_MS * 0.75);
-    await until(concluded, 2 * LEASE_MS);
+    // The new instance's job ends with the price chart, queued after the recommendation's commit: until then the
+    // outbox still grows, and the count below would race it.
+    const finished = async () =>
+      (await concluded()) &&
+      (await ctx.db.slackOutbox.count({ where: { dedupeKey: priceChartKey(negotiationId) } })) === 1;
+    await until(finished, 2 * LEASE_MS);
 
     const negotiation = await ctx.db.negotiation.findUniqueOrThrow({ where: { id: negotiationId } });
     expect(negotiation.status).toBe('completed');

@@ -18,6 +18,7 @@ import {
   enqueueNoAward,
   enqueuePremiumNotApplied,
   enqueuePriceChart,
+  prepareDecision,
   priceChartKey,
 } from '../../thread/decision.js';
 import { isEnqueued } from '../../outbox/index.js';
@@ -181,23 +182,25 @@ async function commitConclusion(
   const aiCost = { usd: Number(usage._sum.costUsd ?? 0), calls: usage._count._all };
   const drafted = await draftPurchaseOrder(ctx, { negotiationId, numbers: decided.numbers, text });
   if (!drafted.ok) throw new Error(`Drafting the PO of ${negotiationId} failed: ${drafted.message}`);
+  // Built before BEGIN: the transaction holds the connection (on PGlite the only one, every ack waiting behind it).
+  const prepared = await prepareDecision(ctx.db, {
+    negotiationId,
+    numbers: decided.numbers,
+    text,
+    po: drafted.value.po,
+    aiCost,
+    approvers: ctx.workspace.settings.approvers,
+    finalOffers: state.profiles.map((profile) => ({
+      name: profile.name,
+      lines: state.suppliers[profile.code]?.offers.at(-1)?.lines ?? [],
+    })),
+  });
   await ctx.db.$transaction(async (tx) => {
     await tx.quotation.updateMany({
       where: { negotiation: { id: negotiationId }, status: 'negotiating' },
       data: { status: 'completed' },
     });
-    await enqueueDecision(tx, {
-      negotiationId,
-      numbers: decided.numbers,
-      text,
-      po: drafted.value.po,
-      aiCost,
-      approvers: ctx.workspace.settings.approvers,
-      finalOffers: state.profiles.map((profile) => ({
-        name: profile.name,
-        lines: state.suppliers[profile.code]?.offers.at(-1)?.lines ?? [],
-      })),
-    });
+    await enqueueDecision(tx, prepared);
   });
 }
 
