@@ -1,7 +1,7 @@
 // PGlite in its worker thread: a long statement no longer stops this thread's event loop (Bolt answers Slack on it),
 // and transactions commit and roll back as PGlite's own do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGliteThread } from './pglite-thread.js';
+import { PGLITE_CLOSE_WAIT_MS, PGliteThread } from './pglite-thread.js';
 
 describe('PGlite in a worker thread', () => {
   let db: PGliteThread;
@@ -40,4 +40,23 @@ describe('PGlite in a worker thread', () => {
     const { rows } = await db.query<{ id: number }>('SELECT id FROM t ORDER BY id');
     expect(rows).toEqual([{ id: 1 }]);
   });
+});
+
+describe('closing PGlite in its worker thread', () => {
+  it('ends even when a transaction was left open by work that never finished', async () => {
+    const db = new PGliteThread();
+    await db.waitReady;
+    // Work that outlived its owner (a background build still running when the process stops): never commits.
+    void db
+      .transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        await new Promise(() => {});
+      })
+      .catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    await db.close();
+    // PGlite's own close waits for the open transaction for ever: the thread is ended after a bounded wait instead.
+    expect(performance.now() - started).toBeLessThan(PGLITE_CLOSE_WAIT_MS + 5_000);
+  }, 60_000);
 });

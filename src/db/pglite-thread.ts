@@ -71,6 +71,9 @@ function parsed(result: Results, parsers: Record<number, Parser> | undefined): R
   return result;
 }
 
+/** How long closing waits for PGlite to close itself before its thread is ended. */
+export const PGLITE_CLOSE_WAIT_MS = 5_000;
+
 export class PGliteThread {
   readonly waitReady: Promise<void>;
   private readonly worker: Worker;
@@ -189,9 +192,15 @@ export class PGliteThread {
   }
 
   async close(): Promise<void> {
+    let waited: NodeJS.Timeout | undefined;
     try {
-      await this.call({ op: 'close' });
+      // PGlite's close waits for a transaction still open, and one whose work never ends (background work that
+      // outlived the app's stop) would hold the shutdown for ever. After a bounded wait the thread is ended as a crash
+      // would end it: an in-memory database is gone anyway, a folder's is recovered from its WAL at the next open.
+      const timedOut = new Promise<void>((resolve) => (waited = setTimeout(resolve, PGLITE_CLOSE_WAIT_MS)));
+      await Promise.race([this.call({ op: 'close' }), timedOut]);
     } finally {
+      clearTimeout(waited);
       await this.worker.terminate();
     }
   }
