@@ -98,7 +98,9 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
       ]
     : [];
   // extendedErrorHandler: app.error sees the request body, to tell an event (answered 500 on failure) from a click.
-  const appOptions = { clientOptions, logLevel: LogLevel.WARN, extendedErrorHandler: true } as const;
+  // convoStore false: Bolt's default conversation store (a global middleware that reads and writes an in-memory store
+  // for every request, as context.conversation / updateConversation) is off; nothing in Parley reads it.
+  const appOptions = { clientOptions, logLevel: LogLevel.WARN, extendedErrorHandler: true, convoStore: false } as const;
   let app: App;
   let receiver: HTTPReceiver | SocketModeReceiver;
   if (connection.kind === 'socket') {
