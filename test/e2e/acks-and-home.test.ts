@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
+import { openPoModal } from './po-modal.js';
 import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { ACTION, SLASH_COMMAND } from '../../src/slack/ids.js';
@@ -30,25 +31,9 @@ let threadTs = '';
 const thread = () => running.parley.sandbox.model.thread(CHANNEL.id, threadTs);
 const json = (value: unknown) => JSON.stringify(value);
 
-/** `who` clicks the decision's "Review and approve PO" and waits until the modal is the PO (not the loading view). */
-async function openPoModal(who: string) {
-  const { driver, model } = running.parley.sandbox;
-  const decision = thread().find((m) => buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo));
-  const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
-  if (!decision || !open) throw new Error('no decision with a PO button');
-  const response = await driver.clickButton(who, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, {
-    value: open.value,
-  });
-  expect(response.status).toBe(200);
-  return running.parley.sandbox.waitFor(
-    () => model.openViews(who).find((view) => view.history.length > 0 && view.view.submit !== undefined),
-    { what: 'the PO modal' },
-  );
-}
-
 describe('a modal opened from a click', () => {
   it('opens as a loading view at once, then becomes the PO modal in place (same view)', async () => {
-    const modal = await openPoModal(PEOPLE.approver.id);
+    const modal = await openPoModal(running.parley, PEOPLE.approver.id, threadTs);
     expect(modal.history).toHaveLength(1);
     expect(json(modal.history[0])).toContain('Loading…');
     expect(json(modal.view)).toMatch(/PO-\d{4}-\d{4}/);
@@ -84,7 +69,7 @@ describe('approver mentions', () => {
   });
 
   it('after the first approval, mentions only the approver still to act', async () => {
-    const modal = await openPoModal(PEOPLE.approver.id);
+    const modal = await openPoModal(running.parley, PEOPLE.approver.id, threadTs);
     await running.parley.sandbox.driver.submitView(PEOPLE.approver.id, modal.id, {});
     await running.parley.settle();
     const waiting = thread().find((m) => /\(1 of 2\)/.test(m.text));
@@ -98,7 +83,7 @@ describe('approver mentions', () => {
 
 describe('the App Home', () => {
   it('lists the past negotiation and the approved PO with links to the thread', async () => {
-    const modal = await openPoModal(PEOPLE.secondApprover.id);
+    const modal = await openPoModal(running.parley, PEOPLE.secondApprover.id, threadTs);
     await running.parley.sandbox.driver.submitView(PEOPLE.secondApprover.id, modal.id, {});
     await running.parley.settle();
     const po = await running.db.prisma.purchaseOrder.findFirstOrThrow({ where: { status: 'approved' } });

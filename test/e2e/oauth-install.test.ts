@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callProblems } from '../../dev/slack-stand-in/call-log.js';
-import { signedInAs, type SandboxTeam } from '../../dev/slack-stand-in/index.js';
+import type { SandboxTeam } from '../../dev/slack-stand-in/index.js';
 import {
   PEOPLE,
   type SandboxedParley,
@@ -17,6 +17,7 @@ import {
 } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { readManifest } from '../../dev/slack-stand-in/scopes.js';
 import { createTokenCipher } from '../../src/services/workspace/token-crypto.js';
+import { installThroughOAuth } from './oauth.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const SAMPLE = new URL('../../data/samples/01-clean-baseline.xlsx', import.meta.url);
@@ -50,43 +51,6 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-const parleyUrl = (path: string) => `http://127.0.0.1:${parley.env.PORT}${path}`;
-
-/** `name=value` of a Set-Cookie header (Bolt sets one cookie at a time here). */
-const cookiePair = (setCookie: string | null) => setCookie?.split(';')[0] ?? '';
-
-interface InstallSteps {
-  /** Bolt's redirect to Slack's authorize page. */
-  authorizeUrl: URL;
-  /** Bolt's state cookie. */
-  stateCookie: string;
-  /** Where Slack sent the browser back to: Parley's redirect URL with the code and the state. */
-  callbackUrl: string;
-  /** Parley's answer to it. */
-  status: number;
-  page: string;
-}
-
-/** A person signed in to Slack as `userId` installs Parley from its install link, as a browser would. */
-async function install(userId: string, options: { dropStateCookie?: boolean } = {}): Promise<InstallSteps> {
-  const start = await fetch(parleyUrl('/slack/install'), { redirect: 'manual' });
-  expect(start.status).toBe(302);
-  const authorizeUrl = new URL(start.headers.get('location') ?? '');
-  const stateCookie = cookiePair(start.headers.get('set-cookie'));
-  // Slack's page is stood in for on the stand-in: same path and query, another host.
-  const slack = await fetch(new URL(`${authorizeUrl.pathname}${authorizeUrl.search}`, parley.sandbox.baseUrl), {
-    redirect: 'manual',
-    headers: { cookie: signedInAs(userId) },
-  });
-  expect(slack.status).toBe(302);
-  const callbackUrl = slack.headers.get('location') ?? '';
-  const callback = await fetch(callbackUrl, {
-    redirect: 'manual',
-    headers: options.dropStateCookie ? {} : { cookie: stateCookie },
-  });
-  return { authorizeUrl, stateCookie, callbackUrl, status: callback.status, page: await callback.text() };
-}
-
 const workspaceOf = (slackTeamId: string) =>
   db.prisma.workspace.findUniqueOrThrow({ where: { slackTeamId }, include: { installation: true } });
 const approversOf = async (slackTeamId: string) =>
@@ -100,7 +64,7 @@ describe('installing Parley in a brand-new Slack team over OAuth', () => {
   });
 
   it('refuses a callback whose state is not this browser’s, before asking Slack for a token', async () => {
-    const attempt = await install(PEOPLE.buyer.id, { dropStateCookie: true });
+    const attempt = await installThroughOAuth(parley, PEOPLE.buyer.id, { dropStateCookie: true });
     expect(attempt.status).toBe(400);
     expect(attempt.page).toMatch(/slack_oauth_invalid_state/);
     expect(allCalls().filter((call) => call.method === 'oauth.v2.access')).toEqual([]);
@@ -108,7 +72,7 @@ describe('installing Parley in a brand-new Slack team over OAuth', () => {
   });
 
   it('installs through Slack’s authorize page and oauth.v2.access at SLACK_API_URL', async () => {
-    const done = await install(PEOPLE.buyer.id);
+    const done = await installThroughOAuth(parley, PEOPLE.buyer.id);
     // Bolt sends the browser to Slack's real authorize page, asking for the manifest's bot scopes.
     expect(`${done.authorizeUrl.origin}${done.authorizeUrl.pathname}`).toBe('https://slack.com/oauth/v2/authorize');
     expect(done.authorizeUrl.searchParams.get('client_id')).toBe(parley.env.SLACK_CLIENT_ID);
@@ -172,7 +136,7 @@ describe('installing Parley in a brand-new Slack team over OAuth', () => {
   it('refuses to trade the same code twice: a replayed callback installs nothing more', async () => {
     const exchanges = () => parley.sandbox.model.calls.filter((call) => call.method === 'oauth.v2.access');
     const before = exchanges().length;
-    const first = await install(PEOPLE.colleague.id);
+    const first = await installThroughOAuth(parley, PEOPLE.colleague.id);
     expect(first.status).toBe(200);
     const replay = await fetch(first.callbackUrl, { redirect: 'manual', headers: { cookie: first.stateCookie } });
     expect(replay.status).toBe(500);
@@ -191,7 +155,7 @@ describe('installing Parley in a brand-new Slack team over OAuth', () => {
 
 describe('a second team installing', () => {
   it('gets its own workspace, approver and token', async () => {
-    const done = await install(SECOND.installer.id);
+    const done = await installThroughOAuth(parley, SECOND.installer.id);
     expect(done.status).toBe(200);
     expect(await db.prisma.workspace.count()).toBe(2);
     const workspace = await workspaceOf(SECOND.team.id);

@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
-import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
+import { openPoModal } from './po-modal.js';
+import { playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE } from '../../dev/slack-stand-in/sandboxed-parley.js';
-import { ACTION } from '../../src/slack/ids.js';
 
 let threadTs = '';
 let storyActions: string[] = [];
@@ -30,25 +30,11 @@ async function approvalsTable(rename: 'away' | 'back'): Promise<void> {
   await running.db.prisma.$executeRawUnsafe(`ALTER TABLE "${from}" RENAME TO "${to}"`);
 }
 
-async function openPoModal(who: string) {
-  const { driver, model } = running.parley.sandbox;
-  const decision = model
-    .thread(CHANNEL.id, threadTs)
-    .find((m) => buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo));
-  const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
-  if (!decision || !open) throw new Error('no decision with a PO button');
-  await driver.clickButton(who, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, { value: open.value });
-  return running.parley.sandbox.waitFor(
-    () => model.openViews(who).find((view) => view.history.length > 0 && view.view.submit !== undefined),
-    { what: 'the PO modal' },
-  );
-}
-
 describe('a PO approval that cannot be saved', () => {
   it('keeps the modal open with a notice over it; submitting again once the database is back records it', async () => {
     const { driver, model } = running.parley.sandbox;
     const approver = PEOPLE.approver.id;
-    const modal = await openPoModal(approver);
+    const modal = await openPoModal(running.parley, approver, threadTs);
     const threadBefore = model.thread(CHANNEL.id, threadTs).length;
 
     await approvalsTable('away');

@@ -7,12 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
-import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
+import { openPoModal } from './po-modal.js';
+import { playStory } from '../../dev/slack-stand-in/play-story.js';
 import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { startBackgroundWork } from '../../src/jobs/background-work.js';
 import { queueUnqueuedWork } from '../../src/jobs/queue-unqueued-work.js';
 import { approvePurchaseOrder } from '../../src/services/purchase-order/approve-purchase-order.js';
-import { ACTION } from '../../src/slack/ids.js';
 import { ACK_DEADLINE_MS } from '../../src/slack/listeners/deadline.js';
 import { type Compute, computeInProcess } from '../../src/worker/compute.js';
 
@@ -49,18 +49,6 @@ const uploads = (ts: string, suffix: string) =>
     .flatMap((m) => m.fileIds.map((id) => running.parley.sandbox.model.file(id)))
     .filter((file) => file?.name.endsWith(suffix));
 
-async function openPoModal(who: string, threadTs: string) {
-  const { driver, model } = running.parley.sandbox;
-  const decision = thread(threadTs).find((m) => buttonsIn(m).some((b) => b.actionId === ACTION.decisionOpenPo));
-  const open = decision && buttonsIn(decision).find((b) => b.actionId === ACTION.decisionOpenPo);
-  if (!decision || !open) throw new Error('no decision with a PO button');
-  await driver.clickButton(who, { channel: CHANNEL.id, ts: decision.ts }, open.actionId, { value: open.value });
-  return running.parley.sandbox.waitFor(
-    () => model.openViews(who).find((view) => view.history.length > 0 && view.view.submit !== undefined),
-    { what: 'the PO modal' },
-  );
-}
-
 /** The PO drafted in a story's thread. */
 async function poOf(threadTs: string) {
   const quotation = await running.db.prisma.quotation.findFirstOrThrow({ where: { slackThreadTs: threadTs } });
@@ -74,7 +62,7 @@ describe('the approval that completes a PO', () => {
     const [threadTs = ''] = threads;
     const { driver } = running.parley.sandbox;
     const approver = PEOPLE.approver.id;
-    const modal = await openPoModal(approver, threadTs);
+    const modal = await openPoModal(running.parley, approver, threadTs);
 
     const started = performance.now();
     const response = await driver.submitView(approver, modal.id, {});

@@ -5,13 +5,13 @@
 // installing again through the OAuth flow works with the new token. A team Parley was never installed in is
 // acknowledged and ignored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInAs } from '../../dev/slack-stand-in/index.js';
 import {
   PEOPLE,
   type SandboxedParley,
   startSandboxedParley,
   TEAM_ID,
 } from '../../dev/slack-stand-in/sandboxed-parley.js';
+import { installThroughOAuth } from './oauth.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 let db: TestDatabase;
@@ -27,25 +27,8 @@ afterAll(async () => {
   await db?.destroy();
 });
 
-const parleyUrl = (path: string) => `http://127.0.0.1:${parley.env.PORT}${path}`;
-const cookiePair = (setCookie: string | null) => setCookie?.split(';')[0] ?? '';
-
-/** `userId` installs Parley from its install link, as a browser would (as in oauth-install.test.ts). */
-async function install(userId: string): Promise<number> {
-  const start = await fetch(parleyUrl('/slack/install'), { redirect: 'manual' });
-  const authorizeUrl = new URL(start.headers.get('location') ?? '');
-  const stateCookie = cookiePair(start.headers.get('set-cookie'));
-  const slack = await fetch(new URL(`${authorizeUrl.pathname}${authorizeUrl.search}`, parley.sandbox.baseUrl), {
-    redirect: 'manual',
-    headers: { cookie: signedInAs(userId) },
-  });
-  const callback = await fetch(slack.headers.get('location') ?? '', {
-    redirect: 'manual',
-    headers: { cookie: stateCookie },
-  });
-  await callback.text();
-  return callback.status;
-}
+/** `userId` installs Parley from its install link, as a browser would; Parley's answer to Slack's redirect. */
+const install = async (userId: string) => (await installThroughOAuth(parley, userId)).status;
 
 const workspaceOf = (slackTeamId: string) =>
   db.prisma.workspace.findUniqueOrThrow({ where: { slackTeamId }, include: { installation: true } });

@@ -1,15 +1,15 @@
 // Fixtures for the jobs' database tests: a seeded workspace and negotiations driven by the offline agents straight
 // through the store (with their thread's outbox rows, as the Slack flow writes them) to the point a job looks at.
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../src/config/business-rules.js';
 import { loadEnv } from '../../src/config/env.js';
 import type { PrismaClient } from '../../src/db/client.js';
 import { scopeToWorkspace } from '../../src/db/scoped.js';
-import { seedWorkspace, supplierColumns } from '../../src/db/seed.js';
+import { seedWorkspace } from '../../src/db/seed.js';
 import { createOfflineBrandAgent } from '../../src/negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../src/negotiation/agents/offline/supplier-agent.js';
 import { nextOpenQuestion } from '../../src/negotiation/ask-info.js';
 import type { EngineAgents } from '../../src/negotiation/engine.js';
 import { exampleSetup } from './negotiation-fixtures.js';
+import { seedNegotiationSuppliers } from './negotiation-workspace.js';
 import { applyBuyerInput, runNegotiation, startNegotiation } from '../../src/db/stores/negotiation-store.js';
 import { concludeNegotiation } from '../../src/services/negotiation/drive-negotiation.js';
 import { createContextFactory } from '../../src/services/service-context.js';
@@ -42,14 +42,7 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
     approvers: [...APPROVERS],
   });
   const ws = scopeToWorkspace(prisma, workspaceId);
-  const quoted = await ws.supplier.create({
-    data: {
-      workspaceId,
-      ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
-    },
-  });
-  const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
-  const supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+  const supplierIds = await seedNegotiationSuppliers(ws);
   const env = loadEnv({ PO_DUAL_APPROVAL_ABOVE_USD: '1' });
   const contexts = createContextFactory({ prisma, env, llm: null });
   let files = 0;

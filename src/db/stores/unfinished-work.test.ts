@@ -46,29 +46,22 @@ describe('countUnfinishedWork', () => {
       'failed',
     ] as const;
     let n = 0;
-    for (const quotationStatus of quotationStatuses) {
-      // A quotation without a negotiation, and one with each negotiation status.
-      await prisma.quotation.create({
+    const quotationIn = (status: (typeof quotationStatuses)[number]) =>
+      prisma.quotation.create({
         data: {
           workspaceId,
-          status: quotationStatus,
+          status,
           slackFileId: `F${n++}`,
           slackChannelId: 'C1',
           uploadedBySlackUserId: 'U1',
           fileName: 'q.xlsx',
         },
       });
+    for (const quotationStatus of quotationStatuses) {
+      // A quotation without a negotiation, and one with each negotiation status.
+      await quotationIn(quotationStatus);
       for (const status of negotiationStatuses) {
-        const quotation = await prisma.quotation.create({
-          data: {
-            workspaceId,
-            status: quotationStatus,
-            slackFileId: `F${n++}`,
-            slackChannelId: 'C1',
-            uploadedBySlackUserId: 'U1',
-            fileName: 'q.xlsx',
-          },
-        });
+        const quotation = await quotationIn(quotationStatus);
         await prisma.negotiation.create({
           data: { workspaceId, quotationId: quotation.id, status, rngSeed: 1, startedBySlackUserId: 'U1' },
         });

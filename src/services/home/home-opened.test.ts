@@ -9,8 +9,8 @@ import { loadEnv } from '../../config/env.js';
 import type { PrismaClient } from '../../db/client.js';
 import { createNegotiationAgents } from '../../negotiation/agents/create-agents.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { fakeWork, noFiles } from '../../../test/support/facade-fakes.js';
 import { createParley, type Parley } from '../parley.js';
-import type { SlackFiles } from '../quotation/download-shared-file.js';
 import { createContextFactory } from '../service-context.js';
 import { changeSettings } from '../workspace/change-settings.js';
 import { setUpWorkspace } from '../workspace/set-up-workspace.js';
@@ -26,12 +26,6 @@ let parley: Parley;
 /** Database calls made while Slack waited (an acknowledgement's), and every one. */
 const calls = { whileSlackWaits: 0, all: 0 };
 
-const noFiles: SlackFiles = {
-  info: () => Promise.reject(new Error('no files in this test')),
-  download: () => Promise.reject(new Error('no files in this test')),
-  channel: () => Promise.reject(new Error('no files in this test')),
-  recentFiles: () => Promise.reject(new Error('no files in this test')),
-};
 const directory: SlackDirectory = { isWorkspaceAdmin: async (_workspace, user) => user === ADMIN };
 
 beforeAll(async () => {
@@ -61,13 +55,7 @@ beforeAll(async () => {
       llm: null,
       directory,
     }),
-    work: {
-      driveNegotiation: async () => {},
-      readQuotation: async () => {},
-      sendReviewWorkbook: async () => {},
-      sendPurchaseOrderWorkbook: async () => {},
-      idle: async () => {},
-    },
+    work: fakeWork(),
     agents: createNegotiationAgents(null),
     owner: 'instance-home',
     files: noFiles,

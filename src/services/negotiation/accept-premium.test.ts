@@ -4,19 +4,14 @@
 // draft that replaces the unapproved one. Who may click, a stale offer, a double click and a click after approval are
 // each refused or absorbed. With a walk-away nothing meets, the conclusion says so and drafts no PO.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
-import { toJsonColumn } from '../../db/json.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../../db/scoped.js';
-import { seedWorkspace, supplierColumns } from '../../db/seed.js';
-import { loadCheckpoint, startNegotiation } from '../../db/stores/negotiation-store.js';
+import { seedWorkspace } from '../../db/seed.js';
+import { loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { decide, decisionInputFromState, offeredPremium } from '../../decision/decide.js';
-import type { MandateInput } from '../../negotiation/mandate.js';
-import type { NegotiationMode } from '../../config/business-rules.js';
-import type { Offer } from '../../negotiation/types.js';
 import { readStoredPayload } from '../../outbox/outbox-call.js';
 import { ACTION, premiumChoiceCodec } from '../../slack/ids.js';
-import { baselineOf, offerOf, PROFILES } from '../../../test/support/decide-fixtures.js';
+import { completedNegotiations, seedNegotiationSuppliers } from '../../../test/support/negotiation-workspace.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { concludeNegotiation } from './drive-negotiation.js';
 import { approvePurchaseOrder } from '../purchase-order/approve-purchase-order.js';
@@ -27,26 +22,16 @@ const BUYER = 'UBUYER0001';
 const APPROVER = 'UAPPROVER1';
 const STRANGER = 'USTRANGER1';
 
-/**
- * Quoted: A and B, 100 units each at $100, FOB, paid on delivery, 50 days: $20,000, landed $23,600 with 6% freight
- * and 12% duty. Final offers: Ningbo Everbright $19,000 in 50 days ($22,420 landed), Alpine Premium $21,000 in 40,
- * RapidGear $20,500 in 15 days ($24,190 landed, $590 above the quote). In speed mode RapidGear is the best award but
- * costs more than the quote: Ningbo Everbright is awarded, and RapidGear offered for $1,770 more, 35 days sooner.
- */
-const baseline = baselineOf({ A: 100, B: 100 }, { leadTimeDays: 50 });
-const quotation = offerOf('SUP-001', { A: 100, B: 100 }, { round: 0, leadTimeDays: 50 });
-const finals: Offer[] = [
-  offerOf('SUP-001', { A: 95, B: 95 }, { leadTimeDays: 50 }),
-  offerOf('SUP-002', { A: 105, B: 105 }, { leadTimeDays: 40 }),
-  offerOf('SUP-003', { A: 102.5, B: 102.5 }, { leadTimeDays: 15 }),
-];
-
 describe('accepting a premium, and concluding without an award', () => {
   let db: TestDatabase;
   let ws: WorkspaceDb;
   let ctx: ServiceContext;
-  let supplierIds: Record<string, string>;
-  let files = 0;
+  /**
+   * A negotiation that has just completed with the hand-worked offers (test/support/negotiation-workspace.ts): in
+   * speed mode RapidGear is the best award but costs more than the quote, so Ningbo Everbright is awarded and
+   * RapidGear offered for $1,770 more, 35 days sooner.
+   */
+  let decidedNegotiation: ReturnType<typeof completedNegotiations>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -61,11 +46,7 @@ describe('accepting a premium, and concluding without an award', () => {
     const made = await createContextFactory({ prisma: db.prisma, env, llm: null }).forWorkspace(workspaceId);
     if (!made) throw new Error('workspace not seeded');
     ctx = made;
-    const quoted = await ws.supplier.create({
-      data: { workspaceId, ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo' }) },
-    });
-    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
-    supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+    decidedNegotiation = completedNegotiations(ws, await seedNegotiationSuppliers(ws), BUYER);
     for (const sku of ['A', 'B']) {
       await ws.product.create({
         data: {
@@ -86,57 +67,6 @@ describe('accepting a premium, and concluding without an award', () => {
   afterAll(async () => {
     await db?.destroy();
   });
-
-  /** A negotiation that has just completed with the offers above (the engine's own run is tested elsewhere). */
-  async function decidedNegotiation(mode: NegotiationMode, mandate: MandateInput = {}): Promise<string> {
-    const row = await ws.quotation.create({
-      data: {
-        workspaceId: ws.$workspaceId,
-        slackFileId: `F${++files}`,
-        slackChannelId: 'C1',
-        slackThreadTs: `1767000000.${String(files).padStart(6, '0')}`,
-        uploadedBySlackUserId: BUYER,
-        fileName: 'quote.xlsx',
-        status: 'negotiating',
-      },
-    });
-    const { negotiationId, state } = await startNegotiation(ws, {
-      quotationId: row.id,
-      startedBySlackUserId: BUYER,
-      setup: {
-        seed: 1,
-        brandName: 'Valden',
-        mode,
-        maxRounds: 4,
-        mandate,
-        buyerNotes: null,
-        baseline,
-        profiles: [...PROFILES],
-      },
-      supplierIds,
-      questionBudget: 0,
-    });
-    const suppliers = Object.fromEntries(
-      Object.entries(state.suppliers).map(([code, supplier]) => {
-        const last = finals.find((offer) => offer.supplierCode === code);
-        const offers = code === 'SUP-001' ? [quotation, ...(last ? [last] : [])] : last ? [last] : [];
-        return [code, { ...supplier, status: 'completed' as const, offers }];
-      }),
-    );
-    const completed = { ...state, status: 'completed' as const, suppliers };
-    // Written whole under a new version, as every checkpoint write is: a process remembers the state of a version it
-    // saved (checkpoint-store.ts), so rewriting a version in place would be read as the state startNegotiation saved.
-    await ws.negotiation.update({
-      where: { id: negotiationId },
-      data: {
-        checkpoint: toJsonColumn(completed),
-        checkpointVersion: { increment: 1 },
-        status: 'completed',
-        completedAt: new Date(),
-      },
-    });
-    return negotiationId;
-  }
 
   const outbox = async (negotiationId: string) =>
     (await ws.slackOutbox.findMany({ where: { dedupeKey: { startsWith: `neg:${negotiationId}:` } } })).map((row) => ({

@@ -3,19 +3,15 @@
 // drawn (seconds of CPU at 3,000 lines); the chart follows under it. A process that dies between the two leaves its
 // drive job to be retried, and the retry queues the chart — once.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
-import { toJsonColumn } from '../../db/json.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../../db/scoped.js';
-import { seedWorkspace, supplierColumns } from '../../db/seed.js';
-import { startNegotiation } from '../../db/stores/negotiation-store.js';
+import { seedWorkspace } from '../../db/seed.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
-import type { Offer } from '../../negotiation/types.js';
 import type * as Views from '../../slack/views/index.js';
 import { priceChartKey } from '../../thread/decision.js';
 import { type Compute, computeInProcess } from '../../worker/compute.js';
-import { baselineOf, offerOf, PROFILES } from '../../../test/support/decide-fixtures.js';
+import { completedNegotiations, seedNegotiationSuppliers } from '../../../test/support/negotiation-workspace.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { recordingTransactions } from '../../../test/support/recording-transactions.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
@@ -67,14 +63,6 @@ function recordingBuilds(db: WorkspaceDb, transactions: string[][]): WorkspaceDb
   });
 }
 
-const baseline = baselineOf({ A: 100, B: 100 }, { leadTimeDays: 50 });
-const quotation = offerOf('SUP-001', { A: 100, B: 100 }, { round: 0, leadTimeDays: 50 });
-const finals: Offer[] = [
-  offerOf('SUP-001', { A: 95, B: 95 }, { leadTimeDays: 50 }),
-  offerOf('SUP-002', { A: 105, B: 105 }, { leadTimeDays: 40 }),
-  offerOf('SUP-003', { A: 102.5, B: 102.5 }, { leadTimeDays: 15 }),
-];
-
 /** A price chart the test draws when it says so (or fails, as a process that dies while drawing it). */
 function heldCharts() {
   const waiting: { draw: () => void; fail: () => void }[] = [];
@@ -95,18 +83,15 @@ describe('concluding a negotiation', () => {
   let db: TestDatabase;
   let ws: WorkspaceDb;
   let workspaceId: string;
-  let supplierIds: Record<string, string>;
-  let files = 0;
+  /** A negotiation that has just completed with the hand-worked offers (the engine's own run is tested elsewhere). */
+  let completedNegotiation: () => Promise<string>;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     ({ workspaceId } = await seedWorkspace(db.prisma, { slackTeamId: 'TCONCL', brandName: 'Valden', catalog: [] }));
     ws = scopeToWorkspace(db.prisma, workspaceId);
-    const quoted = await ws.supplier.create({
-      data: { workspaceId, ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo' }) },
-    });
-    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
-    supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+    const completed = completedNegotiations(ws, await seedNegotiationSuppliers(ws), BUYER);
+    completedNegotiation = () => completed('cost');
   }, 60_000);
   afterAll(async () => {
     await db?.destroy();
@@ -117,54 +102,6 @@ describe('concluding a negotiation', () => {
     const ctx = await factory.forWorkspace(workspaceId);
     if (!ctx) throw new Error('workspace not seeded');
     return ctx;
-  }
-
-  /** A negotiation that has just completed with the offers above (the engine's own run is tested elsewhere). */
-  async function completedNegotiation(): Promise<string> {
-    const row = await ws.quotation.create({
-      data: {
-        workspaceId,
-        slackFileId: `F${++files}`,
-        slackChannelId: 'C1',
-        slackThreadTs: `1767000000.${String(files).padStart(6, '0')}`,
-        uploadedBySlackUserId: BUYER,
-        fileName: 'quote.xlsx',
-        status: 'negotiating',
-      },
-    });
-    const { negotiationId, state } = await startNegotiation(ws, {
-      quotationId: row.id,
-      startedBySlackUserId: BUYER,
-      setup: {
-        seed: 1,
-        brandName: 'Valden',
-        mode: 'cost',
-        maxRounds: 4,
-        mandate: {},
-        buyerNotes: null,
-        baseline,
-        profiles: [...PROFILES],
-      },
-      supplierIds,
-      questionBudget: 0,
-    });
-    const suppliers = Object.fromEntries(
-      Object.entries(state.suppliers).map(([code, supplier]) => {
-        const last = finals.find((offer) => offer.supplierCode === code);
-        const offers = code === 'SUP-001' ? [quotation, ...(last ? [last] : [])] : last ? [last] : [];
-        return [code, { ...supplier, status: 'completed' as const, offers }];
-      }),
-    );
-    await ws.negotiation.update({
-      where: { id: negotiationId },
-      data: {
-        checkpoint: toJsonColumn({ ...state, status: 'completed', suppliers }),
-        checkpointVersion: { increment: 1 },
-        status: 'completed',
-        completedAt: new Date(),
-      },
-    });
-    return negotiationId;
   }
 
   const keys = async (negotiationId: string) =>

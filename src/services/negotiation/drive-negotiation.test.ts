@@ -4,22 +4,20 @@
 // finds it stalled. Through the facade (src/services/parley.ts: the click, the pg-boss jobs) on a real database
 // (PGlite, or PostgreSQL with DATABASE_URL), with the offline agents.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
-import { seedWorkspace, supplierColumns } from '../../db/seed.js';
-import { LEASE_MS, loadCheckpoint, saveStep, startNegotiation } from '../../db/stores/negotiation-store.js';
+import { LEASE_MS, loadCheckpoint, saveStep } from '../../db/stores/negotiation-store.js';
 import { DECISION_PURPOSE } from '../../decision/write-decision.js';
 import { type Llm, LlmError } from '../../llm/llm.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
 import { advance, type EngineAgents } from '../../negotiation/engine.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
+import { noFiles } from '../../../test/support/facade-fakes.js';
+import { BUYER, negotiationWorkspace, type NegotiationWorkspace } from '../../../test/support/negotiation-workspace.js';
 import { createParley, type Parley } from '../parley.js';
 import { decisionFailedKey, priceChartKey } from '../../thread/decision.js';
 import { giveUpNegotiation } from './drive-negotiation.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
-import type { SlackFiles } from '../quotation/download-shared-file.js';
 import { PgBoss } from 'pg-boss';
 import {
   type BackgroundWork,
@@ -30,40 +28,16 @@ import {
 } from '../../jobs/background-work.js';
 
 const TEAM = 'T0DRIVECB1';
-const BUYER = 'U0BUYER001';
 /** A seed whose run, with no questions asked, goes to its end without waiting for the buyer. */
 const SEED = 2;
 
 let db: TestDatabase;
 let ctx: ServiceContext;
-let supplierIds: Record<string, string>;
-
-const noFiles: SlackFiles = {
-  info: () => Promise.reject(new Error('no files in this test')),
-  download: () => Promise.reject(new Error('no files in this test')),
-  channel: () => Promise.reject(new Error('no files in this test')),
-  recentFiles: () => Promise.reject(new Error('no files in this test')),
-};
+let runningNegotiation: NegotiationWorkspace['runningNegotiation'];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const { workspaceId } = await seedWorkspace(db.prisma, {
-    slackTeamId: TEAM,
-    brandName: 'Valden Outdoor',
-    catalog: [],
-  });
-  const contexts = createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: null });
-  const found = await contexts.forTeam(TEAM);
-  if (!found) throw new Error('no workspace');
-  ctx = found;
-  const quoted = await ctx.db.supplier.create({
-    data: {
-      workspaceId,
-      ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
-    },
-  });
-  const simulated = await ctx.db.supplier.findMany({ where: { isSimulated: true } });
-  supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+  ({ ctx, runningNegotiation } = await negotiationWorkspace(db.prisma, TEAM));
 }, 60_000);
 const started: BackgroundWork[] = [];
 // A facade's workers take any negotiation's jobs: one test's must not run the next test's.
@@ -73,7 +47,6 @@ afterEach(async () => {
 afterAll(() => db?.destroy());
 
 const offline: EngineAgents = { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() };
-let files = 0;
 
 /**
  * Claude as the decision's writer sees it: every call counted, each one failing so the deterministic text is used. A
@@ -130,33 +103,9 @@ async function expectConcluded(negotiationId: string, strategyId: string | undef
   expect(decisionsWritten).toBe(1);
 }
 
-async function runningNegotiation() {
-  const n = ++files;
-  const quotation = await ctx.db.quotation.create({
-    data: {
-      workspaceId: ctx.workspace.id,
-      slackFileId: `F0DRIVECB${n}`,
-      slackChannelId: 'C0DRIVECB1',
-      slackThreadTs: `1767225600.00010${n}`,
-      slackMessageTs: `1767225600.00010${n}`,
-      uploadedBySlackUserId: BUYER,
-      fileName: 'quote.xlsx',
-      status: 'negotiating',
-      supplierId: supplierIds['SUP-001'],
-    },
-  });
-  return startNegotiation(ctx.db, {
-    quotationId: quotation.id,
-    startedBySlackUserId: BUYER,
-    setup: exampleSetup(SEED, { questionBudget: 0 }),
-    supplierIds,
-    questionBudget: 0,
-  });
-}
-
 describe('a curveball choice while the run takes a step', () => {
   it('is saved, and the run continues from it to the end without waiting for the sweep', async () => {
-    const { negotiationId } = await runningNegotiation();
+    const { negotiationId } = await runningNegotiation(SEED);
     // The facade the agents click through (it is built from these agents, just below).
     const buyer: { parley?: Parley; strategyId?: string; result?: unknown } = {};
     // The first supplier turn after the curveball: the buyer clicks another strategy before this turn is saved.
@@ -186,7 +135,7 @@ describe('a curveball choice while the run takes a step', () => {
   }, 60_000);
 
   it('starts the run again when none was going (it stopped, or its process died), rather than leaving it to the sweep', async () => {
-    const { negotiationId } = await runningNegotiation();
+    const { negotiationId } = await runningNegotiation(SEED);
     // Steps saved by a run that then stopped without its lease: the curveball is out, the rounds go on.
     let { state, version } = await loadCheckpoint(ctx.db, negotiationId);
     while (!state.curveball && state.status === 'running') {
@@ -230,7 +179,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number) {
 
 describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss replaces the recovery sweep)', () => {
   it('is replaced by an instance with a new id, which finishes from the checkpoint without waiting out the dead lease', async () => {
-    const { negotiationId } = await runningNegotiation();
+    const { negotiationId } = await runningNegotiation(SEED);
     // The queues, with a 10-second heartbeat, as every instance of this test starts them.
     const setup = await startBackgroundWork({ connection: db.jobQueue, prisma: db.prisma, concurrency: 1, ...FAST });
     await setup.stop();
@@ -327,7 +276,7 @@ describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss 
 
 describe('a negotiation whose job failed for good (the dead-letter queue)', () => {
   it('is marked failed and its thread told once; one a run outside the jobs still leases is left alone', async () => {
-    const { negotiationId } = await runningNegotiation();
+    const { negotiationId } = await runningNegotiation(SEED);
     await ctx.db.negotiation.update({
       where: { id: negotiationId },
       data: {
@@ -346,7 +295,7 @@ describe('a negotiation whose job failed for good (the dead-letter queue)', () =
     expect(JSON.stringify(told[0]?.payload)).toContain('stopped after repeated errors');
     expect(await giveUpNegotiation(ctx, negotiationId)).toBe(false);
 
-    const cli = await runningNegotiation();
+    const cli = await runningNegotiation(SEED);
     await ctx.db.negotiation.update({
       where: { id: cli.negotiationId },
       data: { status: 'negotiating', leaseOwner: 'cli-run', leaseExpiresAt: new Date(Date.now() + LEASE_MS) },

@@ -39,12 +39,26 @@ beforeAll(async () => {
     brandName: 'Valden Outdoor',
     catalog: Array.from({ length: LINES }, (_, n) => jacket(n + 1)),
   });
-  const contexts = createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: null, now: () => new Date() });
-  const found = await contexts.forTeam(TEAM);
-  if (!found) throw new Error('no workspace');
-  ctx = found;
+  ctx = await contextOver(db.prisma);
 });
 afterAll(() => db?.destroy());
+
+/** The workspace's services over `prisma`: the test's client, or one extended to count what a click does. */
+async function contextOver(prisma: PrismaClient): Promise<ServiceContext> {
+  const contexts = createContextFactory({ prisma, env: loadEnv({}), llm: null, now: () => new Date() });
+  const found = await contexts.forTeam(TEAM);
+  if (!found) throw new Error('no workspace');
+  return found;
+}
+
+/** The buyer confirms a line's suggestion, on the review's first page. */
+const confirmLine = (context: ServiceContext, item: { id: string; productId: string | null }) =>
+  reviewItem(context, {
+    itemId: item.id,
+    by: BUYER,
+    decision: { kind: 'confirm', productId: item.productId },
+    page: 1,
+  });
 
 /** A quotation in review: every line suggested at 0.72 unless said otherwise, in sheet order. */
 async function quotationInReview() {
@@ -180,16 +194,9 @@ describe('a review click on a quotation most of whose lines were matched for sur
         },
       },
     }) as unknown as PrismaClient;
-    const contexts = createContextFactory({ prisma: counting, env: loadEnv({}), llm: null, now: () => new Date() });
-    const counted = await contexts.forTeam(TEAM);
-    if (!counted) throw new Error('no workspace');
+    const counted = await contextOver(counting);
 
-    const result = await reviewItem(counted, {
-      itemId: first.id,
-      by: BUYER,
-      decision: { kind: 'confirm', productId: first.productId },
-      page: 1,
-    });
+    const result = await confirmLine(counted, first);
     expect(result).toMatchObject({ ok: true, changed: true });
     // The re-rendered review still counts and totals every line.
     const edit = await ctx.db.slackOutbox.findFirstOrThrow({
@@ -217,16 +224,9 @@ describe('a review click on a quotation most of whose lines were matched for sur
         },
       },
     }) as unknown as PrismaClient;
-    const contexts = createContextFactory({ prisma: counting, env: loadEnv({}), llm: null, now: () => new Date() });
-    const counted = await contexts.forTeam(TEAM);
-    if (!counted) throw new Error('no workspace');
+    const counted = await contextOver(counting);
     operations.length = 0;
-    const result = await reviewItem(counted, {
-      itemId: first.id,
-      by: BUYER,
-      decision: { kind: 'confirm', productId: first.productId },
-      page: 1,
-    });
+    const result = await confirmLine(counted, first);
     expect(result).toMatchObject({ ok: true, changed: true });
     expect(operations.filter((op) => op === 'SlackOutbox.createMany')).toHaveLength(1);
     expect(operations.filter((op) => op === 'Quotation.findUniqueOrThrow')).toHaveLength(1);

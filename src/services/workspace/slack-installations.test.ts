@@ -1,10 +1,10 @@
 // OAuth installs: each installed team gets its workspace, its installer as the first approver (no environment list
 // applies), and its tokens sealed at rest — a row from before sealing still reads and is sealed by the next write.
 import { randomBytes } from 'node:crypto';
-import type { Installation } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../config/env.js';
 import { toJsonColumn } from '../../db/json.js';
+import { installationOf, installationQuery } from '../../../test/support/installations.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createContextFactory } from '../service-context.js';
 import { botTokenFor, createInstallationStore, recentBotTokens } from './slack-installations.js';
@@ -20,25 +20,14 @@ afterAll(async () => {
 
 const cipher = createTokenCipher(randomBytes(32).toString('base64'));
 
-function installation(teamId: string, installer: string, suffix = 'one'): Installation<'v2', false> {
-  return {
-    team: { id: teamId, name: `Team ${teamId}` },
-    enterprise: undefined,
-    isEnterpriseInstall: false,
-    user: { id: installer, token: `xoxp-user-secret-${suffix}`, scopes: undefined },
-    bot: {
-      id: 'B0PARLEY01',
-      userId: 'U0PARLEYBT',
-      token: `xoxb-bot-secret-${suffix}`,
-      scopes: ['chat:write', 'users:read'],
-    },
-    tokenType: 'bot',
-    appId: 'A0PARLEY01',
-    authVersion: 'v2',
-  };
-}
-
-const query = (teamId: string) => ({ teamId, enterpriseId: undefined, isEnterpriseInstall: false as const });
+const installation = (teamId: string, installer: string, suffix = 'one') =>
+  installationOf(teamId, {
+    installer,
+    botToken: `xoxb-bot-secret-${suffix}`,
+    userToken: `xoxp-user-secret-${suffix}`,
+    scopes: ['chat:write', 'users:read'],
+  });
+const query = installationQuery;
 
 const approversOf = async (teamId: string) => {
   // The environment names an approver: OAuth workspaces must not get it.

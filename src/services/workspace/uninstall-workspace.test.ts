@@ -2,9 +2,9 @@
 // outbox rows (sent ones and other teams' untouched) and audits it; this process's installation store and bot tokens
 // forget the team at once, though they had it in memory; the workspace's data stays; a second call changes nothing.
 import { randomBytes } from 'node:crypto';
-import type { Installation } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../config/env.js';
+import { installationOf, installationQuery } from '../../../test/support/installations.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createContextFactory } from '../service-context.js';
 import { createInstallationStore, recentBotTokens } from './slack-installations.js';
@@ -21,20 +21,6 @@ afterAll(async () => {
 
 const cipher = createTokenCipher(randomBytes(32).toString('base64'));
 
-function installation(teamId: string): Installation<'v2', false> {
-  return {
-    team: { id: teamId, name: `Team ${teamId}` },
-    enterprise: undefined,
-    isEnterpriseInstall: false,
-    user: { id: 'U0INSTALL1', token: undefined, scopes: undefined },
-    bot: { id: 'B0PARLEY01', userId: 'U0PARLEYBT', token: `xoxb-${teamId}`, scopes: ['chat:write'] },
-    tokenType: 'bot',
-    appId: 'A0PARLEY01',
-    authVersion: 'v2',
-  };
-}
-
-const query = (teamId: string) => ({ teamId, enterpriseId: undefined, isEnterpriseInstall: false as const });
 const contexts = () => createContextFactory({ prisma: db.prisma, env: loadEnv({}), llm: null });
 
 async function outboxRow(workspaceId: string, key: string, status: 'pending' | 'sending' | 'sent') {
@@ -55,14 +41,14 @@ async function outboxRow(workspaceId: string, key: string, status: 'pending' | '
 describe('uninstallWorkspace', () => {
   it('removes the installation, gives up unsent rows and audits it, in one commit; caches forget at once', async () => {
     const store = createInstallationStore({ prisma: db.prisma, cipher });
-    await store.storeInstallation(installation('T0GONE0001'));
-    await store.storeInstallation(installation('T0STAYS001'));
+    await store.storeInstallation(installationOf('T0GONE0001'));
+    await store.storeInstallation(installationOf('T0STAYS001'));
     const gone = await contexts().forTeam('T0GONE0001');
     const stays = await contexts().forTeam('T0STAYS001');
     if (!gone || !stays) throw new Error('workspaces not set up');
     const tokens = recentBotTokens(db.prisma, undefined, cipher);
     // Read once: from here on served from this process's memory.
-    expect((await store.fetchInstallation(query('T0GONE0001'))).bot?.token).toBe('xoxb-T0GONE0001');
+    expect((await store.fetchInstallation(installationQuery('T0GONE0001'))).bot?.token).toBe('xoxb-T0GONE0001');
     expect(await tokens(gone.workspace.id)).toBe('xoxb-T0GONE0001');
 
     const pending = await outboxRow(gone.workspace.id, 'a', 'pending');
@@ -98,9 +84,9 @@ describe('uninstallWorkspace', () => {
     expect(await db.prisma.workspace.count({ where: { id: gone.workspace.id } })).toBe(1);
 
     // Neither Bolt's authorize nor the outbox's token is served from memory any more.
-    await expect(store.fetchInstallation(query('T0GONE0001'))).rejects.toThrow(/No Parley installation/);
+    await expect(store.fetchInstallation(installationQuery('T0GONE0001'))).rejects.toThrow(/No Parley installation/);
     expect(await tokens(gone.workspace.id)).toBeNull();
-    expect((await store.fetchInstallation(query('T0STAYS001'))).bot?.token).toBe('xoxb-T0STAYS001');
+    expect((await store.fetchInstallation(installationQuery('T0STAYS001'))).bot?.token).toBe('xoxb-T0STAYS001');
 
     // Slack's second event (tokens_revoked, then app_uninstalled) finds nothing left to do.
     expect(await uninstallWorkspace(gone, 'tokens_revoked')).toEqual({ removed: false, outboxRowsGivenUp: 0 });
