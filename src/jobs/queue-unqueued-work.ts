@@ -14,7 +14,8 @@
 //   than a listener takes to send its job;
 // - a quotation claimed (`received`) or half-read (`parsing`), under the same two conditions;
 // - an approved PO (approved within a day) whose workbook is not in the outbox: the approval's listener died between
-//   its commit and queueing the `send-po-workbook` job;
+//   its commit and queueing the `send-po-workbook` job (one whose job failed for good, its thread told so, is not
+//   queued again);
 // - Slack outbox rows unsent (pending, or locked by a sender that died) in a lane that has no `send-outbox` job: the
 //   listener or job that wrote them died before queueing one. A lane whose job waits or runs is left to it.
 import { LEASE_MS } from '../db/stores/negotiation-store.js';
@@ -22,7 +23,7 @@ import { unsentOutboxLanes } from '../db/stores/outbox-lanes.js';
 import { log } from '../log.js';
 import { DAY_MS } from '../time.js';
 import { decisionFailedKey } from '../thread/decision.js';
-import { poWorkbookKey } from '../thread/po-outcome.js';
+import { poWorkbookFailedKey, poWorkbookKey } from '../thread/po-outcome.js';
 import type { BackgroundWork } from './background-work.js';
 import { JOB_BATCH_SIZE, type JobOptions } from './job-options.js';
 
@@ -124,7 +125,10 @@ export async function queueUnqueuedWork(options: QueueUnqueuedWorkOptions): Prom
   return result;
 }
 
-/** Approved POs, past the grace and within the window, whose workbook is not in the outbox: their jobs. */
+/**
+ * Approved POs, past the grace and within the window, whose workbook is not in the outbox: their jobs. Not one whose
+ * thread was told the workbook could not be made (its job's dead letter): queued again, it would fail again.
+ */
 async function queueWorkbooks(options: QueueUnqueuedWorkOptions, take: number): Promise<number> {
   const { prisma, now } = options;
   const approved = await prisma.purchaseOrder.findMany({
@@ -143,14 +147,14 @@ async function queueWorkbooks(options: QueueUnqueuedWorkOptions, take: number): 
   const queued = new Set(
     (
       await prisma.slackOutbox.findMany({
-        where: { dedupeKey: { in: approved.map((po) => poWorkbookKey(po.id)) } },
+        where: { dedupeKey: { in: approved.flatMap((po) => [poWorkbookKey(po.id), poWorkbookFailedKey(po.id)]) } },
         select: { dedupeKey: true },
       })
     ).map((row) => row.dedupeKey),
   );
   return options.work.sendPurchaseOrderWorkbookUnqueued(
     approved
-      .filter((po) => !queued.has(poWorkbookKey(po.id)))
+      .filter((po) => !queued.has(poWorkbookKey(po.id)) && !queued.has(poWorkbookFailedKey(po.id)))
       .map((po) => ({ workspaceId: po.workspaceId, purchaseOrderId: po.id })),
   );
 }

@@ -24,14 +24,17 @@ import { acceptPremium } from './negotiation/accept-premium.js';
 import { rateRecommendation } from './negotiation/rate-recommendation.js';
 import { done, NOT_INSTALLED, type ServiceResult } from './outcome.js';
 import { approvePurchaseOrder } from './purchase-order/approve-purchase-order.js';
-import { sendPurchaseOrderWorkbook } from './purchase-order/send-purchase-order-workbook.js';
+import {
+  giveUpPurchaseOrderWorkbook,
+  sendPurchaseOrderWorkbook,
+} from './purchase-order/send-purchase-order-workbook.js';
 import type { PurchaseOrderResult } from './purchase-order/purchase-order-result.js';
 import { rejectPurchaseOrder } from './purchase-order/reject-purchase-order.js';
 import { giveUpReading, quotationToReread, readQuotation } from './quotation/read-quotation.js';
 import { type ReceivedSlackFile, receiveSlackFile, recentChannelFiles } from './quotation/receive-shared-file.js';
 import { chooseComparisonColumn } from './quotation/choose-comparison-column.js';
 import { chooseSupplier, confirmAllSuggestions, reviewItem, showReviewPage } from './quotation/review-quotation.js';
-import { requestReviewWorkbook, sendReviewWorkbook } from './quotation/review-workbook.js';
+import { giveUpReviewWorkbook, requestReviewWorkbook, sendReviewWorkbook } from './quotation/review-workbook.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import {
   type BackgroundWork,
@@ -39,6 +42,8 @@ import {
   DRIVE_NEGOTIATION,
   type JobHandlers,
   READ_QUOTATION,
+  SEND_PO_WORKBOOK,
+  SEND_REVIEW_WORKBOOK,
 } from '../jobs/background-work.js';
 import { type JobAttempt, jobLeaseOwner } from '../jobs/job-lease.js';
 import type { ThreadActivity } from './thread-activity.js';
@@ -367,6 +372,7 @@ export function createParley(options: ParleyOptions): Parley {
   async function deadJob(job: DeadJob): Promise<void> {
     const negotiation = deadNegotiationSchema.safeParse(job.data);
     const quotation = deadQuotationSchema.safeParse(job.data);
+    const purchaseOrder = deadPurchaseOrderSchema.safeParse(job.data);
     let told = false;
     if (job.queue === DRIVE_NEGOTIATION && negotiation.success) {
       const ctx = await contexts.forWorkspace(negotiation.data.workspaceId);
@@ -374,6 +380,14 @@ export function createParley(options: ParleyOptions): Parley {
     } else if (job.queue === READ_QUOTATION && quotation.success) {
       const ctx = await contexts.forWorkspace(quotation.data.workspaceId);
       told = ctx !== null && (await giveUpReading(ctx, quotation.data.quotationId));
+    } else if (job.queue === SEND_REVIEW_WORKBOOK && quotation.success) {
+      const ctx = await contexts.forWorkspace(quotation.data.workspaceId);
+      // Once per failed request: a later click that fails again is told again, a redelivery is not.
+      const request = job.id ?? 'unknown';
+      told = ctx !== null && changed(await giveUpReviewWorkbook(ctx, { ...quotation.data, request }));
+    } else if (job.queue === SEND_PO_WORKBOOK && purchaseOrder.success) {
+      const ctx = await contexts.forWorkspace(purchaseOrder.data.workspaceId);
+      told = ctx !== null && changed(await giveUpPurchaseOrderWorkbook(ctx, purchaseOrder.data));
     }
     if (told) options.kickOutbox();
     log.warn('dead job handled', { queue: job.queue, jobId: job.id, told });
@@ -445,3 +459,6 @@ export function createParley(options: ParleyOptions): Parley {
 
 const deadNegotiationSchema = z.object({ workspaceId: z.string(), negotiationId: z.string() });
 const deadQuotationSchema = z.object({ workspaceId: z.string(), quotationId: z.string() });
+const deadPurchaseOrderSchema = z.object({ workspaceId: z.string(), purchaseOrderId: z.string() });
+
+const changed = (result: ServiceResult<unknown>) => result.ok && result.changed;

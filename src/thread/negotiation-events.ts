@@ -3,7 +3,7 @@ import type { Curveball, NegotiationEvent, NegotiationState } from '../negotiati
 import type { WorkspaceTx } from '../db/scoped.js';
 import { pendingQuestionId } from '../db/stores/negotiation-store.js';
 import { effectiveMandate } from '../negotiation/offers.js';
-import { enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
+import { enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import {
   buildAnsweredQuestion,
   buildCurveball,
@@ -27,18 +27,48 @@ import {
   negotiationThread,
   questionKey,
   supplierName,
+  type Thread,
   type ThreadPlace,
   upload,
 } from './thread.js';
-import { enqueueStatus, negotiationStage } from './status-card.js';
+import { negotiationStage, statusCalls } from './status-card.js';
+
+/** Where a negotiation's events are told: its quotation's thread, and whom its questions are for. */
+export interface NegotiationPlace {
+  quotationId: string;
+  thread: Thread;
+  buyerId: string;
+}
 
 /** A step's events in the thread: each agent turn, round analysis, question, curveball; then the status card. */
 export async function enqueueNegotiationEvents(
   tx: WorkspaceTx,
   input: { negotiationId: string; events: NegotiationEvent[]; state: NegotiationState },
 ) {
+  const place = await negotiationThread(tx, input.negotiationId);
+  await enqueueSlackCalls(tx, negotiationEventCalls(place, input));
+  await enqueueSlackCalls(tx, await negotiationStatusCalls(tx, place, input.state));
+}
+
+/**
+ * The status card's calls for the state a step left (read without writing, like statusCalls): a caller whose
+ * transaction must stay short reads them before it.
+ */
+export function negotiationStatusCalls(reader: OutboxWriter, place: NegotiationPlace, state: NegotiationState) {
+  // Named by the step and what the card shows, not by a hash of the whole state (megabytes at 3,000 lines, hashed on
+  // every step): the same step replayed gives the same key, and another step a new one.
+  const stage = negotiationStage(state, place.buyerId);
+  const change = `neg:${state.stepCount}:${state.messageCount}:${changeKey(stage)}`;
+  return statusCalls(reader, place.quotationId, stage, change, place.thread);
+}
+
+/** The calls that tell a step's events in the thread (no status card): built from what they say, nothing read. */
+export function negotiationEventCalls(
+  place: NegotiationPlace,
+  input: { negotiationId: string; events: NegotiationEvent[]; state: NegotiationState },
+): OutboxCall[] {
   const { negotiationId, events, state } = input;
-  const { quotationId, thread, buyerId } = await negotiationThread(tx, negotiationId);
+  const { thread, buyerId } = place;
   const calls: OutboxCall[] = [];
   const key = (what: string) => negKey(negotiationId, what);
   const post = (dedupeKey: string, body: SlackMessage, extra: Record<string, unknown> = {}) =>
@@ -120,11 +150,7 @@ export async function enqueueNegotiationEvents(
         break; // the status card shows these
     }
   }
-  await enqueueSlackCalls(tx, calls);
-  // Named by the step and what the card shows, not by a hash of the whole state (megabytes at 3,000 lines, hashed on
-  // every step): the same step replayed gives the same key, and another step a new one.
-  const stage = negotiationStage(state, buyerId);
-  await enqueueStatus(tx, quotationId, stage, `neg:${state.stepCount}:${state.messageCount}:${changeKey(stage)}`);
+  return calls;
 }
 
 /** The curveball's strategies with the shares each would give (deterministic: from the latest offers). */

@@ -6,7 +6,7 @@
 import type { PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCalls, isEnqueued, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
-import { buildPoOutcome } from '../slack/views/index.js';
+import { buildPoOutcome, buildWorkbookFailed } from '../slack/views/index.js';
 import { edit, message, negotiationThread, upload } from './thread.js';
 import { statusCalls } from './status-card.js';
 
@@ -18,6 +18,14 @@ export function poOutcomeKey(purchaseOrderId: string, kind: 'approval' | 'reject
 /** The outbox key of an approved PO's workbook upload. */
 export function poWorkbookKey(purchaseOrderId: string): string {
   return `po:${purchaseOrderId}:workbook`;
+}
+
+/**
+ * The outbox key of the reply saying an approved PO's workbook could not be made (its job's dead letter): one per PO,
+ * so a redelivered dead letter says nothing more, and queue-unqueued-work stops queueing a workbook that failed for good.
+ */
+export function poWorkbookFailedKey(purchaseOrderId: string): string {
+  return `po:${purchaseOrderId}:workbook-failed`;
 }
 
 /** The outbox calls that tell the thread of a PO's approval or rejection (`input.po` as it is once recorded). */
@@ -101,6 +109,20 @@ export async function enqueuePurchaseOrderWorkbook(
     title: `${po.number} (approved)`,
     content: workbook,
   });
+  return (await enqueueSlackCalls(writer, [call])) > 0;
+}
+
+/** Tells the PO's thread its workbook could not be made; false when it was told already. One row: the key dedupes. */
+export async function enqueuePurchaseOrderWorkbookFailed(
+  writer: OutboxWriter,
+  po: Pick<PurchaseOrderView, 'id' | 'number' | 'negotiationId'>,
+): Promise<boolean> {
+  const { thread } = await negotiationThread(writer, po.negotiationId);
+  const call = message(
+    thread,
+    poWorkbookFailedKey(po.id),
+    buildWorkbookFailed({ kind: 'purchase_order', poNumber: po.number }),
+  );
   return (await enqueueSlackCalls(writer, [call])) > 0;
 }
 

@@ -5,13 +5,14 @@ import { MATCH_REVIEW } from '../config/business-rules.js';
 import type { QuotationErrorCode } from '../quotation/errors.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { hasActiveProducts } from '../db/stores/catalog-store.js';
-import { enqueueSlackCall, enqueueSlackCalls } from '../outbox/index.js';
+import { enqueueSlackCall, enqueueSlackCalls, type OutboxWriter } from '../outbox/index.js';
 import { supplierColumnsSchema } from '../quotation/document-kind.js';
 import {
   buildComparisonChoice,
   buildReviewMessage,
   buildReviewWorkbookSummary,
   buildFileError,
+  buildWorkbookFailed,
   type ReviewWorkbookSummary,
   type ReviewLine,
   type ReviewModel,
@@ -117,6 +118,23 @@ export async function enqueueReviewWorkbook(tx: WorkspaceTx, quotationId: string
       title: `Review workbook: every line of ${thread.fileName.slice(0, 100)}`,
       content,
     }),
+  );
+}
+
+/**
+ * Tells the quotation's thread its review workbook could not be made (the job's dead letter). `request` names the
+ * failed request (its job), so a redelivered dead letter says nothing more while a later request that fails again is
+ * told again. False when it was told already.
+ */
+export async function enqueueReviewWorkbookFailed(writer: OutboxWriter, quotationId: string, request: string) {
+  const thread = await threadOf(writer, quotationId);
+  return enqueueSlackCall(
+    writer,
+    message(
+      thread,
+      `q:${quotationId}:workbook-failed:${request}`,
+      buildWorkbookFailed({ kind: 'review', fileName: thread.fileName }),
+    ),
   );
 }
 

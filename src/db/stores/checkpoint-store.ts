@@ -78,7 +78,8 @@ export interface CheckpointWrite {
   /** Line sets of anything else the save stores in stored form (messages' actions, offers): see `encodeFor`. */
   lineSets: LineSets;
   /** Inserts the delta (or clears the deltas a new base replaces) and the line sets not stored yet. */
-  finish(tx: WorkspaceTx, negotiationId: string): Promise<void>;
+  /** `fresh`: the negotiation was created in this transaction, so it has no deltas to clear. */
+  finish(tx: WorkspaceTx, negotiationId: string, options?: { fresh?: boolean }): Promise<void>;
   /** After the transaction committed: the saved state becomes the one the next delta is taken from. */
   committed(negotiationId: string): void;
 }
@@ -104,19 +105,20 @@ export function checkpointWrite(
   return {
     columns: base ? { checkpoint: base as unknown as Prisma.InputJsonValue, checkpointBaseVersion: version } : {},
     lineSets,
-    async finish(tx, id) {
+    async finish(tx, id, options) {
       if (ops !== null) {
         await tx.$executeRaw`
           INSERT INTO "NegotiationCheckpointDelta" ("negotiationId", "version", "workspaceId", "ops")
           VALUES (${id}, ${version}, ${workspaceId}, ${JSON.stringify(ops)})`;
-      } else {
+      } else if (!options?.fresh) {
         await tx.$executeRaw`DELETE FROM "NegotiationCheckpointDelta" WHERE "negotiationId" = ${id}`;
       }
-      for (const [hash, body] of lineSets) {
-        if (stored.has(hash)) continue;
+      // The new line sets in one statement: each is a round trip the transaction holds the connection for.
+      const fresh = [...lineSets].filter(([hash]) => !stored.has(hash));
+      if (fresh.length > 0) {
         await tx.$executeRaw`
           INSERT INTO "NegotiationLineSet" ("negotiationId", "hash", "workspaceId", "body")
-          VALUES (${id}, ${hash}, ${workspaceId}, ${body})
+          VALUES ${Prisma.join(fresh.map(([hash, body]) => Prisma.sql`(${id}, ${hash}, ${workspaceId}, ${body})`))}
           ON CONFLICT DO NOTHING`;
       }
     },

@@ -45,42 +45,85 @@ export class LeaseLostError extends Error {
 /** A step's other writes, in its transaction: the Slack outbox rows that report its events. */
 export type AlsoWrite = (tx: WorkspaceTx, events: NegotiationEvent[], state: NegotiationState) => Promise<void>;
 
-export async function startNegotiation(db: WorkspaceDb, options: StartNegotiationOptions, alsoWrite?: AlsoWrite) {
+/**
+ * A negotiation's start, worked out before its transaction: the engine's first state, its checkpoint encoded (hashed
+ * line sets at 3,000 lines) and its events' rows planned, so the transaction only writes — on PGlite it holds the one
+ * connection the acknowledgements wait for. `write` stores it and returns the new negotiation's id; `committed` is
+ * called once that transaction committed.
+ */
+export interface PreparedStart {
+  state: NegotiationState;
+  events: NegotiationEvent[];
+  write(tx: WorkspaceTx): Promise<string>;
+  committed(negotiationId: string): void;
+}
+
+export function prepareNegotiationStart(db: WorkspaceDb, options: StartNegotiationOptions): PreparedStart {
+  const workspaceId = db.$workspaceId;
   const { state, events } = createNegotiation({ ...options.setup, questionBudget: options.questionBudget });
-  const checkpoint = checkpointWrite(db.$workspaceId, null, -1, state);
-  const started = await db.$transaction(async (tx) => {
-    const negotiation = await tx.negotiation.create({
-      data: {
-        workspaceId: db.$workspaceId,
-        quotationId: options.quotationId,
-        mode: state.mode,
-        status: 'negotiating',
-        maxRounds: state.maxRounds,
-        questionBudget: options.questionBudget,
-        targetTotal: state.mandate.targetTotal,
-        walkAwayTotal: state.mandate.walkAwayTotal,
-        notes: state.buyerNotes,
-        rngSeed: state.seed,
-        ...checkpoint.columns,
-        startedBySlackUserId: options.startedBySlackUserId,
-        startedAt: new Date(),
-      },
-    });
-    await tx.negotiationSupplier.createMany({
-      data: state.profiles.map((profile: SupplierProfile) => ({
-        workspaceId: db.$workspaceId,
-        negotiationId: negotiation.id,
-        supplierId: options.supplierIds[profile.code] ?? missing(profile.code),
-      })),
-    });
-    const planned = planEvents(db.$workspaceId, negotiation.id, state, events, checkpoint);
-    await writeEvents(tx, state, planned, await readSupplierRows(tx, negotiation.id));
-    await checkpoint.finish(tx, negotiation.id);
-    await alsoWrite?.(tx, events, state);
-    return { negotiationId: negotiation.id, state, events };
+  const checkpoint = checkpointWrite(workspaceId, null, -1, state);
+  // The events' rows need the negotiation's id, which its insert gives: read when they are written.
+  let negotiationId: string | null = null;
+  const idOf = () => {
+    if (negotiationId === null) throw new Error('A start’s events are written after its negotiation');
+    return negotiationId;
+  };
+  const planned = planEvents(workspaceId, idOf, state, events, checkpoint);
+  const roles = state.profiles.map((profile: SupplierProfile) => ({
+    code: profile.code,
+    supplierId: options.supplierIds[profile.code] ?? missing(profile.code),
+  }));
+  return {
+    state,
+    events,
+    async write(tx) {
+      const negotiation = await tx.negotiation.create({
+        data: {
+          workspaceId,
+          quotationId: options.quotationId,
+          mode: state.mode,
+          status: 'negotiating',
+          maxRounds: state.maxRounds,
+          questionBudget: options.questionBudget,
+          targetTotal: state.mandate.targetTotal,
+          walkAwayTotal: state.mandate.walkAwayTotal,
+          notes: state.buyerNotes,
+          rngSeed: state.seed,
+          ...checkpoint.columns,
+          startedBySlackUserId: options.startedBySlackUserId,
+          startedAt: new Date(),
+        },
+        select: { id: true },
+      });
+      negotiationId = negotiation.id;
+      // The rows' ids as the insert returns them: nothing is read back.
+      const created = await tx.negotiationSupplier.createManyAndReturn({
+        data: roles.map((role) => ({ workspaceId, negotiationId: negotiation.id, supplierId: role.supplierId })),
+        select: { id: true, supplierId: true },
+      });
+      const suppliers: SupplierRows = roles.flatMap((role) => {
+        const row = created.find((c) => c.supplierId === role.supplierId);
+        return row ? [{ id: row.id, supplier: { code: role.code } }] : [];
+      });
+      await writeEvents(tx, state, planned, suppliers);
+      await checkpoint.finish(tx, negotiation.id, { fresh: true });
+      return negotiation.id;
+    },
+    committed(negotiationId) {
+      checkpoint.committed(negotiationId);
+    },
+  };
+}
+
+export async function startNegotiation(db: WorkspaceDb, options: StartNegotiationOptions, alsoWrite?: AlsoWrite) {
+  const start = prepareNegotiationStart(db, options);
+  const negotiationId = await db.$transaction(async (tx) => {
+    const id = await start.write(tx);
+    await alsoWrite?.(tx, start.events, start.state);
+    return id;
   });
-  checkpoint.committed(started.negotiationId);
-  return started;
+  start.committed(negotiationId);
+  return { negotiationId, state: start.state, events: start.events };
 }
 
 function missing(code: string): never {
@@ -248,7 +291,8 @@ type EventWrite = (tx: WorkspaceTx, rowFor: (code: string) => string | undefined
  */
 function planEvents(
   workspaceId: string,
-  negotiationId: string,
+  /** Its id; at a start, known only once the negotiation's insert returned it (read when the rows are written). */
+  negotiationIdOf: string | (() => string),
   state: NegotiationState,
   events: NegotiationEvent[],
   // Actions and offers carry every line: stored in stored form, their lines the line sets the checkpoint has.
@@ -257,6 +301,7 @@ function planEvents(
   messages: (rowFor: (code: string) => string | undefined) => Prisma.MessageCreateManyInput[];
   others: EventWrite[];
 } {
+  const idOf = typeof negotiationIdOf === 'string' ? () => negotiationIdOf : negotiationIdOf;
   const messages: ((rowFor: (code: string) => string | undefined) => Prisma.MessageCreateManyInput)[] = [];
   const others: EventWrite[] = [];
   for (const event of events) {
@@ -265,7 +310,7 @@ function planEvents(
       const pillarBriefs = event.pillarBriefs ? toJsonColumn(event.pillarBriefs) : undefined;
       messages.push((rowFor) => ({
         workspaceId,
-        negotiationId,
+        negotiationId: idOf(),
         negotiationSupplierId: rowFor(event.supplierCode) ?? null,
         sequence: event.sequence,
         role: event.role,
@@ -288,7 +333,7 @@ function planEvents(
           where: { negotiationSupplierId_roundNumber: { negotiationSupplierId: rowId, roundNumber: event.round } },
           create: {
             workspaceId,
-            negotiationId,
+            negotiationId: idOf(),
             negotiationSupplierId: rowId,
             roundNumber: event.round,
             phase: state.phase,
@@ -303,9 +348,9 @@ function planEvents(
       others.push(async (tx, rowFor) => {
         await tx.pendingQuestion.create({
           data: {
-            id: pendingQuestionId(negotiationId, event.questionId),
+            id: pendingQuestionId(idOf(), event.questionId),
             workspaceId,
-            negotiationId,
+            negotiationId: idOf(),
             negotiationSupplierId: rowFor(event.supplierCode) ?? null,
             kind: event.kind,
             question: event.question,
@@ -317,9 +362,9 @@ function planEvents(
       others.push(async (tx) => {
         await tx.pendingQuestion.create({
           data: {
-            id: pendingQuestionId(negotiationId, event.questionId),
+            id: pendingQuestionId(idOf(), event.questionId),
             workspaceId,
-            negotiationId,
+            negotiationId: idOf(),
             kind: 'early_termination',
             question: event.record.reason,
             suggestedAnswers: ['Finish now', 'Keep negotiating'],
@@ -329,7 +374,7 @@ function planEvents(
     } else if (event.type === 'question_answered') {
       others.push(async (tx) => {
         await tx.pendingQuestion.updateMany({
-          where: { id: pendingQuestionId(negotiationId, event.questionId), status: 'open' },
+          where: { id: pendingQuestionId(idOf(), event.questionId), status: 'open' },
           data: {
             status: 'answered',
             answer: event.answer,

@@ -8,7 +8,11 @@
 // (or a second job) uploads nothing twice, and one that finds it queued does not write the workbook again.
 import { storedPurchaseOrderDocument } from '../../decision/po-document.js';
 import { loadPurchaseOrder } from '../../db/stores/purchase-orders.js';
-import { enqueuePurchaseOrderWorkbook, isPurchaseOrderWorkbookQueued } from '../../thread/po-outcome.js';
+import {
+  enqueuePurchaseOrderWorkbook,
+  enqueuePurchaseOrderWorkbookFailed,
+  isPurchaseOrderWorkbookQueued,
+} from '../../thread/po-outcome.js';
 import { done, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 
@@ -31,4 +35,19 @@ export async function sendPurchaseOrderWorkbook(
     }),
   );
   return done(null, await enqueuePurchaseOrderWorkbook(ctx.db, po, workbook));
+}
+
+/**
+ * An approved PO whose workbook job used up its retries (the dead-letter queue): its thread is told, once, that the
+ * workbook could not be made and that the PO stands. `changed: false` when there is nothing to tell (the PO is not
+ * approved, or its workbook was queued after all) or it was told already (a redelivered dead letter).
+ */
+export async function giveUpPurchaseOrderWorkbook(
+  ctx: ServiceContext,
+  options: SendPurchaseOrderWorkbookOptions,
+): Promise<ServiceResult<null>> {
+  const po = await loadPurchaseOrder(ctx.db, options.purchaseOrderId);
+  if (po === null || po.status !== 'approved') return done(null, false);
+  if (await isPurchaseOrderWorkbookQueued(ctx.db, po.id)) return done(null, false);
+  return done(null, await enqueuePurchaseOrderWorkbookFailed(ctx.db, po));
 }

@@ -13,7 +13,7 @@ import {
 } from '../../quotation/review-workbook.js';
 import { readWorkbook } from '../../quotation/xlsx-reader.js';
 import type { ReviewWorkbookSummary } from '../../slack/views/index.js';
-import { enqueueReviewWorkbook } from '../../thread/review.js';
+import { enqueueReviewWorkbook, enqueueReviewWorkbookFailed } from '../../thread/review.js';
 import { changeKey } from '../../thread/thread.js';
 import { done, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
@@ -74,6 +74,20 @@ export async function sendReviewWorkbook(
   const version = changeKey(items.map((item) => [item.id, item.reviewState, item.productId]));
   const queued = await ctx.db.$transaction((tx) => enqueueReviewWorkbook(tx, options.quotationId, version, content));
   return done({ lines: items.length }, queued);
+}
+
+/**
+ * A review workbook whose job used up its retries (the dead-letter queue): the quotation's thread is told, once per
+ * failed request (`request`: its job's id), that it could not be made and what to do. `changed: false` when the
+ * quotation is gone or this request was told already (a redelivered dead letter).
+ */
+export async function giveUpReviewWorkbook(
+  ctx: ServiceContext,
+  options: { quotationId: string; request: string },
+): Promise<ServiceResult<null>> {
+  const quotation = await ctx.db.quotation.findUnique({ where: { id: options.quotationId }, select: { id: true } });
+  if (!quotation) return done(null, false);
+  return done(null, await enqueueReviewWorkbookFailed(ctx.db, quotation.id, options.request));
 }
 
 /**

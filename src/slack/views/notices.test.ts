@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { notXlsx } from '../../quotation/xlsx-errors.js';
-import { buildFileError, buildGenericError, buildNotAllowed } from './notices.js';
+import { buildFileError, buildGenericError, buildNotAllowed, buildWorkbookFailed } from './notices.js';
 import { HOSTILE, expectNoInjection, expectNoViolations, visibleText } from '../../../test/support/views.js';
 
 describe('buildNotAllowed', () => {
@@ -68,5 +68,18 @@ describe('buildGenericError', () => {
       ':warning: Something went wrong; it has been logged (ref `err_7f3a`). Please try again in a moment.',
     );
     expectNoInjection(buildGenericError({ ref: HOSTILE }));
+  });
+});
+
+describe('buildWorkbookFailed', () => {
+  it('says the PO stands, and what to do for the review workbook, escaped and within limits', () => {
+    const po = buildWorkbookFailed({ kind: 'purchase_order', poNumber: 'PO-2026-0007' });
+    expectNoViolations(po, 'message');
+    expect(visibleText(po)).toContain('PO-2026-0007 itself is approved and stands');
+    const review = buildWorkbookFailed({ kind: 'review', fileName: 'quote.xlsx' });
+    expectNoViolations(review, 'message');
+    expect(visibleText(review)).toContain('Download all lines');
+    expectNoInjection(buildWorkbookFailed({ kind: 'review', fileName: HOSTILE }));
+    expectNoInjection(buildWorkbookFailed({ kind: 'purchase_order', poNumber: HOSTILE }));
   });
 });

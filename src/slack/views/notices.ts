@@ -1,5 +1,6 @@
 // Short notices: "not allowed" (ephemeral, says who may and why), a file Parley cannot read (in the thread: the
-// parser's sentence plus what to share instead), and the generic error with a reference for the logs.
+// parser's sentence plus what to share instead), a workbook Parley could not make (in the thread: what still stands
+// and what to do), and the generic error with a reference for the logs.
 import type { KnownBlock } from '@slack/types';
 import type { QuotationErrorCode } from '../../quotation/errors.js';
 import { type SlackMessage, context, listPeople, section, who } from './blocks.js';
@@ -79,6 +80,49 @@ export function buildFileError(model: FileErrorModel): SlackMessage {
     if (table.text) blocks.push(section(`*What Parley saw (first rows):*\n${table.text}`));
   }
   return { text: `Parley couldn't read ${file}: ${inline(model.message, 300)}`, blocks };
+}
+
+export type WorkbookFailedModel =
+  /** The approved PO's workbook (send-po-workbook). */
+  | { kind: 'purchase_order'; poNumber: string }
+  /** "Download all lines" of a quotation's review (send-review-workbook). */
+  | { kind: 'review'; fileName: string };
+
+/** A workbook whose job failed for good: what did not happen, what still stands, and what the person can do. */
+export function buildWorkbookFailed(model: WorkbookFailedModel): SlackMessage {
+  if (model.kind === 'purchase_order') {
+    const po = inline(model.poNumber, 60);
+    const text =
+      `The workbook of ${po} could not be made: making it failed again and again, and the errors have been logged. ` +
+      `${po} itself is approved and stands.`;
+    return {
+      text,
+      blocks: [
+        section(
+          `:warning: *The workbook of ${po} could not be made.* Making it failed again and again, and the errors ` +
+            `have been logged.\n*${po} itself is approved and stands:* the approval is saved and nothing about it changed.`,
+        ),
+        context([
+          `:bulb: Go on with ${po} as approved; its award is in the recommendation above. For the .xlsx, ask whoever ` +
+            `runs Parley to look for ${po} in its logs.`,
+        ]),
+      ],
+    };
+  }
+  const file = inline(model.fileName, 100);
+  const text =
+    `The review workbook of ${file} could not be made: making it failed again and again, and the errors have been ` +
+    'logged. Nothing in the review was changed.';
+  return {
+    text,
+    blocks: [
+      section(
+        `:warning: *The review workbook of ${file} could not be made.* Making it failed again and again, and the ` +
+          'errors have been logged. Nothing in the review was changed.',
+      ),
+      context([':bulb: Click *Download all lines* again in a few minutes, or go on reviewing with the buttons above.']),
+    ],
+  };
 }
 
 export function buildGenericError(model: { ref: string }): SlackMessage {
