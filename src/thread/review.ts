@@ -5,7 +5,8 @@ import { MATCH_REVIEW } from '../config/business-rules.js';
 import type { QuotationErrorCode } from '../quotation/errors.js';
 import type { WorkspaceTx } from '../db/scoped.js';
 import { hasActiveProducts } from '../db/stores/catalog-store.js';
-import { enqueueSlackCall, enqueueSlackCalls, type OutboxWriter } from '../outbox/index.js';
+import { QUOTATION_ITEM_SCALE, sumNumeric } from '../db/numeric.js';
+import { enqueueSlackCall, enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import { supplierColumnsSchema } from '../quotation/document-kind.js';
 import {
   buildComparisonChoice,
@@ -18,7 +19,7 @@ import {
   type ReviewModel,
   type StatusStage,
 } from '../slack/views/index.js';
-import { reviewKey, statusKey, threadOf, message, edit, upload, type Thread } from './thread.js';
+import { reviewKey, statusKey, threadColumns, threadOf, message, edit, upload, type Thread } from './thread.js';
 import { enqueueStatus, statusCalls } from './status-card.js';
 
 // ───────────────────────────── Reading and review ─────────────────────────────
@@ -59,33 +60,145 @@ export async function enqueueQuotationFailed(tx: WorkspaceTx, quotationId: strin
   await enqueueStatus(tx, quotationId, { stage: 'failed', message: sentence }, 'failed');
 }
 
+/** What a reader writes to its quotation, as the review shows it (the columns it does not write are read). */
+export interface WrittenQuotation {
+  status: 'review' | 'ready';
+  supplierId?: string | null;
+  supplierNameRaw?: string | null;
+  /** The supplier's identification as the reader stores it (JSON). */
+  supplierMatch?: unknown;
+  currency?: string | null;
+  paymentTerms?: string | null;
+  leadTimeDays?: number | null;
+  incoterm?: string | null;
+  comparisonColumns?: unknown;
+}
+
+/**
+ * A line as its row holds it once written: the numeric columns as their stored text (storedNumeric), the JSON ones
+ * as written. A freshly read quotation's review is built from these, not read back from the rows.
+ */
+export interface WrittenLine {
+  id: string;
+  sheet: string;
+  rowNumber: number;
+  rawSku: string | null;
+  rawDescription: string | null;
+  color: string | null;
+  size: string | null;
+  quantity: number | null;
+  /** Decimal(14, 4), as stored. */
+  unitPrice: string | null;
+  /** Decimal(16, 2), as stored. */
+  totalPrice: string | null;
+  productId: string | null;
+  matchConfidence: number;
+  candidates: unknown;
+  flags: unknown;
+  reviewState: 'needs_review' | 'auto_accepted' | 'confirmed' | 'not_in_catalog';
+}
+
+/** The review's (or the comparison choice's) post and the status card's calls, built and ready to write. */
+export interface PreparedQuotationRead {
+  readonly calls: readonly OutboxCall[];
+}
+
 /**
  * After reading: the review (when a person must look) or the ready card with its Start button. A comparison sheet
  * first gets the choice of a supplier column in the review's place; once one is picked and read, the review replaces
- * that choice in the same message.
+ * that choice in the same message. Built before the reader's transaction, read without writing (as prepareDecision):
+ * on PGlite a transaction holds the only connection, and reading 3,000 lines back to build the review inside it kept
+ * every click and the outbox waiting for over a second. What only the database has (the thread, the products the
+ * lines suggest, the supplier's name) is read here, under the reader's lease; the lines and the quotation's columns
+ * are the ones the reader is about to write, so the review is the one a re-render would show.
  */
-export async function enqueueQuotationRead(tx: WorkspaceTx, quotationId: string) {
-  const thread = await threadOf(tx, quotationId);
-  const { comparisonColumns, chosenColumn, fileName } = await tx.quotation.findUniqueOrThrow({
+export async function prepareQuotationRead(
+  reader: OutboxWriter,
+  input: { quotationId: string; quotation: WrittenQuotation; lines: readonly WrittenLine[] },
+): Promise<PreparedQuotationRead> {
+  const { quotationId } = input;
+  const stored = await reader.quotation.findUniqueOrThrow({
     where: { id: quotationId },
-    select: { comparisonColumns: true, chosenColumn: true, fileName: true },
+    select: {
+      ...threadColumns,
+      comparisonColumns: true,
+      chosenColumn: true,
+      supplierId: true,
+      supplierNameRaw: true,
+      supplierMatch: true,
+      paymentTerms: true,
+      leadTimeDays: true,
+      incoterm: true,
+    },
   });
-  const suppliers = supplierColumnsSchema.parse(comparisonColumns);
-  if (suppliers.length > 0 && chosenColumn === null) {
+  const quotation = { ...stored, ...input.quotation };
+  const thread: Thread = {
+    id: stored.id,
+    slackChannelId: stored.slackChannelId,
+    slackThreadTs: stored.slackThreadTs,
+    slackMessageTs: stored.slackMessageTs,
+    uploadedBySlackUserId: stored.uploadedBySlackUserId,
+    fileName: stored.fileName,
+    currency: quotation.currency,
+  };
+  const suppliers = supplierColumnsSchema.parse(quotation.comparisonColumns);
+  if (suppliers.length > 0 && quotation.chosenColumn === null) {
+    const fileName = quotation.fileName;
     const choice = buildComparisonChoice({ quotationId, fileName, suppliers: suppliers.map((s) => s.name) });
-    await enqueueSlackCall(tx, message(thread, reviewKey(quotationId), choice));
-    return;
+    return { calls: [message(thread, reviewKey(quotationId), choice)] };
   }
-  const counts = await reviewCounts(tx, quotationId);
-  const review = buildReviewMessage(await reviewModel(tx, quotationId, 1, counts));
-  if (chosenColumn !== null) {
-    const change = `column:${chosenColumn}`;
-    await enqueueSlackCall(tx, edit(thread, `${reviewKey(quotationId)}:${change}`, reviewKey(quotationId), review));
-    await enqueueStatus(tx, quotationId, reviewStage(counts), `read:${change}`);
-    return;
+  const counts = writtenCounts(quotation, input.lines);
+  const needed = input.lines.filter((line) => line.reviewState !== 'auto_accepted');
+  const productIds = [
+    ...new Set(
+      needed.flatMap((line) => [
+        ...(line.productId === null ? [] : [line.productId]),
+        ...candidatesSchema.parse(line.candidates).map((c) => c.productId),
+      ]),
+    ),
+  ];
+  const products = new Map(
+    (
+      await reader.product.findMany({ where: { id: { in: productIds } }, select: { id: true, sku: true, name: true } })
+    ).map((p) => [p.id, p]),
+  );
+  const supplier =
+    quotation.supplierId === null
+      ? null
+      : await reader.supplier.findUniqueOrThrow({ where: { id: quotation.supplierId }, select: { name: true } });
+  const review = buildReviewMessage(
+    reviewModelOf({
+      quotationId,
+      quotation: { ...quotation, supplier },
+      needed: needed.map((line) => {
+        const product = line.productId === null ? undefined : products.get(line.productId);
+        return {
+          ...line,
+          unitPrice: line.unitPrice === null ? null : Number(line.unitPrice),
+          product: product ? { sku: product.sku, name: product.name } : null,
+          reviewedBySlackUserId: null,
+        };
+      }),
+      products,
+      counts,
+      page: 1,
+      catalogEmpty: !(await hasActiveProducts(reader)),
+    }),
+  );
+  if (quotation.chosenColumn !== null) {
+    const change = `column:${quotation.chosenColumn}`;
+    const status = await statusCalls(reader, quotationId, reviewStage(counts), `read:${change}`, thread);
+    return {
+      calls: [edit(thread, `${reviewKey(quotationId)}:${change}`, reviewKey(quotationId), review), ...status],
+    };
   }
-  await enqueueSlackCall(tx, message(thread, reviewKey(quotationId), review));
-  await enqueueStatus(tx, quotationId, reviewStage(counts), 'read');
+  const status = await statusCalls(reader, quotationId, reviewStage(counts), 'read', thread);
+  return { calls: [message(thread, reviewKey(quotationId), review), ...status] };
+}
+
+/** The review and status card as prepareQuotationRead built them: in the reader's transaction, only the writes. */
+export async function enqueueQuotationRead(tx: WorkspaceTx, prepared: PreparedQuotationRead): Promise<void> {
+  await enqueueSlackCalls(tx, prepared.calls);
 }
 
 /** A review decision (or a page turn): the review message and the status card show it. */
@@ -205,6 +318,34 @@ export async function reviewCounts(tx: WorkspaceTx, quotationId: string): Promis
   return { ...row, total: row.total === null ? null : Number(row.total), sheets: row.sheets ?? [] };
 }
 
+/**
+ * What reviewCounts would count once `lines` are written with `quotation`'s status: the same numbers, from the lines
+ * in memory (in their order, which is their position).
+ */
+function writtenCounts(
+  quotation: { status: string; supplierId: string | null },
+  lines: readonly WrittenLine[],
+): ReviewCounts {
+  const count = (keep: (line: WrittenLine) => boolean) => lines.filter(keep).length;
+  const total = sumNumeric(
+    lines.flatMap((line) => (line.totalPrice === null ? [] : [line.totalPrice])),
+    QUOTATION_ITEM_SCALE.totalPrice,
+  );
+  return {
+    status: quotation.status,
+    supplierId: quotation.supplierId,
+    lines: lines.length,
+    needsReview: count((line) => line.reviewState === 'needs_review'),
+    autoAccepted: count((line) => line.reviewState === 'auto_accepted'),
+    confirmed: count((line) => line.reviewState === 'confirmed'),
+    usable: count(
+      (line) => (line.reviewState === 'auto_accepted' || line.reviewState === 'confirmed') && line.productId !== null,
+    ),
+    total: total === null ? null : Number(total),
+    sheets: [...new Set(lines.map((line) => line.sheet))],
+  };
+}
+
 function reviewStage(counts: ReviewCounts): StatusStage {
   if (counts.status === 'ready') {
     return { stage: 'ready', lineCount: counts.autoAccepted + counts.confirmed };
@@ -246,6 +387,59 @@ async function reviewModel(
       (p) => [p.id, p],
     ),
   );
+  const model = reviewModelOf({
+    quotationId,
+    quotation,
+    needed: needed.map((item) => ({ ...item, unitPrice: item.unitPrice === null ? null : Number(item.unitPrice) })),
+    products,
+    counts,
+    page,
+    catalogEmpty: !(await hasActiveProducts(tx)),
+  });
+  return { ...model, thread: quotation };
+}
+
+/** A line the review lists, as its row holds it (the unit price as a number), with its product. */
+interface NeededLine {
+  id: string;
+  sheet: string;
+  rowNumber: number;
+  rawSku: string | null;
+  rawDescription: string | null;
+  color: string | null;
+  size: string | null;
+  quantity: number | null;
+  unitPrice: number | null;
+  productId: string | null;
+  product: { sku: string; name: string } | null;
+  matchConfidence: number;
+  candidates: unknown;
+  flags: unknown;
+  reviewState: string;
+  reviewedBySlackUserId: string | null;
+}
+
+/** The review, from the quotation, the lines a person must look at and their products: the same for every caller. */
+function reviewModelOf(input: {
+  quotationId: string;
+  quotation: {
+    fileName: string;
+    uploadedBySlackUserId: string;
+    supplierNameRaw: string | null;
+    supplierMatch: unknown;
+    currency: string | null;
+    paymentTerms: string | null;
+    leadTimeDays: number | null;
+    incoterm: string | null;
+    supplier: { name: string } | null;
+  };
+  needed: readonly NeededLine[];
+  products: ReadonlyMap<string, { name: string }>;
+  counts: ReviewCounts;
+  page: number;
+  catalogEmpty: boolean;
+}): ReviewModel {
+  const { quotationId, quotation, needed, products, counts, page } = input;
   const product = (c: { productId: string; sku: string; confidence: number }) => ({
     productId: c.productId,
     sku: c.sku,
@@ -266,7 +460,7 @@ async function reviewModel(
       color: item.color,
       size: item.size,
       quantity: item.quantity,
-      unitPrice: item.unitPrice === null ? null : Number(item.unitPrice),
+      unitPrice: item.unitPrice,
       suggestion:
         suggested ??
         (item.productId && item.product
@@ -290,7 +484,6 @@ async function reviewModel(
   const identified = identificationSchema.parse(quotation.supplierMatch);
   const total = counts.total ?? 0;
   return {
-    thread: quotation,
     quotationId,
     fileName: quotation.fileName,
     summary: {
@@ -316,6 +509,6 @@ async function reviewModel(
     autoAccepted: counts.lines - needed.length,
     lines,
     page,
-    catalogEmpty: !(await hasActiveProducts(tx)),
+    catalogEmpty: input.catalogEmpty,
   };
 }

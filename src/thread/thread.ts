@@ -19,19 +19,19 @@ export function changeKey(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 }
 
+/** The quotation's columns that say where its thread is (threadOf). */
+export const threadColumns = {
+  id: true,
+  slackChannelId: true,
+  slackThreadTs: true,
+  slackMessageTs: true,
+  uploadedBySlackUserId: true,
+  fileName: true,
+  currency: true,
+} as const;
+
 export async function threadOf(tx: WorkspaceTx | WorkspaceDb, quotationId: string) {
-  return tx.quotation.findUniqueOrThrow({
-    where: { id: quotationId },
-    select: {
-      id: true,
-      slackChannelId: true,
-      slackThreadTs: true,
-      slackMessageTs: true,
-      uploadedBySlackUserId: true,
-      fileName: true,
-      currency: true,
-    },
-  });
+  return tx.quotation.findUniqueOrThrow({ where: { id: quotationId }, select: threadColumns });
 }
 
 export type Thread = Awaited<ReturnType<typeof threadOf>>;

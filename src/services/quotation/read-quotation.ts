@@ -6,9 +6,11 @@
 // token: a second reader (a job's retry, after the first attempt died or its lease ran out) writes a new one, so the first
 // reader's late result is refused rather than replacing the lines the buyer has started reviewing. A long read (a
 // slow download, a Claude re-read) renews the lease while it works, so it is not overtaken in the first place.
+import { randomUUID } from 'node:crypto';
 import type { CatalogIndex } from '../../catalog/catalog-index.js';
 import { activeCatalogProducts, catalogKey, loadCatalogIndex } from '../../db/stores/catalog-store.js';
 import { toJsonColumn } from '../../db/json.js';
+import { QUOTATION_ITEM_SCALE, storedNumeric } from '../../db/numeric.js';
 import { log } from '../../log.js';
 import { QuotationError } from '../../quotation/errors.js';
 import {
@@ -22,7 +24,13 @@ import { supplierColumnsSchema } from '../../quotation/document-kind.js';
 import { withUsageScope } from '../../llm/usage-scope.js';
 import { type SlackFiles, sharedFileDownload } from './download-shared-file.js';
 import type { ServiceContext } from '../service-context.js';
-import { enqueueQuotationFailed, enqueueQuotationRead, enqueueReviewWorkbookApplied } from '../../thread/review.js';
+import {
+  enqueueQuotationFailed,
+  enqueueQuotationRead,
+  enqueueReviewWorkbookApplied,
+  prepareQuotationRead,
+  type WrittenLine,
+} from '../../thread/review.js';
 import type { SharedReviewWorkbook } from '../../quotation/review-workbook.js';
 import { applyReviewWorkbook, sharedReviewWorkbook } from './review-workbook.js';
 import { JOB_LEASE_PREFIX, jobLeaseTakeover } from '../../jobs/job-lease.js';
@@ -316,7 +324,9 @@ async function recordReviewWorkbook(
 /**
  * The parse result becomes the quotation's lines; the supplier is linked when it is certainly one of ours. Written
  * only under the reader's lease (ReadLeaseLost otherwise, and nothing is written): the fenced update comes first, so
- * its row lock also holds off a second reader's claim until these lines are committed.
+ * its row lock also holds off a second reader's claim until these lines are committed. Everything that is not a write
+ * is done before the transaction — the lines' ids, the review and the status card (prepareQuotationRead) — so on
+ * PGlite, whose one connection every click and the outbox wait for, it holds only its writes.
  */
 async function recordParsedQuotation(
   ctx: ServiceContext,
@@ -327,18 +337,26 @@ async function recordParsedQuotation(
   if (parsed.comparison.length > 0) return recordComparison(ctx, lease, parsed);
   const identified = parsed.supplier.identification;
   const status = parsed.needsReview ? 'review' : 'ready';
+  const supplierMatch = toJsonColumn(identified);
+  const written = {
+    status,
+    supplierId: identified.status === 'existing' ? (identified.supplier?.id ?? null) : null,
+    supplierNameRaw: parsed.supplier.name,
+    supplierMatch,
+    paymentTerms: parsed.terms.paymentTerms,
+    leadTimeDays: parsed.terms.leadTimeDays,
+    currency: parsed.terms.currency,
+    incoterm: parsed.terms.incoterm,
+  } as const;
+  const lines = itemRows(parsed.items);
+  const prepared = await prepareQuotationRead(ctx.db, { quotationId, quotation: written, lines });
+  // 3,000 rows are ~1.5 MB of JSON: made before the transaction too.
+  const rows = lines.length === 0 ? null : JSON.stringify(lines);
   await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.quotation.updateMany({
       where: heldBy(lease),
       data: {
-        status,
-        supplierId: identified.status === 'existing' ? (identified.supplier?.id ?? null) : null,
-        supplierNameRaw: parsed.supplier.name,
-        supplierMatch: toJsonColumn(identified),
-        paymentTerms: parsed.terms.paymentTerms,
-        leadTimeDays: parsed.terms.leadTimeDays,
-        currency: parsed.terms.currency,
-        incoterm: parsed.terms.incoterm,
+        ...written,
         moq: parsed.terms.moq,
         validityDays: parsed.terms.validityDays,
         notes: parsed.notes.join('\n') || null,
@@ -349,24 +367,33 @@ async function recordParsedQuotation(
     });
     if (count === 0) throw new ReadLeaseLost();
     await tx.quotationItem.deleteMany({ where: { quotationId } });
-    await insertItems(tx, quotationId, parsed.items);
-    await enqueueQuotationRead(tx, quotationId);
+    if (rows !== null) await insertItems(tx, quotationId, rows);
+    await enqueueQuotationRead(tx, prepared);
     // Prisma's default of 5 s is too short for the largest files on a busy machine, and the read would fail after all
     // the parsing was done. The lease check above still fences a reader that waited this long.
   }, RECORD_TRANSACTION);
   return status;
 }
 
+/** A line's row as it is written, and as the review built before the write shows it. */
+type ItemRow = WrittenLine & {
+  position: number;
+  rawQuantity: string | null;
+  rawUnitPrice: string | null;
+  rawNotes: string | null;
+  description: string | null;
+  tiers: unknown;
+  matchMethod: string;
+};
+
 /**
- * The lines in one statement: the rows travel as one JSON text parameter and PostgreSQL unpacks them
- * (jsonb_to_recordset). Through Prisma's createMany a 3,000-line file was ~72,000 bind values compiled one by one by
- * its query compiler and sent as several chunked INSERTs, seconds of CPU on the event loop that acks Slack. The ids
- * are random UUIDs (the catalog's products are made the same way); lines are ordered by `position`, never by id.
- * Runs inside the reader's fenced transaction, after the update that checked its lease.
+ * The lines' rows, made before the transaction: their ids (random UUIDs, as the catalog's products are made; lines
+ * are ordered by `position`, never by id) and their prices as the numeric columns will hold them, so the review built
+ * from these rows is the one the database would give back.
  */
-async function insertItems(tx: WorkspaceTx, quotationId: string, items: readonly ParsedItem[]): Promise<void> {
-  if (items.length === 0) return;
-  const rows = items.map((item, position) => ({
+function itemRows(items: readonly ParsedItem[]): ItemRow[] {
+  return items.map((item, position) => ({
+    id: randomUUID(),
     position,
     sheet: item.sheet,
     rowNumber: item.row,
@@ -379,8 +406,8 @@ async function insertItems(tx: WorkspaceTx, quotationId: string, items: readonly
     color: item.color,
     size: item.size,
     quantity: item.quantity === null ? null : Math.round(item.quantity),
-    unitPrice: item.unitPrice,
-    totalPrice: item.totalPrice,
+    unitPrice: item.unitPrice === null ? null : storedNumeric(item.unitPrice, QUOTATION_ITEM_SCALE.unitPrice),
+    totalPrice: item.totalPrice === null ? null : storedNumeric(item.totalPrice, QUOTATION_ITEM_SCALE.totalPrice),
     tiers: item.tiers,
     productId: item.match.productId,
     matchConfidence: item.match.confidence,
@@ -389,18 +416,27 @@ async function insertItems(tx: WorkspaceTx, quotationId: string, items: readonly
     flags: item.flags,
     reviewState: item.reviewState,
   }));
+}
+
+/**
+ * The lines in one statement: the rows (ItemRow, as JSON) travel as one text parameter and PostgreSQL unpacks them
+ * (jsonb_to_recordset). Through Prisma's createMany a 3,000-line file was ~72,000 bind values compiled one by one by
+ * its query compiler and sent as several chunked INSERTs, seconds of CPU on the event loop that acks Slack. Runs
+ * inside the reader's fenced transaction, after the update that checked its lease.
+ */
+async function insertItems(tx: WorkspaceTx, quotationId: string, rows: string): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO "QuotationItem" ("id", "workspaceId", "quotationId", "position", "sheet", "rowNumber", "rawSku",
       "rawDescription", "rawQuantity", "rawUnitPrice", "rawNotes", "description", "color", "size", "quantity",
       "unitPrice", "totalPrice", "tiers", "productId", "matchConfidence", "matchMethod", "candidates", "flags",
       "reviewState", "createdAt", "updatedAt")
-    SELECT gen_random_uuid()::text, ${tx.$workspaceId}, ${quotationId}, r."position", r."sheet", r."rowNumber",
+    SELECT r."id", ${tx.$workspaceId}, ${quotationId}, r."position", r."sheet", r."rowNumber",
       r."rawSku", r."rawDescription", r."rawQuantity", r."rawUnitPrice", r."rawNotes", r."description", r."color",
       r."size", r."quantity", r."unitPrice", r."totalPrice", COALESCE(r."tiers", '[]'), r."productId",
       r."matchConfidence", r."matchMethod"::"MatchMethod", COALESCE(r."candidates", '[]'), COALESCE(r."flags", '[]'),
       r."reviewState"::"ReviewState", CURRENT_TIMESTAMP, CURRENT_TIMESTAMP
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-      "position" integer, "sheet" text, "rowNumber" integer, "rawSku" text, "rawDescription" text,
+    FROM jsonb_to_recordset(${rows}::jsonb) AS r(
+      "id" text, "position" integer, "sheet" text, "rowNumber" integer, "rawSku" text, "rawDescription" text,
       "rawQuantity" text, "rawUnitPrice" text, "rawNotes" text, "description" text, "color" text, "size" text,
       "quantity" integer, "unitPrice" numeric, "totalPrice" numeric, "tiers" jsonb, "productId" text,
       "matchConfidence" double precision, "matchMethod" text, "candidates" jsonb, "flags" jsonb, "reviewState" text)`;
@@ -411,19 +447,24 @@ async function insertItems(tx: WorkspaceTx, quotationId: string, items: readonly
  * negotiation), the suppliers offered as one button each. The pick re-reads the file (chooseComparisonColumn).
  */
 async function recordComparison(ctx: ServiceContext, lease: ReadLease, parsed: ParsedQuotation): Promise<'review'> {
+  const written = {
+    status: 'review',
+    comparisonColumns: toJsonColumn(parsed.comparison),
+    currency: parsed.terms.currency,
+  } as const;
+  // No lines are written: a comparison has none before its pick.
+  const prepared = await prepareQuotationRead(ctx.db, {
+    quotationId: lease.quotationId,
+    quotation: written,
+    lines: [],
+  });
   await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.quotation.updateMany({
       where: heldBy(lease),
-      data: {
-        status: 'review',
-        comparisonColumns: toJsonColumn(parsed.comparison),
-        currency: parsed.terms.currency,
-        sheetCount: parsed.sheets.length,
-        warnings: toJsonColumn(parsed.warnings),
-      },
+      data: { ...written, sheetCount: parsed.sheets.length, warnings: toJsonColumn(parsed.warnings) },
     });
     if (count === 0) throw new ReadLeaseLost();
-    await enqueueQuotationRead(tx, lease.quotationId);
+    await enqueueQuotationRead(tx, prepared);
   });
   return 'review';
 }
