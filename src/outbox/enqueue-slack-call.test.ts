@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { env } from '../config/env.js';
+import type { PrismaClient } from '../db/client.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { enqueueSlackCall, enqueueSlackCalls, sentTs } from './enqueue-slack-call.js';
@@ -202,6 +203,35 @@ describe('enqueueSlackCall', () => {
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
     expect(edits.map((row) => row.dedupeKey)).toEqual(['card:1', 'card:3', 'card:5', 'other:1', 'card:6']);
+  });
+
+  it('looks up the last edit of every message a batch edits, and the time, in one statement', async () => {
+    const edit = (key: string, text: string, updateOf: string): OutboxCall => ({
+      dedupeKey: key,
+      method: 'chat.update',
+      channelId: 'C1',
+      updateOf,
+      payload: { text },
+    });
+    await enqueueSlackCalls(ws, [post('review'), post('status'), edit('review:1', 'Review 1', 'review')]);
+    // Every operation of the batch, as the client hands it to Prisma.
+    const operations: string[] = [];
+    const counting = db.prisma.$extends({
+      query: {
+        async $allOperations({ model, operation, args, query }) {
+          operations.push(model ? `${model}.${operation}` : operation);
+          return query(args);
+        },
+      },
+    }) as unknown as PrismaClient;
+    const counted = scopeToWorkspace(counting, ws.$workspaceId);
+    // A review click's batch: the review (the same as its last edit: skipped) and the status card (never edited).
+    const batch = [edit('review:2', 'Review 1', 'review'), edit('status:1', 'Status 1', 'status')];
+    expect(await enqueueSlackCalls(counted, batch)).toBe(1);
+    // A transaction waits for each statement, and a click's acknowledgement for its transaction.
+    expect(operations).toEqual(['$queryRaw', 'SlackOutbox.createMany']);
+    const edits = await ws.slackOutbox.findMany({ where: { method: 'chat.update' }, orderBy: { createdAt: 'asc' } });
+    expect(edits.map((row) => row.dedupeKey)).toEqual(['review:1', 'status:1']);
   });
 
   it('dates rows by the database’s clock, not the host’s', async () => {

@@ -43,9 +43,10 @@ function randomSuffix(): string {
 export async function enqueueSlackCalls(writer: OutboxWriter, calls: readonly OutboxCall[]): Promise<number> {
   if (calls.length === 0) return 0;
   for (const call of calls) validateOutboxCall(call);
-  const changing = await withoutRepeatedEdits(writer, calls);
+  const known = await lastEditsAndNow(writer, calls);
+  const changing = withoutRepeatedEdits(calls, known.lastEdits);
   if (changing.length === 0) return 0;
-  const databaseNowMs = (await databaseNow(writer)).getTime();
+  const databaseNowMs = (known.databaseNow ?? (await databaseNow(writer))).getTime();
   const rows = changing.map((call) => {
     const { id, createdAt } = nextRowIdentity(databaseNowMs);
     return {
@@ -64,37 +65,66 @@ export async function enqueueSlackCalls(writer: OutboxWriter, calls: readonly Ou
   return count;
 }
 
+/** The message a chat.update edits, as a key of `lastEdits`. */
+const editTarget = (channelId: string, updateOf: string) => `${channelId}\u0000${updateOf}`;
+
+/**
+ * The payload (canonical JSON) of the newest chat.update of each message the calls edit — null when there is none or
+ * it failed — and the database's time, in one statement: a review click edits two messages, and its transaction
+ * (which its acknowledgement waits for) asked for each, then for the time, one after the other. Without edits, only
+ * the time is needed, and read later if any row is written.
+ */
+async function lastEditsAndNow(
+  writer: OutboxWriter,
+  calls: readonly OutboxCall[],
+): Promise<{ lastEdits: Map<string, string | null>; databaseNow: Date | null }> {
+  const targets = new Map<string, { channelId: string; updateOf: string }>();
+  for (const call of calls) {
+    // A chat.update always has a channel (validateOutboxCall: only views.publish has none).
+    if (call.method !== 'chat.update' || !call.updateOf || call.channelId === null) continue;
+    targets.set(editTarget(call.channelId, call.updateOf), { channelId: call.channelId, updateOf: call.updateOf });
+  }
+  const lastEdits = new Map<string, string | null>();
+  if (targets.size === 0) return { lastEdits, databaseNow: null };
+  const wanted = [...targets.values()];
+  const rows = await writer.$queryRaw<
+    { channelId: string; updateOf: string; payload: unknown; status: string | null; at: Date }[]
+  >`
+    SELECT t."channelId", t."updateOf", e.payload, e.status, clock_timestamp() AS at
+    FROM unnest(${wanted.map((t) => t.channelId)}::text[], ${wanted.map((t) => t.updateOf)}::text[])
+      AS t("channelId", "updateOf")
+    LEFT JOIN LATERAL (
+      SELECT payload, status::text AS status FROM "SlackOutbox"
+      WHERE "workspaceId" = ${writer.$workspaceId} AND "channelId" = t."channelId" AND method = 'chat.update'
+        AND payload #> ${[OUTBOX_REFERENCE_KEY, 'updateOf']}::text[] = to_jsonb(t."updateOf")
+      ORDER BY "createdAt" DESC, id DESC
+      LIMIT 1
+    ) AS e ON true`;
+  for (const row of rows) {
+    const found = row.status !== null && row.status !== 'failed';
+    lastEdits.set(editTarget(row.channelId, row.updateOf), found ? canonicalJson(row.payload) : null);
+  }
+  const at = rows[0]?.at;
+  if (!(at instanceof Date)) throw new Error('clock_timestamp() returned no time');
+  return { lastEdits, databaseNow: at };
+}
+
 /** `calls` less every chat.update that repeats the last edit of its message (in the table, or earlier in `calls`). */
-async function withoutRepeatedEdits(writer: OutboxWriter, calls: readonly OutboxCall[]): Promise<OutboxCall[]> {
-  const lastEdit = new Map<string, string | null>();
+function withoutRepeatedEdits(calls: readonly OutboxCall[], lastEdits: Map<string, string | null>): OutboxCall[] {
+  const lastEdit = new Map(lastEdits);
   const kept: OutboxCall[] = [];
   for (const call of calls) {
-    if (call.method !== 'chat.update' || !call.updateOf) {
+    if (call.method !== 'chat.update' || !call.updateOf || call.channelId === null) {
       kept.push(call);
       continue;
     }
-    const target = `${call.channelId ?? ''}\u0000${call.updateOf}`;
-    if (!lastEdit.has(target)) lastEdit.set(target, await lastEditOf(writer, call.channelId, call.updateOf));
+    const target = editTarget(call.channelId, call.updateOf);
     const payload = canonicalJson(storedPayload(call));
     if (lastEdit.get(target) === payload) continue;
     lastEdit.set(target, payload);
     kept.push(call);
   }
   return kept;
-}
-
-/** The payload of the newest chat.update of a message, as canonical JSON; null when there is none or it failed. */
-async function lastEditOf(writer: OutboxWriter, channelId: string | null | undefined, updateOf: string) {
-  const row = await writer.slackOutbox.findFirst({
-    where: {
-      method: 'chat.update',
-      channelId: channelId ?? null,
-      payload: { path: [OUTBOX_REFERENCE_KEY, 'updateOf'], equals: updateOf },
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: { payload: true, status: true },
-  });
-  return row && row.status !== 'failed' ? canonicalJson(row.payload) : null;
 }
 
 /** Enqueues one call; true when a row was written, false when its dedupeKey was already there. */

@@ -6,6 +6,7 @@ import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { LogLevel, webApi } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { env } from '../config/env.js';
+import type { PrismaClient } from '../db/client.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import {
@@ -45,7 +46,7 @@ const outboxKey = (key: string) => ({ event_type: OUTBOX_EVENT_TYPE, event_paylo
 /** The stand-in answers only for people and channels it knows, with the bot a member: each test uses its own channel. */
 const PEOPLE = ['U1', 'U2', 'U9'];
 const CHANNELS =
-  'C1 CA CB CC CD CE CE1 CE2 CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ CH1 CH2 CH3 CH4 CH5 CH6 CS1 CS2'.split(
+  'C1 CA CB CC CD CE CE1 CE2 CF CG CJ CK CL CM CM2 CN CO CP1 CP2 CP3 CQ CR CS CT CU CV CW CX CY CZ CH1 CH2 CH3 CH4 CH5 CH6 CS1 CS2 CQ2'.split(
     ' ',
   );
 
@@ -809,6 +810,36 @@ describe('outbox poster', () => {
     await p.stop();
     expect(await p.sendLane(lane, { lockOwner: 'job:c#0@test' })).toEqual({ dueInMs: 0, handled: 0 });
     expect(await row('later')).toMatchObject({ status: 'pending' });
+  });
+
+  it("a lane's run reads each head in one statement: a click's two edits wait for no second read of each", async () => {
+    // Every operation the poster asks of the database, as Prisma is handed it.
+    const operations: string[] = [];
+    const counting = db.prisma.$extends({
+      query: {
+        async $allOperations({ model, operation, args, query }) {
+          operations.push(model ? `${model}.${operation}` : operation);
+          return query(args);
+        },
+      },
+    }) as unknown as PrismaClient;
+    await enqueueSlackCall(ws, post('card', 'CQ2'));
+    await poster().drain(5_000);
+    // A review click's output: two edits in one lane, the first of them of a message already posted.
+    await enqueueSlackCalls(ws, [
+      { dedupeKey: 'card:1', method: 'chat.update', channelId: 'CQ2', updateOf: 'card', payload: { text: 'one' } },
+      { dedupeKey: 'card:2', method: 'chat.update', channelId: 'CQ2', updateOf: 'card', payload: { text: 'two' } },
+    ]);
+    const p = poster({ prisma: counting });
+    expect(await p.sendLane(`${ws.$workspaceId}/c:CQ2`, { lockOwner: 'job:q#0@test' })).toEqual({
+      dueInMs: null,
+      handled: 2,
+    });
+    expect(texts('CQ2')).toEqual(['two']);
+    expect(await row('card:2')).toMatchObject({ status: 'sent', attempts: 1, lockedBy: null });
+    // The heads (two rows, then the empty lane): one statement each; the only row read by id is the edits' target.
+    expect(operations.filter((op) => op === '$queryRaw')).toHaveLength(3);
+    expect(operations.filter((op) => op === 'SlackOutbox.findUnique')).toHaveLength(2);
   });
 
   it('a malformed row fails on its own without stopping other lanes', async () => {

@@ -225,15 +225,19 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     return prisma.slackOutbox.findMany({ where: { id: { in: ids.map((row) => row.id) } } });
   }
 
-  /** The oldest unsent row of one lane, if any. */
+  /**
+   * The oldest unsent row of one lane, if any, in one statement: a lane's run reads it before every row it sends, so
+   * a click's two edits waited for two of these reads each.
+   */
   async function laneHead(lane: string): Promise<SlackOutbox | null> {
-    const [head] = await prisma.$queryRaw<{ id: string }[]>`
-      SELECT id FROM "SlackOutbox"
+    const [head] = await prisma.$queryRaw<SlackOutbox[]>`
+      SELECT id, "workspaceId", "dedupeKey", method, "channelId", "threadTs", payload, status::text AS status, attempts,
+        "notBefore", "lockedBy", "lockedUntil", "resultTs", "lastError", "sentAt", "createdAt"
+      FROM "SlackOutbox"
       WHERE status IN ('pending', 'sending') AND ${outboxLaneWhere(lane)}
       ORDER BY "createdAt", id COLLATE "C"
       LIMIT 1`;
-    if (!head) return null;
-    return prisma.slackOutbox.findUnique({ where: { id: head.id } });
+    return head ?? null;
   }
 
   /** When each channel (of the given heads that post) last received a post, within the pacing window. */

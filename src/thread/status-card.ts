@@ -50,10 +50,13 @@ export async function statusCalls(
   const cardEdit = edit(thread, `${statusKey(quotationId)}:${change}`, statusKey(quotationId), card);
   const plan = planKey(quotationId);
   const tasks = planTasks(stage, currency);
+  // No plan to show (a review, a read): the card alone, without asking whether a plan was started — a statement less
+  // in every review click's transaction, which the click's acknowledgement waits for.
+  if (tasks.length === 0) return [cardEdit];
   const started = await isEnqueued(reader, plan);
   const stopped = started && (await isEnqueued(reader, `${plan}:stop`));
   const starts = !started && (stage.stage === 'negotiating' || stage.stage === 'waiting');
-  if (tasks.length === 0 || stopped || (!started && !starts)) {
+  if (stopped || (!started && !starts)) {
     return [cardEdit];
   }
   const streamed = {

@@ -238,4 +238,33 @@ describe('a review click on a quotation most of whose lines were matched for sur
       `q:${quotation.id}:status:review:item:${first.id}`,
     ]);
   });
+
+  it('does not ask whether a plan was started: a card in review shows none', async () => {
+    const quotation = await quotationInReview();
+    const first = await ctx.db.quotationItem.findFirstOrThrow({ where: { quotationId: quotation.id, position: 0 } });
+    // The outbox rows the click looks up by their key (`isEnqueued`, `sentTs`), as the client hands them to Prisma.
+    const lookedUp: unknown[] = [];
+    const counting = db.prisma.$extends({
+      query: {
+        slackOutbox: {
+          async findFirst({ args, query }) {
+            if (args.where && 'dedupeKey' in args.where) lookedUp.push(args.where.dedupeKey);
+            return query(args);
+          },
+        },
+      },
+    }) as unknown as PrismaClient;
+    const contexts = createContextFactory({ prisma: counting, env: loadEnv({}), llm: null, now: () => new Date() });
+    const counted = await contexts.forTeam(TEAM);
+    if (!counted) throw new Error('no workspace');
+    const result = await reviewItem(counted, {
+      itemId: first.id,
+      by: BUYER,
+      decision: { kind: 'confirm', productId: first.productId },
+      page: 1,
+    });
+    expect(result).toMatchObject({ ok: true, changed: true });
+    // Each statement in the click's transaction is waited for before the click is acknowledged.
+    expect(lookedUp).toEqual([]);
+  });
 });
