@@ -47,11 +47,11 @@ const request: NegotiationRequest = {
 };
 
 /** Sample 13 (3,000 lines) shared, read, reviewed and its supplier named: ready to start. */
-async function readyQuotation() {
+async function readyQuotation(slackFileId = 'F0BEGINTX1') {
   const quotation = await ctx.db.quotation.create({
     data: {
       workspaceId: ctx.workspace.id,
-      slackFileId: 'F0BEGINTX1',
+      slackFileId,
       slackChannelId: 'C0BEGINTX1',
       slackThreadTs: '1767225600.000100',
       slackMessageTs: '1767225600.000100',
@@ -98,6 +98,8 @@ describe('beginNegotiation', () => {
 
     expect(transactions).toEqual([
       [
+        // First, fenced on the status and supplier the start was built from.
+        'quotation.updateMany',
         'negotiation.create',
         // The rows' ids as the insert returns them, not read back.
         'negotiationSupplier.createManyAndReturn',
@@ -105,9 +107,8 @@ describe('beginNegotiation', () => {
         'negotiationRound.upsert',
         // The checkpoint's line sets, in one statement (a new negotiation has no deltas to clear).
         '$executeRaw',
-        'quotation.update',
-        // The outbox: the status card's last edit (an edit that repeats it is skipped), the database's time, the rows.
-        'slackOutbox.findFirst',
+        // The outbox: the status card's last edit (an edit that repeats it is skipped) and the database's time in one
+        // statement, then the rows.
         '$queryRaw',
         'slackOutbox.createMany',
       ],
@@ -136,5 +137,30 @@ describe('beginNegotiation', () => {
     // A second submit (a double click, a Slack retry) starts nothing more.
     const again = await beginNegotiation(ctx, { quotationId: quotation.id, by: BUYER, request });
     expect(again).toMatchObject({ ok: true, changed: false, value: { negotiationId } });
+  }, 120_000);
+
+  it('refuses a start whose supplier was named again after it read the quotation, writing nothing', async () => {
+    const quotation = await readyQuotation('F0BEGINTX2');
+    const before = await ctx.db.quotation.findUniqueOrThrow({ where: { id: quotation.id } });
+    const other = await ctx.db.supplier.findFirstOrThrow({
+      where: { isSimulated: true, NOT: { id: before.supplierId ?? undefined } },
+    });
+    // Between the start's reads and its transaction, someone names another supplier (it commits first).
+    const db = new Proxy(ctx.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== '$transaction' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          await target.quotation.update({ where: { id: quotation.id }, data: { supplierId: other.id } });
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const started = await beginNegotiation({ ...ctx, db }, { quotationId: quotation.id, by: BUYER, request });
+
+    expect(started).toMatchObject({ ok: false, error: 'conflict' });
+    expect(await ctx.db.negotiation.count({ where: { quotationId: quotation.id } })).toBe(0);
+    const after = await ctx.db.quotation.findUniqueOrThrow({ where: { id: quotation.id } });
+    expect(after).toMatchObject({ status: 'ready', supplierId: other.id });
   }, 120_000);
 });

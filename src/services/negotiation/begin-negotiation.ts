@@ -98,8 +98,15 @@ export async function beginNegotiation(
   const status = await negotiationStatusCalls(ctx.db, place, start.state);
   try {
     const negotiationId = await ctx.db.$transaction(async (tx) => {
+      // First, and fenced on what the start was built from: a supplier named again (or the quotation moved on) between
+      // the reads above and this commit refuses the start instead of negotiating with what was read. Its row lock
+      // also holds off such a change until the start commits.
+      const { count } = await tx.quotation.updateMany({
+        where: { id: quotation.id, status: 'ready', supplierId: quotation.supplierId },
+        data: { status: 'negotiating' },
+      });
+      if (count === 0) throw new ReviewChangedWhileStarting();
       const id = await start.write(tx);
-      await tx.quotation.update({ where: { id: quotation.id }, data: { status: 'negotiating' } });
       const { events, state } = start;
       await enqueueSlackCalls(tx, [...negotiationEventCalls(place, { negotiationId: id, events, state }), ...status]);
       return id;
@@ -107,13 +114,29 @@ export async function beginNegotiation(
     start.committed(negotiationId);
     return done({ negotiationId });
   } catch (error) {
-    // Two submits raced: the other one created the negotiation (quotationId is unique).
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+    // Two submits raced (a double click, a Slack retry): the other one started it. Its commit either took the
+    // quotation first (this one's fenced update found it negotiating) or created the negotiation first (quotationId
+    // is unique).
+    const raced =
+      error instanceof ReviewChangedWhileStarting ||
+      (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002');
+    if (raced) {
       const existing = await ctx.db.negotiation.findUnique({ where: { quotationId: quotation.id } });
       if (existing) return done({ negotiationId: existing.id }, false);
     }
+    if (error instanceof ReviewChangedWhileStarting) {
+      return refused(
+        'conflict',
+        'The review changed while the negotiation was starting: look at it again, then start.',
+      );
+    }
     throw error;
   }
+}
+
+/** The quotation's status or supplier changed after the start read them: nothing was written. */
+class ReviewChangedWhileStarting extends Error {
+  override name = 'ReviewChangedWhileStarting';
 }
 
 /**
