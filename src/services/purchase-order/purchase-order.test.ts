@@ -637,8 +637,8 @@ describe('purchase orders: draft, approve, reject, get', () => {
       'purchaseOrderApproval.create',
       'auditLog.create',
       'auditLog.create',
-      // The outbox: the status card's last edit (an edit that repeats it is skipped), the database's time, the rows.
-      'slackOutbox.findFirst',
+      // The outbox: the status card's last edit (an edit that repeats it is skipped) and the database's time in one
+      // statement, then the rows.
       '$queryRaw',
       'slackOutbox.createMany',
     ]);
