@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { env } from '../config/env.js';
-import type { PrismaClient } from '../db/client.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { enqueueSlackCall, enqueueSlackCalls, sentTs } from './enqueue-slack-call.js';
 import { InvalidOutboxCallError, OUTBOX_REFERENCE_KEY, type OutboxCall, readStoredPayload } from './outbox-call.js';
 import { compareRows } from './outbox-poster.js';
+import { countingOperations } from '../../test/support/counting-operations.js';
 
 const post = (dedupeKey: string, extra: Partial<OutboxCall> = {}): OutboxCall => ({
   dedupeKey,
@@ -214,16 +214,8 @@ describe('enqueueSlackCall', () => {
       payload: { text },
     });
     await enqueueSlackCalls(ws, [post('review'), post('status'), edit('review:1', 'Review 1', 'review')]);
-    // Every operation of the batch, as the client hands it to Prisma.
-    const operations: string[] = [];
-    const counting = db.prisma.$extends({
-      query: {
-        async $allOperations({ model, operation, args, query }) {
-          operations.push(model ? `${model}.${operation}` : operation);
-          return query(args);
-        },
-      },
-    }) as unknown as PrismaClient;
+    // Every operation asked of the database, as the client hands it to Prisma.
+    const { client: counting, operations } = countingOperations(db.prisma);
     const counted = scopeToWorkspace(counting, ws.$workspaceId);
     // A review click's batch: the review (the same as its last edit: skipped) and the status card (never edited).
     const batch = [edit('review:2', 'Review 1', 'review'), edit('status:1', 'Status 1', 'status')];

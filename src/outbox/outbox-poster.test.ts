@@ -6,7 +6,6 @@ import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { LogLevel, webApi } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { env } from '../config/env.js';
-import type { PrismaClient } from '../db/client.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../db/scoped.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import {
@@ -26,6 +25,7 @@ import {
   type OutboxPosterOptions,
   OutboxDrainTimeoutError,
 } from './outbox-poster.js';
+import { countingOperations } from '../../test/support/counting-operations.js';
 
 interface LogEntry {
   level: string;
@@ -813,16 +813,8 @@ describe('outbox poster', () => {
   });
 
   it("a lane's run reads each head in one statement: a click's two edits wait for no second read of each", async () => {
-    // Every operation the poster asks of the database, as Prisma is handed it.
-    const operations: string[] = [];
-    const counting = db.prisma.$extends({
-      query: {
-        async $allOperations({ model, operation, args, query }) {
-          operations.push(model ? `${model}.${operation}` : operation);
-          return query(args);
-        },
-      },
-    }) as unknown as PrismaClient;
+    // Every operation asked of the database, as the client hands it to Prisma.
+    const { client: counting, operations } = countingOperations(db.prisma);
     await enqueueSlackCall(ws, post('card', 'CQ2'));
     await poster().drain(5_000);
     // A review click's output: two edits in one lane, the first of them of a message already posted.

@@ -1,5 +1,6 @@
 // A small negotiation for tests and examples: three real catalog lines, the seed's three suppliers.
 import { QUOTED_SUPPLIER_DEFAULTS, SIMULATED_SUPPLIERS } from '../../src/config/business-rules.js';
+import type { NegotiationRequest } from '../../src/app-types.js';
 import type { NegotiationSetup } from '../../src/negotiation/engine.js';
 
 export const exampleLines = [
@@ -59,4 +60,18 @@ export const manyLinesSetup = (seed: number, count: number): NegotiationSetup =>
   const total = Math.round(lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0) * 100) / 100;
   const example = exampleSetup(seed);
   return { ...example, baseline: { ...example.baseline, lines, total } };
+};
+
+/** The start modal's defaults as a request: balanced, 3 rounds, 2 questions, no mandate. */
+export const startRequest: NegotiationRequest = {
+  mode: 'balanced',
+  maxRounds: 3,
+  questionBudget: 2,
+  targetTotal: null,
+  walkAwayTotal: null,
+  requiredBy: null,
+  maxLeadTimeDays: null,
+  sourcing: 'any',
+  invitedSuppliers: null,
+  notes: null,
 };

@@ -5,11 +5,11 @@
 // real database (PGlite, or PostgreSQL with DATABASE_URL), on a real sample read by the real reader.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NegotiationRequest } from '../../app-types.js';
 import { loadEnv } from '../../config/env.js';
 import { seedWorkspace } from '../../db/seed.js';
 import { loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { recordingTransactions } from '../../../test/support/recording-transactions.js';
+import { startRequest } from '../../../test/support/negotiation-fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { chooseSupplier } from '../quotation/review-quotation.js';
 import { readQuotation } from '../quotation/read-quotation.js';
@@ -33,18 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => db?.destroy());
 
-const request: NegotiationRequest = {
-  mode: 'balanced',
-  maxRounds: 3,
-  questionBudget: 2,
-  targetTotal: null,
-  walkAwayTotal: null,
-  requiredBy: null,
-  maxLeadTimeDays: null,
-  sourcing: 'any',
-  invitedSuppliers: null,
-  notes: null,
-};
+const request = startRequest;
 
 /** Sample 13 (3,000 lines) shared, read, reviewed and its supplier named: ready to start. */
 async function readyQuotation(slackFileId = 'F0BEGINTX1') {

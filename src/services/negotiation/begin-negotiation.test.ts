@@ -2,9 +2,9 @@
 // other suppliers, the scores and the mandate to outsiders, so the service itself refuses without the buyer's tick —
 // whatever the modal did. Against a real (PGlite) database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NegotiationRequest } from '../../app-types.js';
 import { loadEnv } from '../../config/env.js';
 import { seedWorkspace } from '../../db/seed.js';
+import { startRequest } from '../../../test/support/negotiation-fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { beginNegotiation } from './begin-negotiation.js';
@@ -25,18 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => db?.destroy());
 
-const request: NegotiationRequest = {
-  mode: 'balanced',
-  maxRounds: 3,
-  questionBudget: 2,
-  targetTotal: null,
-  walkAwayTotal: null,
-  requiredBy: null,
-  maxLeadTimeDays: null,
-  sourcing: 'any',
-  invitedSuppliers: null,
-  notes: null,
-};
+const request = startRequest;
 
 /** A reviewed quotation (no usable lines: a start that passes the checks stops at the baseline, changing nothing). */
 async function readyQuotation(fileId: string, externalChannel: boolean) {

@@ -10,6 +10,7 @@ import { createContextFactory, type ServiceContext } from '../service-context.js
 import type { PrismaClient } from '../../db/client.js';
 import { confirmAllSuggestions, reviewItem } from './review-quotation.js';
 import { applyReviewWorkbook } from './review-workbook.js';
+import { countingOperations } from '../../../test/support/counting-operations.js';
 
 const TEAM = 'T0REVIEW01';
 const BUYER = 'U0BUYER001';
@@ -214,16 +215,8 @@ describe('a review click on a quotation most of whose lines were matched for sur
   it('writes the review and the status card in one outbox insert, reading the thread once', async () => {
     const quotation = await quotationInReview();
     const first = await ctx.db.quotationItem.findFirstOrThrow({ where: { quotationId: quotation.id, position: 0 } });
-    // Every database operation of the click (a model's, or raw SQL), as the client hands it to Prisma.
-    const operations: string[] = [];
-    const counting = db.prisma.$extends({
-      query: {
-        async $allOperations({ model, operation, args, query }) {
-          operations.push(model ? `${model}.${operation}` : operation);
-          return query(args);
-        },
-      },
-    }) as unknown as PrismaClient;
+    // Every operation asked of the database, as the client hands it to Prisma.
+    const { client: counting, operations } = countingOperations(db.prisma);
     const counted = await contextOver(counting);
     operations.length = 0;
     const result = await confirmLine(counted, first);
