@@ -51,6 +51,19 @@ export async function enqueueNegotiationEvents(
 }
 
 /**
+ * A step's events and its status card's calls read before the transaction (negotiationStatusCalls): written in one
+ * insert, nothing read while the transaction holds the connection.
+ */
+export async function enqueuePreparedNegotiationEvents(
+  tx: WorkspaceTx,
+  place: NegotiationPlace,
+  input: { negotiationId: string; events: NegotiationEvent[]; state: NegotiationState },
+  statusCalls: readonly OutboxCall[],
+) {
+  await enqueueSlackCalls(tx, [...negotiationEventCalls(place, input), ...statusCalls]);
+}
+
+/**
  * The status card's calls for the state a step left (read without writing, like statusCalls): a caller whose
  * transaction must stay short reads them before it.
  */

@@ -15,8 +15,7 @@ import { priceTierSchema } from '../../negotiation/types.js';
 import { z } from 'zod';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { enqueueSlackCalls } from '../../outbox/index.js';
-import { negotiationEventCalls, negotiationStatusCalls } from '../../thread/negotiation-events.js';
+import { enqueuePreparedNegotiationEvents, negotiationStatusCalls } from '../../thread/negotiation-events.js';
 import { questionAddressee, threadOf } from '../../thread/thread.js';
 import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 
@@ -108,7 +107,7 @@ export async function beginNegotiation(
       if (count === 0) throw new ReviewChangedWhileStarting();
       const id = await start.write(tx);
       const { events, state } = start;
-      await enqueueSlackCalls(tx, [...negotiationEventCalls(place, { negotiationId: id, events, state }), ...status]);
+      await enqueuePreparedNegotiationEvents(tx, place, { negotiationId: id, events, state }, status);
       return id;
     });
     start.committed(negotiationId);
