@@ -400,24 +400,12 @@ async function reviewModel(
 }
 
 /** A line the review lists, as its row holds it (the unit price as a number), with its product. */
-interface NeededLine {
-  id: string;
-  sheet: string;
-  rowNumber: number;
-  rawSku: string | null;
-  rawDescription: string | null;
-  color: string | null;
-  size: string | null;
-  quantity: number | null;
+type NeededLine = Omit<WrittenLine, 'unitPrice' | 'totalPrice' | 'reviewState'> & {
   unitPrice: number | null;
-  productId: string | null;
-  product: { sku: string; name: string } | null;
-  matchConfidence: number;
-  candidates: unknown;
-  flags: unknown;
   reviewState: string;
+  product: { sku: string; name: string } | null;
   reviewedBySlackUserId: string | null;
-}
+};
 
 /** The review, from the quotation, the lines a person must look at and their products: the same for every caller. */
 function reviewModelOf(input: {
