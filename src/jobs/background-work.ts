@@ -196,16 +196,39 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
   };
 
+  /** Each queue's last `sendUnqueued`: this instance's sweeps of one queue run one after the other. */
+  const unqueuedSends = new Map<string, Promise<unknown>>();
+
   /**
-   * Sends each job whose key has no job in one of `states` (by default waiting, retrying or running); the stately
-   * queue absorbs a race.
+   * Sends each job whose key has no job in one of `states` (by default waiting, retrying or running). Two sweeps at
+   * once (the schedule's and the start's recovery) would each find a key free and each queue it: the stately queue
+   * takes the second job as soon as the first one's worker has made it active. So one instance's sweeps of a queue
+   * wait for each other, and the later one sees the job the earlier one sent. Across instances the schedule runs
+   * one sweep a minute; a second job a recovery still sends finds its work done.
    */
-  async function sendUnqueued<T extends object>(
+  function sendUnqueued<T extends object>(
     name: string,
     jobs: T[],
     keyOf: (job: T) => string,
     states: readonly string[] = ['created', 'retry', 'active'],
-  ) {
+  ): Promise<number> {
+    const previous = unqueuedSends.get(name) ?? Promise.resolve();
+    const sending = previous.catch(() => undefined).then(() => sendJobsNotQueued(name, jobs, keyOf, states));
+    unqueuedSends.set(name, sending);
+    void sending
+      .finally(() => {
+        if (unqueuedSends.get(name) === sending) unqueuedSends.delete(name);
+      })
+      .catch(() => undefined);
+    return sending;
+  }
+
+  async function sendJobsNotQueued<T extends object>(
+    name: string,
+    jobs: T[],
+    keyOf: (job: T) => string,
+    states: readonly string[],
+  ): Promise<number> {
     if (jobs.length === 0) return 0;
     const { rows } = await boss
       .getDb()
