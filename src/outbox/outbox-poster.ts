@@ -20,7 +20,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { webApi } from '@slack/bolt';
 import { z } from 'zod';
 import type { PrismaClient } from '../db/client.js';
-import { OUTBOX_LANE_SQL, outboxLaneWhere } from '../db/stores/outbox-lanes.js';
+import { laneHead, laneHeads } from '../db/stores/outbox-lanes.js';
 import { isTransientDatabaseError } from '../db/transient-errors.js';
 import { isJobLease, jobLeaseTakeover } from '../jobs/job-lease.js';
 import type { SlackOutbox } from '../generated/prisma/client.js';
@@ -211,35 +211,6 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
 
   // ───────────── Reading the lanes ─────────────
 
-  /** The oldest unsent row of every lane. `COLLATE "C"`: ids compare byte by byte, whatever the database locale. */
-  async function laneHeads(): Promise<SlackOutbox[]> {
-    const ids = await prisma.$queryRaw<{ id: string }[]>`
-      SELECT DISTINCT ON (lane) id
-      FROM (
-        SELECT id, "createdAt", ${OUTBOX_LANE_SQL} AS lane
-        FROM "SlackOutbox"
-        WHERE status IN ('pending', 'sending')
-      ) AS unsent
-      ORDER BY lane, "createdAt", id COLLATE "C"`;
-    if (ids.length === 0) return [];
-    return prisma.slackOutbox.findMany({ where: { id: { in: ids.map((row) => row.id) } } });
-  }
-
-  /**
-   * The oldest unsent row of one lane, if any, in one statement: a lane's run reads it before every row it sends, so
-   * a click's two edits waited for two of these reads each.
-   */
-  async function laneHead(lane: string): Promise<SlackOutbox | null> {
-    const [head] = await prisma.$queryRaw<SlackOutbox[]>`
-      SELECT id, "workspaceId", "dedupeKey", method, "channelId", "threadTs", payload, status::text AS status, attempts,
-        "notBefore", "lockedBy", "lockedUntil", "resultTs", "lastError", "sentAt", "createdAt"
-      FROM "SlackOutbox"
-      WHERE status IN ('pending', 'sending') AND ${outboxLaneWhere(lane)}
-      ORDER BY "createdAt", id COLLATE "C"
-      LIMIT 1`;
-    return head ?? null;
-  }
-
   /** When each channel (of the given heads that post) last received a post, within the pacing window. */
   async function lastPostTimes(heads: SlackOutbox[], now: Date): Promise<Map<string, number>> {
     const channels = [...new Set(heads.filter(isPosting).flatMap((head) => head.channelId ?? []))];
@@ -322,7 +293,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     let handled = 0;
     let nextAt: number | null = null;
     const heads: SlackOutbox[] = [];
-    for (const head of await laneHeads()) {
+    for (const head of await laneHeads(prisma)) {
       if (head.method === 'views.publish') {
         const superseded = await supersedeOlderPublishes(head, now);
         handled += superseded;
@@ -394,7 +365,7 @@ export function createOutboxPoster(options: OutboxPosterOptions): OutboxPoster {
     for (;;) {
       if (stopping || run.signal?.aborted) return { dueInMs: 0, handled };
       const now = clock();
-      const head = await laneHead(lane);
+      const head = await laneHead(prisma, lane);
       if (!head) return { dueInMs: null, handled };
       if (head.method === 'views.publish') {
         const superseded = await supersedeOlderPublishes(head, now);

@@ -5,7 +5,7 @@
 //
 // A lane is one channel of one workspace (`<workspace>/c:<channel>`); a views.publish, which has no channel, is one
 // person's Home tab (`<workspace>/u:<user>`); any other row without a channel is a lane of its own (`<workspace>/r:<id>`).
-import { Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type SlackOutbox } from '../../generated/prisma/client.js';
 import type { PrismaClient } from '../client.js';
 
 /** The lane of a `SlackOutbox` row, as SQL over its columns. */
@@ -34,4 +34,51 @@ export function outboxLaneWhere(lane: string): Prisma.Sql {
   // The workspace and channel are named on their own too, so the channel lane uses the (channelId, status) index.
   if (slash > 0 && kind === 'c:') return Prisma.sql`"workspaceId" = ${workspaceId} AND "channelId" = ${value}`;
   return Prisma.sql`"workspaceId" = ${workspaceId} AND ${OUTBOX_LANE_SQL} = ${lane}`;
+}
+
+/**
+ * Every column of a `SlackOutbox` row, for raw reads that return whole rows. A `Record` over the model's fields: a
+ * column added to the model and not here is a type error, not a row read back without it.
+ */
+const OUTBOX_COLUMNS: Record<keyof SlackOutbox, Prisma.Sql> = {
+  id: Prisma.sql`id`,
+  workspaceId: Prisma.sql`"workspaceId"`,
+  dedupeKey: Prisma.sql`"dedupeKey"`,
+  method: Prisma.sql`method`,
+  channelId: Prisma.sql`"channelId"`,
+  threadTs: Prisma.sql`"threadTs"`,
+  payload: Prisma.sql`payload`,
+  status: Prisma.sql`status::text AS status`,
+  attempts: Prisma.sql`attempts`,
+  notBefore: Prisma.sql`"notBefore"`,
+  lockedBy: Prisma.sql`"lockedBy"`,
+  lockedUntil: Prisma.sql`"lockedUntil"`,
+  resultTs: Prisma.sql`"resultTs"`,
+  lastError: Prisma.sql`"lastError"`,
+  sentAt: Prisma.sql`"sentAt"`,
+  createdAt: Prisma.sql`"createdAt"`,
+};
+const OUTBOX_ROW_SQL = Prisma.join(Object.values(OUTBOX_COLUMNS));
+
+/** A lane's order: oldest first, then id byte by byte (`COLLATE "C"`, whatever the database locale). */
+const LANE_ORDER_SQL = Prisma.sql`"createdAt", id COLLATE "C"`;
+
+/** The oldest unsent row of one lane, if any, in one statement (a lane's run reads it before every row it sends). */
+export async function laneHead(prisma: Pick<PrismaClient, '$queryRaw'>, lane: string): Promise<SlackOutbox | null> {
+  const [head] = await prisma.$queryRaw<SlackOutbox[]>`
+    SELECT ${OUTBOX_ROW_SQL}
+    FROM "SlackOutbox"
+    WHERE status IN ('pending', 'sending') AND ${outboxLaneWhere(lane)}
+    ORDER BY ${LANE_ORDER_SQL}
+    LIMIT 1`;
+  return head ?? null;
+}
+
+/** The oldest unsent row of every lane, in one statement. */
+export function laneHeads(prisma: Pick<PrismaClient, '$queryRaw'>): Promise<SlackOutbox[]> {
+  return prisma.$queryRaw<SlackOutbox[]>`
+    SELECT DISTINCT ON (${OUTBOX_LANE_SQL}) ${OUTBOX_ROW_SQL}
+    FROM "SlackOutbox"
+    WHERE status IN ('pending', 'sending')
+    ORDER BY ${OUTBOX_LANE_SQL}, ${LANE_ORDER_SQL}`;
 }
