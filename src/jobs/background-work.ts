@@ -185,7 +185,14 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
   }
 
   const slots = new Semaphore(options.concurrency);
-  const stop = async () => boss.stop({ graceful: true, timeout: 10_000 });
+  // Once stopping, a commit's ask to queue its outbox does nothing (the next process's sweep queues the rows), and the
+  // queueing under way finishes before pg-boss stops: it would otherwise meet a closed queue or database.
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    await outboxRun?.catch(() => undefined);
+    await boss.stop({ graceful: true, timeout: 10_000 });
+  };
 
   const pending = async (queues: string[] = QUEUE_NAMES) => {
     const { rows } = await boss
@@ -268,6 +275,7 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     if (sent > 0) wakeOutboxWorkers(sent);
   }
   function queueOutbox(): Promise<void> {
+    if (stopping) return Promise.resolve();
     if (outboxRun) {
       outboxAgain = true;
       return outboxRun;

@@ -228,6 +228,32 @@ describe('the outbox on pg-boss', () => {
     expect((await sweep()).outboxLanesQueued).toBe(0);
   }, 60_000);
 
+  it("stopping waits for a commit's queueing under way, and a commit after it queues nothing", async () => {
+    const { work, poster } = await instance('instance-a');
+    started.splice(0);
+    await enqueueSlackCalls(ws, [post('late-1', 'C5')]);
+    let queued = false;
+    const queueing = work.queueOutbox().then(() => (queued = true));
+    await poster.stop();
+    await work.stop();
+    expect(queued).toBe(true);
+    await queueing;
+    // A listener's commit that finishes while its process stops: no job is sent to a stopped pg-boss (whose database
+    // may be closed next); the row waits for the next process's sweep.
+    const outboxJobs = async () => {
+      const schema = db.jobQueue.schema ?? 'pgboss';
+      const [row] = await db.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM "${schema}".job WHERE name = $1`,
+        SEND_OUTBOX,
+      );
+      return row?.n ?? 0;
+    };
+    const before = await outboxJobs();
+    await enqueueSlackCalls(ws, [post('late-2', 'C5')]);
+    await expect(work.queueOutbox()).resolves.toBeUndefined();
+    expect(await outboxJobs()).toBe(before);
+  }, 30_000);
+
   it('a job past its retries lands in the dead-letter queue, with what it was about', async () => {
     const deadLetters: DeadJob[] = [];
     const { work } = await instance('instance-a', { ...FAST, retryLimit: 1 }, deadLetters);
