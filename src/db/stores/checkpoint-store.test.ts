@@ -3,7 +3,6 @@
 // process carries on as if nothing happened, and a step of a 3,000-line negotiation writes a small fraction of it.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRng } from '../../commerce/rng.js';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
 import { nextOpenQuestion } from '../../negotiation/ask-info.js';
@@ -16,9 +15,10 @@ import {
   type EngineAgents,
 } from '../../negotiation/engine.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { seedNegotiationSuppliers } from '../../../test/support/negotiation-workspace.js';
 import { manyLinesSetup } from '../../../test/support/negotiation-fixtures.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
-import { seedWorkspace, supplierColumns } from '../seed.js';
+import { seedWorkspace } from '../seed.js';
 import { decodeStored, forgetCheckpoints, readStoredCheckpoint, SNAPSHOT_EVERY } from './checkpoint-store.js';
 import { applyBuyerInput, loadCheckpoint, saveStep, startNegotiation } from './negotiation-store.js';
 
@@ -35,11 +35,7 @@ describe('checkpoints stored as a base, deltas and line sets', () => {
     db = await createTestDatabase();
     const { workspaceId } = await seedWorkspace(db.prisma, { slackTeamId: 'TCKP', brandName: 'Valden', catalog: [] });
     ws = scopeToWorkspace(db.prisma, workspaceId);
-    const quoted = await ws.supplier.create({
-      data: { workspaceId, ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo' }) },
-    });
-    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
-    supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+    supplierIds = await seedNegotiationSuppliers(ws);
   });
   afterAll(async () => {
     await db.destroy();

@@ -1,10 +1,10 @@
 // The engine on a real database (PGlite, or PostgreSQL with DATABASE_URL): a run interrupted at any step resumes from
 // its checkpoint with the same transcript as an uninterrupted one, and no message is written twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
-import { seedWorkspace, supplierColumns } from '../seed.js';
+import { seedWorkspace } from '../seed.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { seedNegotiationSuppliers } from '../../../test/support/negotiation-workspace.js';
 import { recordingTransactions } from '../../../test/support/recording-transactions.js';
 import { createOfflineBrandAgent } from '../../negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../negotiation/agents/offline/supplier-agent.js';
@@ -41,14 +41,7 @@ describe('negotiations on the database', () => {
       catalog: [],
     });
     ws = scopeToWorkspace(db.prisma, workspaceId);
-    const quoted = await ws.supplier.create({
-      data: {
-        workspaceId,
-        ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
-      },
-    });
-    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
-    supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+    supplierIds = await seedNegotiationSuppliers(ws);
   });
   afterAll(async () => {
     await db.destroy();

@@ -4,10 +4,10 @@
 // are tested in src/decision/purchase-order-rules.test.ts, the use cases in src/services/purchase-order/.
 import { writeAudit } from '../audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { scopeToWorkspace, type WorkspaceDb } from '../scoped.js';
-import { seedWorkspace, supplierColumns } from '../seed.js';
+import { seedWorkspace } from '../seed.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { seedNegotiationSuppliers } from '../../../test/support/negotiation-workspace.js';
 import { startNegotiation } from './negotiation-store.js';
 import { decide } from '../../decision/decide.js';
 import { planPurchaseOrder } from '../../decision/purchase-order-rules.js';
@@ -41,17 +41,10 @@ describe('the purchase-order store', () => {
     db = await createTestDatabase();
     const { workspaceId } = await seedWorkspace(db.prisma, { slackTeamId: 'TPOS', brandName: 'Valden', catalog: [] });
     ws = scopeToWorkspace(db.prisma, workspaceId);
-    const quoted = await ws.supplier.create({
-      data: {
-        workspaceId,
-        ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
-      },
-    });
-    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
-    suppliers = new Map([
-      ['SUP-001', { id: quoted.id, code: quoted.code }],
-      ...simulated.map((s) => [s.code, { id: s.id, code: s.code }] as const),
-    ]);
+    // By the codes the negotiation names them (the quoted supplier is SUP-001 there), with their own codes.
+    const ids = await seedNegotiationSuppliers(ws);
+    const codes = new Map((await ws.supplier.findMany()).map((s) => [s.id, s.code]));
+    suppliers = new Map(Object.entries(ids).map(([role, id]) => [role, { id, code: codes.get(id) ?? role }]));
     await ws.product.create({
       data: {
         workspaceId,

@@ -3,10 +3,9 @@
 // thread is told, the approved workbook rendered from the stored PO, and the digest of what each approver saw.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { loadEnv } from '../../config/env.js';
 import { scopeToWorkspace, type WorkspaceDb, type WorkspaceTx } from '../../db/scoped.js';
-import { seedWorkspace, supplierColumns } from '../../db/seed.js';
+import { seedWorkspace } from '../../db/seed.js';
 import { loadCheckpoint, startNegotiation } from '../../db/stores/negotiation-store.js';
 import { loadPurchaseOrder } from '../../db/stores/purchase-orders.js';
 import { decide, decisionInputFromState, type DecisionNumbers } from '../../decision/decide.js';
@@ -22,6 +21,7 @@ import {
   PROFILES,
 } from '../../../test/support/decide-fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { seedNegotiationSuppliers } from '../../../test/support/negotiation-workspace.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { approvePurchaseOrder } from './approve-purchase-order.js';
 import { draftPurchaseOrder, type DraftPurchaseOrderOptions } from './draft-purchase-order.js';
@@ -65,14 +65,7 @@ describe('purchase orders: draft, approve, reject, get', () => {
     if (!ctx) throw new Error('workspace not seeded');
     base = ctx;
     // The quoting supplier keeps its own code; the engine calls it SUP-001.
-    const quoted = await ws.supplier.create({
-      data: {
-        workspaceId,
-        ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, code: 'SUP-004', name: 'Ningbo Everbright' }),
-      },
-    });
-    const simulated = await ws.supplier.findMany({ where: { isSimulated: true } });
-    supplierIds = { 'SUP-001': quoted.id, ...Object.fromEntries(simulated.map((s) => [s.code, s.id])) };
+    supplierIds = await seedNegotiationSuppliers(ws);
     await ws.product.create({
       data: {
         workspaceId,
