@@ -203,33 +203,19 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
     return Number((rows[0] as { n: number } | undefined)?.n ?? 0);
   };
 
-  /** Each queue's last `sendUnqueued`: this instance's sweeps of one queue run one after the other. */
-  const unqueuedSends = new Map<string, Promise<unknown>>();
-
   /**
-   * Sends each job whose key has no job in one of `states` (by default waiting, retrying or running). Two sweeps at
-   * once (the schedule's and the start's recovery) would each find a key free and each queue it: the stately queue
-   * takes the second job as soon as the first one's worker has made it active. So one instance's sweeps of a queue
-   * wait for each other, and the later one sees the job the earlier one sent. Across instances the schedule runs
-   * one sweep a minute; a second job a recovery still sends finds its work done.
+   * A sweep's jobs: each job whose key has no job waiting, retrying or running. Two sweeps at once (the schedule's and
+   * the start's recovery) would each find a key free and each queue it, and the stately queue takes the second job as
+   * soon as the first one's worker has made it active; so this instance's sweeps take turns, and the later one sees
+   * the job the earlier one sent. Across instances the schedule runs one sweep a minute; a second job a recovery may
+   * still send finds its work done. A commit's queueing (queueOutboxNow) does not wait for a sweep.
    */
-  function sendUnqueued<T extends object>(
-    name: string,
-    jobs: T[],
-    keyOf: (job: T) => string,
-    states: readonly string[] = ['created', 'retry', 'active'],
-  ): Promise<number> {
-    const previous = unqueuedSends.get(name) ?? Promise.resolve();
-    const sending = previous.catch(() => undefined).then(() => sendJobsNotQueued(name, jobs, keyOf, states));
-    unqueuedSends.set(name, sending);
-    void sending
-      .finally(() => {
-        if (unqueuedSends.get(name) === sending) unqueuedSends.delete(name);
-      })
-      .catch(() => undefined);
-    return sending;
+  const sweeps = new Semaphore(1);
+  function sendUnqueued<T extends object>(name: string, jobs: T[], keyOf: (job: T) => string): Promise<number> {
+    return sweeps.run(() => sendJobsNotQueued(name, jobs, keyOf, ['created', 'retry', 'active']));
   }
 
+  /** Sends each job whose key has no job in one of `states`. */
   async function sendJobsNotQueued<T extends object>(
     name: string,
     jobs: T[],
@@ -271,7 +257,7 @@ export async function startBackgroundWork(options: StartBackgroundWorkOptions): 
   async function queueOutboxNow(): Promise<void> {
     const lanes = await unsentOutboxLanes(options.prisma, OUTBOX_LANES_PER_LOOK);
     // A running job may have found its lane empty just before this commit: only a waiting one is enough.
-    const sent = await sendUnqueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey, ['created', 'retry']);
+    const sent = await sendJobsNotQueued(SEND_OUTBOX, lanes.map(toLaneJob), laneKey, ['created', 'retry']);
     if (sent > 0) wakeOutboxWorkers(sent);
   }
   function queueOutbox(): Promise<void> {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../config/env.js';
 import { seedWorkspace } from '../db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { startRequest } from '../../test/support/negotiation-fixtures.js';
 import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
 import { nextOpenQuestion } from '../negotiation/ask-info.js';
 import {
@@ -175,18 +176,7 @@ describe('a process that dies, and the one that starts after it', () => {
     const begun = await beginNegotiation(ctx, {
       quotationId: quotation.id,
       by: buyer,
-      request: {
-        mode: 'balanced',
-        maxRounds: 4,
-        questionBudget: 3,
-        targetTotal: null,
-        walkAwayTotal: null,
-        requiredBy: null,
-        maxLeadTimeDays: null,
-        sourcing: 'any',
-        invitedSuppliers: null,
-        notes: null,
-      },
+      request: { ...startRequest, maxRounds: 4, questionBudget: 3 },
       seed: SEED,
     });
     if (!begun.ok) throw new Error('the negotiation did not start');

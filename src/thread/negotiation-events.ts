@@ -46,13 +46,12 @@ export async function enqueueNegotiationEvents(
   input: { negotiationId: string; events: NegotiationEvent[]; state: NegotiationState },
 ) {
   const place = await negotiationThread(tx, input.negotiationId);
-  await enqueueSlackCalls(tx, negotiationEventCalls(place, input));
-  await enqueueSlackCalls(tx, await negotiationStatusCalls(tx, place, input.state));
+  await enqueuePreparedNegotiationEvents(tx, place, input, await negotiationStatusCalls(tx, place, input.state));
 }
 
 /**
- * A step's events and its status card's calls read before the transaction (negotiationStatusCalls): written in one
- * insert, nothing read while the transaction holds the connection.
+ * A step's events and its status card's calls, written in one insert. The start reads the status calls before its
+ * transaction (negotiationStatusCalls), so nothing is read while the transaction holds the connection.
  */
 export async function enqueuePreparedNegotiationEvents(
   tx: WorkspaceTx,
