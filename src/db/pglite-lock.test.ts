@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/support/test-database.js';
 import { openDatabase } from './client.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -195,12 +194,12 @@ describe('a PGlite folder is held by the process that opened it', () => {
   }, 60_000);
 
   it('leaves in-memory databases (the test suite’s) unlocked: several open side by side', async () => {
-    const [first, second] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    const [first, second] = await Promise.all([openDatabase({ kind: 'pglite' }), openDatabase({ kind: 'pglite' })]);
     try {
       expect(await first.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
       expect(await second.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
     } finally {
-      await Promise.all([first.destroy(), second.destroy()]);
+      await Promise.all([first.close(), second.close()]);
     }
   }, 60_000);
 });

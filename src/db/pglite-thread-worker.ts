@@ -2,18 +2,19 @@
 // every statement synchronously on the thread that calls it; on Bolt's thread, a 3,000-item insert or a big
 // checkpoint froze the event loop for seconds and every acknowledgement waited (issue 15). Here it blocks only this
 // thread. Statements and transactions arrive as messages, one at a time per transaction; notifications go back.
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction, messages } from '@electric-sql/pglite';
-import type { ThreadReply, ThreadRequest, ThreadError } from './pglite-thread.js';
+import type { PGliteThreadData, ThreadReply, ThreadRequest, ThreadError } from './pglite-thread.js';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-thread-worker runs as a worker thread');
-const { dataDir } = workerData as { dataDir?: string };
+const { dataDir, fromDump } = workerData as PGliteThreadData;
 
 /** Thrown inside a transaction to have PGlite roll it back, when the caller's work failed. */
 class RollBack extends Error {}
 
-const pglite = new PGlite(dataDir);
+const pglite = new PGlite({ dataDir, ...(fromDump ? { loadDataDir: new Blob([readFileSync(fromDump)]) } : {}) });
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }>();
 const unlisten = new Map<string, () => Promise<void>>();
 let nextTransaction = 1;

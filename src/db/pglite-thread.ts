@@ -26,6 +26,12 @@ export type ThreadRequest = { id: number } & (
   | { op: 'close' }
 );
 
+/** Where the worker's PGlite lives: a directory or memory, and the dump (a tarball's path) it starts from. */
+export interface PGliteThreadData {
+  dataDir?: string;
+  fromDump?: string;
+}
+
 export type ThreadError = { message: string; database: boolean } & Record<string, unknown>;
 
 export type ThreadReply =
@@ -81,8 +87,8 @@ export class PGliteThread {
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
 
-  constructor(dataDir?: string) {
-    this.worker = startTypeScriptWorker(WORKER_ENTRY, { workerData: dataDir ? { dataDir } : {} });
+  constructor(where: PGliteThreadData = {}) {
+    this.worker = startTypeScriptWorker(WORKER_ENTRY, { workerData: { ...where } });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.worker.on('message', (message: ThreadReply) => {
         if ('ready' in message) {

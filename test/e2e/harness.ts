@@ -1,13 +1,11 @@
-// The end-to-end tests' Parley: a fresh, seeded test database and Parley's real receiver against the stand-in, started
+// The end-to-end tests' Parley: a fresh test database holding the stand-in's workspace and catalog (SEEDED_WORKSPACE) and Parley's real receiver against the stand-in, started
 // once per test file and stopped after it. Read `db` and `parley` inside tests (they are set by `beforeAll`).
 import { afterAll, beforeAll } from 'vitest';
-import { seedWorkspace } from '../../src/db/seed.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import {
   type SandboxedParley,
   type SandboxedParleyOptions,
   startSandboxedParley,
-  TEAM_ID,
 } from '../../dev/slack-stand-in/sandboxed-parley.js';
 
 export interface SandboxedParleyForTests {
@@ -22,8 +20,7 @@ export function useSandboxedParley(
 ): SandboxedParleyForTests {
   const running = {} as SandboxedParleyForTests;
   beforeAll(async () => {
-    running.db = await createTestDatabase();
-    await seedWorkspace(running.db.prisma, { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' });
+    running.db = await createTestDatabase('seeded');
     running.parley = await startSandboxedParley({ ...options, db: running.db });
     await options.afterStart?.(running);
   }, 180_000);

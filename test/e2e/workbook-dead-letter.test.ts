@@ -2,7 +2,7 @@
 // workbook's says the PO itself is approved and stands, the review workbook's says to download again. Before, the
 // dead letter was only logged and the person waited for a file that never came. Here the workbooks cannot be written
 // at all; the dead letter is handed to Parley's handler as pg-boss hands it over (that pg-boss moves a job past its
-// retries to that queue is src/outbox/send-outbox-jobs.test.ts's), twice, as a redelivery would.
+// retries to that queue is src/outbox/send-outbox-jobs.db.test.ts's), twice, as a redelivery would.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';

@@ -1,44 +1,44 @@
-// A fresh, migrated database per test file: in-memory PGlite by default, or — when DATABASE_URL is set — a new
-// PostgreSQL schema of its own on that server, so test files running in parallel never see each other's rows.
+// A fresh database per test file, copied from a template the run made once (database-templates.ts): an in-memory
+// PGlite by default, or — when DATABASE_URL is set — a database of its own on that server, so test files running in
+// parallel never see each other's rows.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { env } from '../../src/config/env.js';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { applyMigrations } from '../../src/db/migrate.js';
+import { databaseUrl, runAdminStatement, type DatabaseTemplates, type TemplateName } from './database-templates.js';
 
 export interface TestDatabase extends Database {
-  /** Closes the connection and drops the test schema (PostgreSQL). */
+  /** Closes the connection and drops the test's database (PostgreSQL). */
   destroy(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const url = env.DATABASE_URL;
-  if (!url) {
-    const db = await openDatabase({ kind: 'pglite' });
-    await applyMigrations(db);
+/** A migrated, empty database; `seeded` has the stand-in's workspace and catalog already (SEEDED_WORKSPACE). */
+export async function createTestDatabase(template: TemplateName = 'migrated'): Promise<TestDatabase> {
+  const templates = providedTemplates();
+  if (templates.kind === 'pglite') {
+    const db = await openDatabase({ kind: 'pglite', fromDump: templates.dumps[template] });
     return { ...db, destroy: () => db.close() };
   }
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  await runAdminStatement(url, `CREATE SCHEMA "${schema}"`);
-  const db = await openDatabase({ kind: 'postgres', url, schema, poolSize: 4 });
-  await applyMigrations(db);
+  const name = `${templates.prefix}_${randomBytes(6).toString('hex')}`;
+  await runAdminStatement(templates.url, `CREATE DATABASE "${name}" TEMPLATE "${templates.databases[template]}"`);
+  const db = await openDatabase({ kind: 'postgres', url: databaseUrl(templates.url, name), poolSize: 4 });
   return {
     ...db,
     async destroy() {
       await db.close();
-      await runAdminStatement(url, `DROP SCHEMA "${schema}" CASCADE`);
-      // pg-boss's jobs, when the test started any (src/db/client.ts names their schema after the test's).
-      await runAdminStatement(url, `DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`);
+      await runAdminStatement(templates.url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
 }
 
-async function runAdminStatement(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
+function providedTemplates(): DatabaseTemplates {
+  const templates = inject('databaseTemplates');
+  // Only the database and e2e projects make templates: a file elsewhere that opens a database would run on PGlite
+  // only, never in CI's PostgreSQL pass.
+  if (!templates) {
+    throw new Error(
+      'This test file opens a database: name it *.db.test.ts (or put it under test/e2e) so that it runs in the ' +
+        'database project, on PGlite and on PostgreSQL.',
+    );
   }
+  return templates;
 }

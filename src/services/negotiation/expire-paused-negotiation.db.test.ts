@@ -1,6 +1,6 @@
 // Expiring one paused negotiation on a real database (PGlite, or PostgreSQL with DATABASE_URL), as the job calls it:
 // the checkpoint it was found at guards the change, and only the question messages that were posted are edited.
-// The job's tests (src/jobs/jobs.test.ts) cover the full expiry in the thread and two runs racing.
+// The job's tests (src/jobs/jobs.db.test.ts) cover the full expiry in the thread and two runs racing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsFixture } from '../../../test/support/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';

@@ -1,5 +1,5 @@
 // Handing back, on start-up, the rows the previous process of the same instance name had locked for sending (the
-// recovery on start calls it; src/jobs/jobs.sandbox.test.ts shows it end to end after a crash).
+// recovery on start calls it; src/jobs/jobs.sandbox.db.test.ts shows it end to end after a crash).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { unlockOwnOutboxRows } from './unlock-own-rows.js';

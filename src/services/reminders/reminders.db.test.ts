@@ -1,6 +1,6 @@
 // The reminder services on a real database (PGlite, or PostgreSQL with DATABASE_URL), called for one question or one
 // PO as the jobs call them: what each claims, when it declines, and what it writes to the thread. The jobs' own tests
-// (src/jobs/jobs.test.ts) cover finding what is due and the races between runs.
+// (src/jobs/jobs.db.test.ts) cover finding what is due and the races between runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsFixture } from '../../../test/support/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
