@@ -12,6 +12,7 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { applyMigrations } from '../../src/db/migrate.js';
 import { seedWorkspace } from '../../src/db/seed.js';
 import { TEAM_ID } from '../slack-stand-in/sandboxed-parley.js';
+import { runAdminStatement } from '../../test/support/database-templates.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -37,14 +38,8 @@ export async function postgresAvailable(): Promise<boolean> {
   }
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+function admin(sql: string): Promise<void> {
+  return runAdminStatement(POSTGRES_ADMIN_URL, sql);
 }
 
 /** Migrates and seeds (the stand-in's workspace), as Parley's first start would. */

@@ -45,6 +45,7 @@ describe('npm run parse', () => {
   }, 120_000);
 });
 
+// Seconds each: every run is a process of its own (tsx, PGlite, the catalog), and this one negotiates three times.
 describe('npm run negotiate', () => {
   it('negotiates a sample offline with three suppliers, the curveball and its cap, the same way for the same seed', async () => {
     const args = ['--json', '--seed', '11', 'data/samples/01-clean-baseline.xlsx'];

@@ -56,6 +56,7 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs: num
 }
 
 describe('background jobs on pg-boss', () => {
+  // Over 10 s: a dead worker's job is taken back only once its heartbeat lapses, and 10 s is pg-boss's shortest.
   it('redoes a job whose worker died, on another instance', async () => {
     // The dead process: it took the job (pg-boss marked it active for it) and then stopped answering — no
     // completion, no heartbeat, exactly what a killed process leaves in the job table.

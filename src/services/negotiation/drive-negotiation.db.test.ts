@@ -178,6 +178,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number) {
 }
 
 describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss replaces the recovery sweep)', () => {
+  // Over 10 s: the dead worker's job comes back only once its heartbeat lapses (10 s, pg-boss's shortest).
   it('is replaced by an instance with a new id, which finishes from the checkpoint without waiting out the dead lease', async () => {
     const { negotiationId } = await runningNegotiation(SEED);
     // The queues, with a 10-second heartbeat, as every instance of this test starts them.
