@@ -580,6 +580,7 @@ describe('skuFirstFuseMatch', () => {
 });
 
 describe('measureMatcher', () => {
+  // Several seconds: it runs each of the three matchers over the same lines, in turns, to compare them.
   it('times the three matchers in turns on the same lines and reports median, fastest and top-1', () => {
     // The naive baseline takes tens of milliseconds a line on the full catalog: a handful of lines is enough here.
     const lines = generateMessyLines(entries, 6, 7);
@@ -600,7 +601,7 @@ describe('measureMatcher', () => {
     }
     expect(measured.top1).toBeGreaterThanOrEqual(measured.skuFirstTop1);
     expect(measured.skuFirstTop1).toBeGreaterThanOrEqual(measured.baselineTop1);
-  });
+  }, 30_000);
 
   it('reports zeros for no lines', () => {
     expect(measureMatcher(index, entries, [])).toMatchObject({

@@ -156,6 +156,7 @@ async function play(
 describe('samples 01–12 × seeds 1–20 × every mode, offline', () => {
   const samples = sampleBaselines(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12']);
 
+  // Over 10 s on a busy two-core machine: 12 samples × 20 seeds × every mode, negotiated in full.
   it('says nothing any check finds, in the messages or in the recommendation, and each reason once', async () => {
     expect(samples).toHaveLength(12);
     const found: Violation[] = [];
