@@ -35,8 +35,8 @@ export type OpenDatabaseOptions =
       kind: 'pglite';
       /** A directory, or omitted for an in-memory database. */ dataDir?: string;
       /**
-       * A data directory dumped by PGlite's `dumpDataDir` (an uncompressed tarball) for the database to start from
-       * instead of an empty cluster: loading one is several times faster than PGlite's own first start (tests).
+       * A data directory dumped by PGlite's `dumpDataDir` (an uncompressed tarball) for an in-memory database to start
+       * from instead of an empty cluster: loading one is several times faster than PGlite's own first start (tests).
        */
       fromDump?: string;
       /** Told of every turn on the connection (the timings, DB_TIMINGS_FILE). */

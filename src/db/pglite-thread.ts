@@ -27,10 +27,7 @@ export type ThreadRequest = { id: number } & (
 );
 
 /** Where the worker's PGlite lives: a directory or memory, and the dump (a tarball's path) it starts from. */
-export interface PGliteThreadData {
-  dataDir?: string;
-  fromDump?: string;
-}
+export type PGliteThreadData = { dataDir?: string; fromDump?: string };
 
 export type ThreadError = { message: string; database: boolean } & Record<string, unknown>;
 
@@ -88,7 +85,7 @@ export class PGliteThread {
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
 
   constructor(where: PGliteThreadData = {}) {
-    this.worker = startTypeScriptWorker(WORKER_ENTRY, { workerData: { ...where } });
+    this.worker = startTypeScriptWorker(WORKER_ENTRY, { workerData: where });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.worker.on('message', (message: ThreadReply) => {
         if ('ready' in message) {

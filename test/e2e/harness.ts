@@ -1,5 +1,6 @@
-// The end-to-end tests' Parley: a fresh test database holding the stand-in's workspace and catalog (SEEDED_WORKSPACE) and Parley's real receiver against the stand-in, started
-// once per test file and stopped after it. Read `db` and `parley` inside tests (they are set by `beforeAll`).
+// The end-to-end tests' Parley: a fresh test database holding the stand-in's workspace and catalog (SEEDED_WORKSPACE)
+// and Parley's real receiver against the stand-in, started once per test file and stopped after it. Read `db` and
+// `parley` inside tests (they are set by `beforeAll`).
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import {
