@@ -5,6 +5,7 @@
 // none), and any instance's worker runs it. A run catches and logs its own errors: a failing job never takes the
 // process down, and the next tick tries again. The outbox is sent by jobs of its own (`send-outbox`, one per lane),
 // queued after each commit that writes rows (`queueOutbox`) and by queue-unqueued-work for rows left without one.
+import { createHash } from 'node:crypto';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Env } from '../config/env.js';
 import type { PrismaClient } from '../db/client.js';
@@ -75,12 +76,20 @@ export interface Jobs {
 }
 
 /**
- * One run per job per minute of the database's clock, whichever instance ticks first: every instance's node-cron
- * fires on its own clock, so a run that finished before a slower instance's tick would otherwise be followed by a
- * second one. The minute is offset by half, so ticks on the minute (every cron here) with clocks up to ±29 s apart
- * fall in one slot. A schedule more often than every minute runs at most once a minute.
+ * One run per job per minute, whichever instance ticks first: every instance's node-cron fires on its own clock, so a
+ * run that finished before a slower instance's tick would otherwise be followed by a second one. A tick's job id is
+ * made from the job and the minute nearest the ticking instance's clock, so ticks on the minute (every cron here) with
+ * clocks up to ±29 s apart send the same id, and pg-boss inserts it once (its insert skips an id it holds; finished
+ * jobs are kept for days). pg-boss's own `singletonSeconds` slots cannot do this: they are keyed to the database's
+ * minute with no offset (pg-boss 12 sets `singletonOffset` to 0), so clocks a second apart across :00 get two slots.
+ * A schedule more often than every minute runs at most once a minute.
  */
-const TICK_SLOT = { singletonSeconds: 60, singletonOffset: 30 } as const;
+export function tickJobId(job: JobName, at: Date): string {
+  const minute = Math.round(at.getTime() / 60_000);
+  const hex = createHash('sha256').update(`${job}@${minute}`).digest('hex');
+  // A UUID's layout (pg-boss's id column is a uuid), version 8: made by the application.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** Each scheduled job's queue. */
 const queueOf = (job: JobName) => `scheduled-${job}`;
@@ -126,7 +135,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
   }
 
   async function trigger(job: JobName): Promise<boolean> {
-    const id = await boss.send(queueOf(job), {}, { singletonKey: job, ...TICK_SLOT });
+    const id = await boss.send(queueOf(job), {}, { id: tickJobId(job, clock()), singletonKey: job });
     if (id === null) log.debug('job not queued: a run of it is waiting or running', { job });
     return id !== null;
   }
