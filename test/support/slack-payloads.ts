@@ -26,7 +26,8 @@ import { WebClient } from '@slack/web-api';
 import { vi } from 'vitest';
 import type { CatalogImportReport, CatalogPreview } from '../../src/app-types.js';
 import type { Parley, Refusal, Screens, SlackDeps } from '../../src/slack/deps.js';
-import { ACTION, BLOCK, reviewPageCodec } from '../../src/slack/ids.js';
+import { ACTION, BLOCK, CALLBACK, reviewPageCodec } from '../../src/slack/ids.js';
+import { buildCatalogPreviewModal } from '../../src/slack/views/index.js';
 
 export const TEAM = 'T0PARLEY01';
 export const USER = 'U0BUYER001';
@@ -233,6 +234,21 @@ export function buttonClick(
     container: { type: 'message', message_ts: MESSAGE_TS, channel_id: channel },
   };
   return { body, action };
+}
+
+/**
+ * A click on a button of the catalog preview: inside the catalog modal (no channel; `body.view` is the modal), which
+ * shows `shown` — the preview of CATALOG_PREVIEW unless a test says otherwise.
+ */
+export function catalogPreviewClick(
+  actionId: string,
+  options: { value?: string; shown?: ModalView } = {},
+): { body: BlockAction<BlockElementAction>; action: BlockElementAction } {
+  const clicked = buttonClick(actionId, { value: options.value, channel: null });
+  const { view } = viewSubmission(CALLBACK.catalogModal);
+  view.blocks = (options.shown ?? buildCatalogPreviewModal(CATALOG_PREVIEW)).blocks;
+  clicked.body.view = view;
+  return clicked;
 }
 
 /** A review message's pager showing `page` (of more), as the review builder renders it. */

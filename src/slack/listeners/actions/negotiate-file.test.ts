@@ -8,7 +8,6 @@ import {
   type ClickOptions,
   fakeAck,
   fakeDeps,
-  refused,
   spiedClient,
   TEAM,
   USER,
@@ -40,22 +39,6 @@ describe('negotiateFile', () => {
       messageTs: null,
       requestedBy: { userId: USER, teamId: TEAM },
     });
-    expect(ack).toHaveBeenCalledTimes(1);
-  });
-
-  it('tells the person privately why not', async () => {
-    const { run, parley, slack } = click();
-    parley.fileShared.mockResolvedValueOnce(refused('Parley has read that file already.'));
-    await run();
-    expect(slack.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({ channel: CHANNEL, user: USER, text: 'Parley has read that file already.' }),
-    );
-  });
-
-  it('does nothing for a forged value', async () => {
-    const { run, parley, ack } = click({ value: '{"f":"<!channel>"}' });
-    await run();
-    expect(parley.fileShared).not.toHaveBeenCalled();
     expect(ack).toHaveBeenCalledTimes(1);
   });
 

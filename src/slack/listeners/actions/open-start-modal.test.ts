@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACTION, quotationRefCodec } from '../../ids.js';
 import { buildLoadingModal } from '../../views/index.js';
 import { openStartModal } from './open-start-modal.js';
@@ -7,11 +7,9 @@ import {
   type ClickOptions,
   fakeAck,
   fakeDeps,
-  holdNext,
   IDS,
   MODAL,
   OPENED_VIEW,
-  refused,
   spiedClient,
   TEAM,
   TRIGGER_ID,
@@ -38,19 +36,6 @@ describe('openStartModal', () => {
     expect(ack).toHaveBeenCalledTimes(1);
   });
 
-  it('acknowledges and opens the loading view before the quotation is read', async () => {
-    const { run, screens, slack, ack } = click();
-    const release = holdNext(screens.startModal);
-    const running = run();
-    await vi.waitFor(() => expect(screens.startModal).toHaveBeenCalled());
-    expect(ack).toHaveBeenCalledTimes(1);
-    expect(slack.viewsOpen).toHaveBeenCalledTimes(1);
-    expect(slack.viewsUpdate).not.toHaveBeenCalled();
-    release({ ok: true, value: MODAL });
-    await running;
-    expect(slack.viewsUpdate).toHaveBeenCalledTimes(1);
-  });
-
   it('says in the modal why the person cannot start it', async () => {
     const { run, screens, slack } = click();
     screens.startModal.mockResolvedValueOnce({ ok: false, error: 'not_ready', message: 'Finish the review first.' });
@@ -59,28 +44,5 @@ describe('openStartModal', () => {
     expect(shown).toContain(':warning: Finish the review first.');
     expect(shown).not.toContain('"submit"');
     expect(slack.postEphemeral).not.toHaveBeenCalled();
-  });
-
-  it('shows a permission refusal with a lock', async () => {
-    const { run, screens, slack } = click();
-    screens.startModal.mockResolvedValueOnce(refused());
-    await run();
-    expect(JSON.stringify(slack.viewsUpdate.mock.calls[0]?.[0])).toContain(':lock: Only <@U0OTHER001>');
-  });
-
-  it('ignores a forged or stale value', async () => {
-    const { run, screens, slack, ack } = click({ value: JSON.stringify({ qt: IDS.quotation, extra: 1 }) });
-    await run();
-    expect(screens.startModal).not.toHaveBeenCalled();
-    expect(slack.viewsOpen).not.toHaveBeenCalled();
-    expect(ack).toHaveBeenCalledTimes(1);
-  });
-
-  it('says so in the modal when reading it throws, and passes the error on', async () => {
-    const { run, screens, slack, ack } = click();
-    screens.startModal.mockRejectedValueOnce(new Error('database unavailable'));
-    await expect(run()).rejects.toThrow('database unavailable');
-    expect(ack).toHaveBeenCalledTimes(1);
-    expect(JSON.stringify(slack.viewsUpdate.mock.calls[0]?.[0])).toContain('could not load this');
   });
 });

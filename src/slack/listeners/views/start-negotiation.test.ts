@@ -1,14 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ViewResponseAction } from '@slack/bolt';
 import { BLOCK, CALLBACK, quotationRefCodec } from '../../ids.js';
 import { startNegotiation } from './start-negotiation.js';
 import {
-  DONE,
   fakeAck,
   fakeDeps,
-  holdNext,
   IDS,
-  refused,
   spiedClient,
   startModalValues,
   type StateValues,
@@ -62,17 +59,6 @@ describe('startNegotiation', () => {
     expect(ack).toHaveBeenCalledWith();
   });
 
-  it('closes the modal once, only after the negotiation is committed', async () => {
-    const { run, parley, ack } = submit();
-    const release = holdNext(parley.beginNegotiation);
-    const running = run();
-    await vi.waitFor(() => expect(parley.beginNegotiation).toHaveBeenCalled());
-    expect(ack).not.toHaveBeenCalled();
-    release(DONE);
-    await running;
-    expect(ack).toHaveBeenCalledTimes(1);
-  });
-
   it('answers bad input with field errors in the modal, and starts nothing', async () => {
     const { run, parley, ack } = submit({ values: startModalValues({ mode: 'cost', rounds: '3', target: '-5' }) });
     await run();
@@ -105,31 +91,5 @@ describe('startNegotiation', () => {
         [BLOCK.startMaxLeadTime]: expect.any(String),
       },
     });
-  });
-
-  it('keeps the modal open with a notice over it on a refusal', async () => {
-    const { run, parley, slack, ack } = submit();
-    parley.beginNegotiation.mockResolvedValueOnce(refused('Finish the review first.'));
-    await run();
-    expect(ack).toHaveBeenCalledWith(expect.objectContaining({ response_action: 'push' }));
-    expect(JSON.stringify(ack.mock.calls[0]?.[0])).toContain('Finish the review first.');
-    expect(slack.postEphemeral).not.toHaveBeenCalled();
-  });
-
-  it('closes a modal whose private_metadata is forged or stale, and starts nothing', async () => {
-    const { run, parley, ack } = submit({ privateMetadata: JSON.stringify({ qt: '<!channel>' }) });
-    await run();
-    expect(parley.beginNegotiation).not.toHaveBeenCalled();
-    expect(ack).toHaveBeenCalledTimes(1);
-    expect(ack).toHaveBeenCalledWith();
-  });
-
-  it('keeps the modal open saying the start did not go through when it cannot be saved', async () => {
-    const { run, parley, slack, ack } = submit();
-    parley.beginNegotiation.mockRejectedValueOnce(new Error('database unavailable'));
-    await run();
-    expect(ack).toHaveBeenCalledTimes(1);
-    expect(JSON.stringify(ack.mock.calls[0]?.[0])).toMatch(/"push".*did not go through/);
-    expect(slack.postEphemeral).not.toHaveBeenCalled();
   });
 });
