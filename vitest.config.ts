@@ -2,7 +2,7 @@
 // - pure: domain code, builders, listeners with fakes; no database. One thread per core, modules loaded once per
 //   thread rather than once per file (isolation would cost more than most of these tests take).
 // - isolated: tests that need a process of their own: the embedded database itself (its thread, lock, lanes), the
-//   CLIs started on it, a memory bound. PGlite only.
+//   CLIs started on it, a memory bound. PGlite only, starting from PGlite's templates.
 // - database (*.db.test.ts): stores and services on a real database, each file its own copy of a migrated template.
 // - e2e: whole stories through the real receiver and the Slack stand-in, and the reliability harness's runs.
 // Outside `isolated`, a worker runs file after file with the modules it already loaded: loading Bolt, Prisma and the
@@ -16,6 +16,7 @@ import { defineConfig } from 'vitest/config';
 const PGLITE = [
   'src/db/pglite-*.test.ts',
   'src/db/connection-lanes.test.ts',
+  'src/db/numeric.test.ts',
   'src/db/schema-drift.test.ts',
   'src/services/quotation/record-lines.test.ts',
 ];
@@ -59,6 +60,8 @@ export default defineConfig({
         test: {
           name: 'isolated',
           include: [...PGLITE, ...OWN_PROCESS],
+          // PGlite's own templates: an initialised database loads in ~0.5 s, where initdb takes ~5 s of CPU.
+          globalSetup: ['test/database-setup.ts'],
           // Processes that each start tsx and PGlite: seconds each on a busy two-core machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,

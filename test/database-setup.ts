@@ -1,20 +1,31 @@
-// The database and e2e projects' global setup: the templates every test file's database is copied from, made once
-// per run on the database the run is for (PostgreSQL when DATABASE_URL is set), and removed at its end. Vitest runs
-// each project's global setup on its own, in this one process: the second project reuses what the first one made.
+// The global setup of the projects that open databases: the templates every test file's database is copied from, made
+// once per run and removed at its end. The database and e2e projects get them on the database the run is for
+// (PostgreSQL when DATABASE_URL is set); the isolated project, whose tests are of PGlite itself, always gets PGlite's.
+// Vitest runs each project's global setup on its own, in this one process: a project reuses what another one made.
 import type { TestProject } from 'vitest/node';
 import { env } from '../src/config/env.js';
 import { makeDatabaseTemplates, type MadeTemplates } from './support/database-templates.js';
 
-const shared = globalThis as { parleyTestTemplates?: { made: Promise<MadeTemplates>; projects: number } };
+const shared = globalThis as {
+  parleyTestTemplates?: Map<string, { made: Promise<MadeTemplates>; projects: number }>;
+};
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const entry = (shared.parleyTestTemplates ??= { made: makeDatabaseTemplates(env.DATABASE_URL), projects: 0 });
+  const url = project.name === 'isolated' ? undefined : env.DATABASE_URL;
+  const byDatabase = (shared.parleyTestTemplates ??= new Map());
+  const key = url ?? 'pglite';
+  let entry = byDatabase.get(key);
+  if (!entry) {
+    entry = { made: makeDatabaseTemplates(url), projects: 0 };
+    byDatabase.set(key, entry);
+  }
+  const { made } = entry;
   entry.projects += 1;
-  project.provide('databaseTemplates', (await entry.made).templates);
+  project.provide('databaseTemplates', (await made).templates);
   return async () => {
-    entry.projects -= 1;
-    if (entry.projects > 0) return;
-    delete shared.parleyTestTemplates;
-    await (await entry.made).drop();
+    const current = byDatabase.get(key);
+    if (!current || (current.projects -= 1) > 0) return;
+    byDatabase.delete(key);
+    await (await made).drop();
   };
 }

@@ -6,20 +6,19 @@ import { readFile } from 'node:fs/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { seedWorkspace } from '../../src/db/seed.js';
+import { sharedWorkers } from '../../test/support/shared-workers.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { callProblems } from '../slack-stand-in/call-log.js';
 import { playStory } from '../slack-stand-in/play-story.js';
-import { PEOPLE, type SandboxedParley, startSandboxedParley, TEAM_ID } from '../slack-stand-in/sandboxed-parley.js';
+import { PEOPLE, type SandboxedParley, startSandboxedParley } from '../slack-stand-in/sandboxed-parley.js';
 import { FILE_MENTION, HOSTILE_SUPPLIER, buildHostileQuotation, slackLeaks } from './hostile-quotation.js';
 
 let db: TestDatabase;
 let parley: SandboxedParley;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' });
-  parley = await startSandboxedParley({ db });
+  db = await createTestDatabase('seeded');
+  parley = await startSandboxedParley({ ...sharedWorkers(), db });
 }, 120_000);
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whileSlackWaits } from '../ack-path.js';
 import { type Database, openDatabase } from './client.js';
 import { LaneLock, type Turn } from './connection-lanes.js';
+import { pgliteTemplateDump } from '../../test/support/test-database.js';
 
 function deferred() {
   let resolve: () => void = () => {};
@@ -50,7 +51,11 @@ describe('PGlite served in lanes (real PGlite, through Prisma)', () => {
   let db: Database;
   const turns: Turn[] = [];
   beforeAll(async () => {
-    db = await openDatabase({ kind: 'pglite', onTurn: (turn) => turns.push(turn) });
+    db = await openDatabase({
+      kind: 'pglite',
+      fromDump: pgliteTemplateDump('empty'),
+      onTurn: (turn) => turns.push(turn),
+    });
   });
   afterAll(async () => {
     await db.close();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from './client.js';
 import { applyMigrations, loadMigrations, MigrationError } from './migrate.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
@@ -74,7 +73,7 @@ describe('migrations', () => {
   });
 
   it('roll back a failing migration completely', async () => {
-    const scratch = await openDatabase({ kind: 'pglite' });
+    const scratch = await createTestDatabase('empty');
     try {
       const broken = [
         {
@@ -89,7 +88,7 @@ describe('migrations', () => {
       );
       expect(half).toEqual([]);
     } finally {
-      await scratch.close();
+      await scratch.destroy();
     }
   });
 });

@@ -1,12 +1,14 @@
 // storedNumeric must give what PostgreSQL stores for a number sent as JSON into a numeric(p, s) column: the review of
 // a read file is built from it before the lines are written (read-quotation.ts), and shows the prices as stored.
+import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgliteTemplateDump } from '../../test/support/test-database.js';
 import { storedNumeric, sumNumeric } from './numeric.js';
 
 let pglite: PGlite;
 beforeAll(async () => {
-  pglite = new PGlite();
+  pglite = new PGlite({ loadDataDir: new Blob([await readFile(pgliteTemplateDump('empty'))]) });
   await pglite.waitReady;
 });
 afterAll(async () => {

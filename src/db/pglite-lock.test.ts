@@ -2,12 +2,13 @@
 // (issue #15: duplicate ids, a broken index). Real child processes hold the folder here, the way `npm start` and
 // `npm run demo` would, and the test process is the second opener.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './client.js';
+import { copyEmptyPgliteDataDir, pgliteTemplateDump } from '../../test/support/test-database.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'parley-pglite-lock-'));
@@ -74,8 +75,11 @@ function staleLock(pid: number | undefined): string {
   return JSON.stringify({ pid, startedAt, procStart: '1', command: 'src/main.ts', token: 'earlier-run' });
 }
 
-function freshDir(name: string): string {
-  return join(scratch, name);
+/** A folder PGlite has initialised and nobody has opened: a copy of the empty template (initdb costs ~5 s of CPU). */
+async function freshDir(name: string): Promise<string> {
+  const dataDir = join(scratch, name);
+  await copyEmptyPgliteDataDir(dataDir);
+  return dataDir;
 }
 
 afterEach(async () => {
@@ -89,7 +93,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('a PGlite folder is held by the process that opened it', () => {
   it('refuses a second process, naming the holder, until the holder closes the database', async () => {
-    const dataDir = freshDir('second-opener');
+    const dataDir = await freshDir('second-opener');
     const holder = await startHolder(dataDir);
 
     const refused = await openDatabase({ kind: 'pglite', dataDir }).then(
@@ -119,7 +123,7 @@ describe('a PGlite folder is held by the process that opened it', () => {
   }, 60_000);
 
   it('releases the folder when the holder exits without closing it', async () => {
-    const dataDir = freshDir('exit');
+    const dataDir = await freshDir('exit');
     const holder = await startHolder(dataDir);
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(true);
     holder.child.stdin?.write('exit\n');
@@ -128,7 +132,7 @@ describe('a PGlite folder is held by the process that opened it', () => {
   }, 60_000);
 
   it('takes over the lock of a holder that was killed (SIGKILL), and only then', async () => {
-    const dataDir = freshDir('killed');
+    const dataDir = await freshDir('killed');
     const holder = await startHolder(dataDir);
     await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(`pid ${holder.pid}`);
 
@@ -146,8 +150,7 @@ describe('a PGlite folder is held by the process that opened it', () => {
   }, 60_000);
 
   it('lets exactly one of two processes take over the same stale lock', async () => {
-    const dataDir = freshDir('race');
-    mkdirSync(dataDir);
+    const dataDir = await freshDir('race');
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     writeFileSync(join(dataDir, LOCK_FILE), staleLock(gone));
 
@@ -161,16 +164,14 @@ describe('a PGlite folder is held by the process that opened it', () => {
   }, 60_000);
 
   it('takes over a lock left under its own pid by an earlier run (a restarted container gets the same pid)', async () => {
-    const dataDir = freshDir('same-pid-earlier-run');
-    mkdirSync(dataDir);
+    const dataDir = await freshDir('same-pid-earlier-run');
     writeFileSync(join(dataDir, LOCK_FILE), staleLock(process.pid));
     const db = await openDatabase({ kind: 'pglite', dataDir });
     await db.close();
   }, 60_000);
 
   it('takes over a lock file that is not a lock (garbage, left long ago)', async () => {
-    const dataDir = freshDir('garbage');
-    mkdirSync(dataDir);
+    const dataDir = await freshDir('garbage');
     writeFileSync(join(dataDir, LOCK_FILE), '');
     const longAgo = new Date(Date.now() - 60_000);
     utimesSync(join(dataDir, LOCK_FILE), longAgo, longAgo);
@@ -179,7 +180,7 @@ describe('a PGlite folder is held by the process that opened it', () => {
   }, 60_000);
 
   it('refuses a second open in the same process too', async () => {
-    const dataDir = freshDir('same-process');
+    const dataDir = await freshDir('same-process');
     const db = await openDatabase({ kind: 'pglite', dataDir });
     try {
       await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(
@@ -194,7 +195,11 @@ describe('a PGlite folder is held by the process that opened it', () => {
   }, 60_000);
 
   it('leaves in-memory databases (the test suite’s) unlocked: several open side by side', async () => {
-    const [first, second] = await Promise.all([openDatabase({ kind: 'pglite' }), openDatabase({ kind: 'pglite' })]);
+    const fromDump = pgliteTemplateDump('empty');
+    const [first, second] = await Promise.all([
+      openDatabase({ kind: 'pglite', fromDump }),
+      openDatabase({ kind: 'pglite', fromDump }),
+    ]);
     try {
       expect(await first.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);
       expect(await second.prisma.$queryRaw`SELECT 1 AS one`).toEqual([{ one: 1 }]);

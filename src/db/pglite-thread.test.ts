@@ -2,11 +2,12 @@
 // and transactions commit and roll back as PGlite's own do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGLITE_CLOSE_WAIT_MS, PGliteThread } from './pglite-thread.js';
+import { pgliteTemplateDump } from '../../test/support/test-database.js';
 
 describe('PGlite in a worker thread', () => {
   let db: PGliteThread;
   beforeAll(async () => {
-    db = new PGliteThread();
+    db = new PGliteThread({ fromDump: pgliteTemplateDump('empty') });
     await db.waitReady;
     await db.exec('CREATE TABLE t (id int PRIMARY KEY)');
   });
@@ -44,7 +45,7 @@ describe('PGlite in a worker thread', () => {
 
 describe('closing PGlite in its worker thread', () => {
   it('ends even when a transaction was left open by work that never finished', async () => {
-    const db = new PGliteThread();
+    const db = new PGliteThread({ fromDump: pgliteTemplateDump('empty') });
     await db.waitReady;
     // Work that outlived its owner (a background build still running when the process stops): never commits.
     void db

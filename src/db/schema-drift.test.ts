@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from './client.js';
 import { applyMigrations } from './migrate.js';
 import { diffSchemas } from './prisma-cli.js';
+import { pgliteTemplateDump } from '../../test/support/test-database.js';
 
 /** Tables, columns, constraints, indexes and enums, as comparable text. */
 async function describeSchema(db: Database): Promise<string[]> {
@@ -35,8 +36,8 @@ describe('schema drift', () => {
 
   it('the migrations and schema.prisma describe the same database', async () => {
     const [fromMigrations, fromSchema] = await Promise.all([
-      openDatabase({ kind: 'pglite' }),
-      openDatabase({ kind: 'pglite' }),
+      openDatabase({ kind: 'pglite', fromDump: pgliteTemplateDump('empty') }),
+      openDatabase({ kind: 'pglite', fromDump: pgliteTemplateDump('empty') }),
     ]);
     opened.push(fromMigrations, fromSchema);
     const [, schemaSql] = await Promise.all([

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Env } from '../config/env.js';
-import { seedWorkspace } from '../db/seed.js';
+import { sharedWorkers } from '../../test/support/shared-workers.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { startRequest } from '../../test/support/negotiation-fixtures.js';
 import { createNegotiationAgents } from '../negotiation/agents/create-agents.js';
@@ -52,9 +52,8 @@ let second: ParleyServer | undefined;
 let secondEnv: Env;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' });
-  first = await startSandboxedParley({ db, env: { JOBS_ENABLED: 'false' }, negotiationSeed: SEED });
+  db = await createTestDatabase('seeded');
+  first = await startSandboxedParley({ ...sharedWorkers(), db, env: { JOBS_ENABLED: 'false' }, negotiationSeed: SEED });
 }, 120_000);
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import {
   startSandboxedParley,
 } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { ACTION, BLOCK, CALLBACK, SLASH_COMMAND } from '../../src/slack/ids.js';
+import { sharedWorkers } from '../support/shared-workers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const TEAM = { id: 'T0FJELL001', name: 'Fjell Gear' };
@@ -21,7 +22,12 @@ let parley: SandboxedParley;
 beforeAll(async () => {
   db = await createTestDatabase();
   // No seed, and no APPROVER_SLACK_IDS (an empty value is unset): what `npm start` meets on a real install.
-  parley = await startSandboxedParley({ db, team: TEAM, env: { APPROVER_SLACK_IDS: '', JOBS_ENABLED: 'false' } });
+  parley = await startSandboxedParley({
+    ...sharedWorkers(),
+    db,
+    team: TEAM,
+    env: { APPROVER_SLACK_IDS: '', JOBS_ENABLED: 'false' },
+  });
   parley.sandbox.model.addUser({ ...ADMIN, isBot: false, isAdmin: true });
 }, 120_000);
 

@@ -1,7 +1,9 @@
 // The end-to-end tests' Parley: a fresh test database holding the stand-in's workspace and catalog (SEEDED_WORKSPACE)
 // and Parley's real receiver against the stand-in, started once per test file and stopped after it. Read `db` and
-// `parley` inside tests (they are set by `beforeAll`).
+// `parley` inside tests (they are set by `beforeAll`). Its worker threads are the test process's (shared-workers.ts)
+// unless the options name others.
 import { afterAll, beforeAll } from 'vitest';
+import { sharedWorkers } from '../support/shared-workers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import {
   type SandboxedParley,
@@ -22,7 +24,7 @@ export function useSandboxedParley(
   const running = {} as SandboxedParleyForTests;
   beforeAll(async () => {
     running.db = await createTestDatabase('seeded');
-    running.parley = await startSandboxedParley({ ...options, db: running.db });
+    running.parley = await startSandboxedParley({ ...sharedWorkers(), ...options, db: running.db });
     await options.afterStart?.(running);
   }, 180_000);
   afterAll(async () => {

@@ -18,6 +18,7 @@ import {
 import { readManifest } from '../../dev/slack-stand-in/scopes.js';
 import { createTokenCipher } from '../../src/services/workspace/token-crypto.js';
 import { installThroughOAuth } from './oauth.js';
+import { sharedWorkers } from '../support/shared-workers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const SAMPLE = new URL('../../data/samples/01-clean-baseline.xlsx', import.meta.url);
@@ -35,7 +36,7 @@ let second: SandboxTeam;
 beforeAll(async () => {
   db = await createTestDatabase();
   // Nothing seeded; APPROVER_SLACK_IDS (Sam and Lee, from the story's environment) stays set to show it is not used.
-  parley = await startSandboxedParley({ db, oauth: true, env: { JOBS_ENABLED: 'false' } });
+  parley = await startSandboxedParley({ ...sharedWorkers(), db, oauth: true, env: { JOBS_ENABLED: 'false' } });
   second = parley.sandbox.addTeam({
     id: SECOND.team.id,
     name: SECOND.team.name,

@@ -10,11 +10,11 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { env } from '../../src/config/env.js';
-import { seedWorkspace } from '../../src/db/seed.js';
 import { LEASE_MS } from '../../src/db/stores/negotiation-store.js';
 import { READ_LEASE_MS } from '../../src/services/quotation/read-quotation.js';
 import { playStory } from '../../dev/slack-stand-in/play-story.js';
-import { type SandboxedParley, startSandboxedParley, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
+import { type SandboxedParley, startSandboxedParley } from '../../dev/slack-stand-in/sandboxed-parley.js';
+import { sharedWorkers } from '../support/shared-workers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const OUTBOX_LOCK_MS = 60_000;
@@ -99,11 +99,10 @@ describe.skipIf(!env.DATABASE_URL)('a host clock 5 s off the database (PostgreSQ
 
   for (const skewMs of [-5_000, 5_000]) {
     it(`writes leases, outbox locks and send times on the database's clock with the host ${skewMs / 1000} s off`, async () => {
-      db = await createTestDatabase();
-      await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' });
+      db = await createTestDatabase('seeded');
       await recordTimedWrites(db);
       undoSkew = skewHostClock(skewMs);
-      parley = await startSandboxedParley({ db, env: { OUTBOX_LOCK_MS: String(OUTBOX_LOCK_MS) } });
+      parley = await startSandboxedParley({ ...sharedWorkers(), db, env: { OUTBOX_LOCK_MS: String(OUTBOX_LOCK_MS) } });
       const bytes = await readFile(new URL('../../data/samples/01-clean-baseline.xlsx', import.meta.url));
       await playStory(parley, { file: { name: 'skew.xlsx', bytes }, stopBeforeApproval: true });
       await parley.settle();

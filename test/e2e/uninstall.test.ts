@@ -12,6 +12,7 @@ import {
   TEAM_ID,
 } from '../../dev/slack-stand-in/sandboxed-parley.js';
 import { installThroughOAuth } from './oauth.js';
+import { sharedWorkers } from '../support/shared-workers.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 let db: TestDatabase;
@@ -19,7 +20,7 @@ let parley: SandboxedParley;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  parley = await startSandboxedParley({ db, oauth: true, env: { JOBS_ENABLED: 'false' } });
+  parley = await startSandboxedParley({ ...sharedWorkers(), db, oauth: true, env: { JOBS_ENABLED: 'false' } });
 }, 120_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // the tests themselves. PGlite's are data directories dumped to tarballs, which an in-memory PGlite loads several
 // times faster than it starts empty; PostgreSQL's are databases that CREATE DATABASE … TEMPLATE copies.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,14 +13,22 @@ import { applyMigrations } from '../../src/db/migrate.js';
 import { seedWorkspace } from '../../src/db/seed.js';
 import { TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
 
-/** `migrated`: every migration applied, no rows. `seeded`: that, plus the stand-in's workspace and its catalog. */
-export type TemplateName = 'migrated' | 'seeded';
+/**
+ * `empty`: a database as PostgreSQL's initdb leaves it (PGlite's initdb alone costs ~5 s of CPU). `migrated`: every
+ * migration applied, no rows. `seeded`: that, plus the stand-in's workspace and its catalog.
+ */
+export type TemplateName = 'empty' | 'migrated' | 'seeded';
 
 /** The stand-in's workspace, as the seeded template holds it (the demo's brand). */
 export const SEEDED_WORKSPACE = { slackTeamId: TEAM_ID, brandName: 'Valden Outdoor' } as const;
 
 export type DatabaseTemplates =
-  | { kind: 'pglite'; dumps: Record<TemplateName, string> }
+  | {
+      kind: 'pglite';
+      dumps: Record<TemplateName, string>;
+      /** The empty template as a closed data directory, to copy into a folder a process opens. */
+      emptyDataDir: string;
+    }
   | {
       kind: 'postgres';
       /** The server's URL (its database is only where the administrative statements connect). */
@@ -49,14 +57,26 @@ export function makeDatabaseTemplates(url: string | undefined): Promise<MadeTemp
 async function pgliteTemplates(): Promise<MadeTemplates> {
   const folder = await mkdtemp(join(tmpdir(), 'parley-test-templates-'));
   const dataDir = join(folder, 'data');
-  const dumps = { migrated: join(folder, 'migrated.tar'), seeded: join(folder, 'seeded.tar') };
+  const emptyDataDir = join(folder, 'empty-data');
+  const dumps = {
+    empty: join(folder, 'empty.tar'),
+    migrated: join(folder, 'migrated.tar'),
+    seeded: join(folder, 'seeded.tar'),
+  };
+  await withDatabase(await openDatabase({ kind: 'pglite', dataDir }), async () => {});
+  // Closed, the folder holds no lock of Parley's (src/db/pglite-lock.ts): a copy opens as a folder never opened.
+  await cp(dataDir, emptyDataDir, { recursive: true });
+  await dumpPglite(dataDir, dumps.empty);
   await withDatabase(await openDatabase({ kind: 'pglite', dataDir }), (db) => applyMigrations(db));
   await dumpPglite(dataDir, dumps.migrated);
   await withDatabase(await openDatabase({ kind: 'pglite', dataDir }), (db) =>
     seedWorkspace(db.prisma, SEEDED_WORKSPACE),
   );
   await dumpPglite(dataDir, dumps.seeded);
-  return { templates: { kind: 'pglite', dumps }, drop: () => rm(folder, { recursive: true, force: true }) };
+  return {
+    templates: { kind: 'pglite', dumps, emptyDataDir },
+    drop: () => rm(folder, { recursive: true, force: true }),
+  };
 }
 
 /** The closed folder's data directory as `dumpDataDir` writes it, read by `openDatabase({ fromDump })`. */
@@ -74,8 +94,9 @@ async function dumpPglite(dataDir: string, file: string): Promise<void> {
 
 async function postgresTemplates(url: string): Promise<MadeTemplates> {
   const prefix = `parley_test_${randomBytes(4).toString('hex')}`;
-  const databases = { migrated: `${prefix}_migrated`, seeded: `${prefix}_seeded` };
-  await runAdminStatement(url, `CREATE DATABASE "${databases.migrated}"`);
+  const databases = { empty: `${prefix}_empty`, migrated: `${prefix}_migrated`, seeded: `${prefix}_seeded` };
+  await runAdminStatement(url, `CREATE DATABASE "${databases.empty}"`);
+  await runAdminStatement(url, `CREATE DATABASE "${databases.migrated}" TEMPLATE "${databases.empty}"`);
   const migrated = await openDatabase({ kind: 'postgres', url: databaseUrl(url, databases.migrated), poolSize: 2 });
   await withDatabase(migrated, (db) => applyMigrations(db));
   await runAdminStatement(url, `CREATE DATABASE "${databases.seeded}" TEMPLATE "${databases.migrated}"`);

@@ -2,6 +2,7 @@
 // PGlite by default, or — when DATABASE_URL is set — a database of its own on that server, so test files running in
 // parallel never see each other's rows.
 import { randomBytes } from 'node:crypto';
+import { cp } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { databaseUrl, runAdminStatement, type DatabaseTemplates, type TemplateName } from './database-templates.js';
@@ -32,13 +33,33 @@ export async function createTestDatabase(template: TemplateName = 'migrated'): P
 
 function providedTemplates(): DatabaseTemplates {
   const templates = inject('databaseTemplates');
-  // Only the database and e2e projects make templates: a file elsewhere that opens a database would run on PGlite
-  // only, never in CI's PostgreSQL pass.
+  // Only the database, e2e and isolated projects have templates: a file elsewhere that opens a database would run on
+  // PGlite only, never in CI's PostgreSQL pass.
   if (!templates) {
     throw new Error(
       'This test file opens a database: name it *.db.test.ts (or put it under test/e2e) so that it runs in the ' +
         'database project, on PGlite and on PostgreSQL.',
     );
   }
+  return templates;
+}
+
+/**
+ * For the tests of PGlite itself (the isolated project, PGlite only): the template's dump, for `openDatabase({ kind:
+ * 'pglite', fromDump })`, `new PGliteThread({ fromDump })` or PGlite's own `loadDataDir`.
+ */
+export function pgliteTemplateDump(template: TemplateName): string {
+  return pgliteTemplates().dumps[template];
+}
+
+/** Makes `dataDir` a copy of the empty template: a folder PGlite opens without running initdb. */
+export async function copyEmptyPgliteDataDir(dataDir: string): Promise<void> {
+  await cp(pgliteTemplates().emptyDataDir, dataDir, { recursive: true });
+}
+
+function pgliteTemplates(): Extract<DatabaseTemplates, { kind: 'pglite' }> {
+  const templates = providedTemplates();
+  if (templates.kind !== 'pglite')
+    throw new Error('PGlite templates are for the isolated project, which runs on PGlite');
   return templates;
 }

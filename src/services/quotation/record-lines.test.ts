@@ -11,21 +11,19 @@ import type {
   Transaction,
 } from '@prisma/driver-adapter-utils';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fromPglite } from 'pg-boss';
 import { loadEnv } from '../../config/env.js';
-import type { Database } from '../../db/client.js';
-import { applyMigrations } from '../../db/migrate.js';
 import { PGliteAdapterFactory } from '../../db/pglite-adapter.js';
-import { seedWorkspace } from '../../db/seed.js';
 import { PrismaClient } from '../../generated/prisma/client.js';
 import { loadCatalogIndex } from '../../db/stores/catalog-store.js';
 import { parseQuotation } from '../../quotation/parse-quotation.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
+import { SEEDED_WORKSPACE } from '../../../test/support/database-templates.js';
+import { pgliteTemplateDump } from '../../../test/support/test-database.js';
 import { readQuotation } from './read-quotation.js';
 import { reviewItem } from './review-quotation.js';
 import { enqueueReviewChanged } from '../../thread/review.js';
 
-const TEAM = 'T0RECORD01';
+const TEAM = SEEDED_WORKSPACE.slackTeamId;
 const BUYER = 'U0BUYER001';
 
 /** Every statement Prisma sent, in order. */
@@ -88,29 +86,10 @@ let large: Buffer;
 let files = 0;
 
 beforeAll(async () => {
-  pglite = new PGlite();
+  // The seeded template: its catalog matches the lines, so each carries its product and candidates as the review shows.
+  pglite = new PGlite({ loadDataDir: new Blob([await readFile(pgliteTemplateDump('seeded'))]) });
   await pglite.waitReady;
   prisma = new PrismaClient({ adapter: notingStatements(new PGliteAdapterFactory(pglite)) });
-  const database: Database = {
-    prisma,
-    kind: 'pglite',
-    location: 'memory',
-    jobQueue: { db: fromPglite(pglite), backend: 'pglite' },
-    withScriptConnection: (work) =>
-      work({
-        exec: async (sql) => {
-          await pglite.exec(sql);
-        },
-        query: async <Row>(sql: string, params: unknown[] = []) => (await pglite.query<Row>(sql, params)).rows,
-      }),
-    close: async () => {
-      await prisma.$disconnect();
-      await pglite.close();
-    },
-  };
-  await applyMigrations(database);
-  // The seeded catalog: lines are matched, so each carries its product and candidates as the review shows them.
-  await seedWorkspace(prisma, { slackTeamId: TEAM, brandName: 'Valden Outdoor' });
   const contexts = createContextFactory({ prisma, env: loadEnv({}), llm: null });
   const found = await contexts.forTeam(TEAM);
   if (!found) throw new Error('no workspace');
