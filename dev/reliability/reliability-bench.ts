@@ -378,7 +378,9 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
   }
 
   // ── The 3,000-line quotation at Slack's pace, while 20 people open the App Home every 2 s ──
-  for (const kind of runs('large') ? backends : []) {
+  // On PostgreSQL, the database for large loads: PGlite runs on Bolt's thread, sized for the demo, the tests, the CLIs
+  // and one small instance (src/db/client.ts).
+  for (const kind of runs('large') && backends.includes('postgres') ? (['postgres'] as const) : []) {
     // Where the acks' time went: database queue, database, the rest (src/db/connection-lanes.ts).
     const timingsPath = join(tmpdir(), `parley-large-story-db-timings-${kind}.json`);
     const outcome = await story(kind, 'large', {

@@ -46,7 +46,7 @@ function providedTemplates(): DatabaseTemplates {
 
 /**
  * For the tests of PGlite itself (the isolated project, PGlite only): the template's dump, for `openDatabase({ kind:
- * 'pglite', fromDump })`, `new PGliteThread({ fromDump })` or PGlite's own `loadDataDir`.
+ * 'pglite', fromDump })` or PGlite's own `loadDataDir`.
  */
 export function pgliteTemplateDump(template: TemplateName): string {
   return pgliteTemplates().dumps[template];
