@@ -15,7 +15,6 @@ import { defineConfig } from 'vitest/config';
 
 const PGLITE = [
   'src/db/pglite-*.test.ts',
-  'src/db/connection-lanes.test.ts',
   'src/db/numeric.test.ts',
   'src/db/schema-drift.test.ts',
   'src/services/quotation/record-lines.test.ts',

@@ -13,8 +13,6 @@ const { env } = await import('./config/env.js');
 const { openAppDatabase } = await import('./db/app-database.js');
 const { log } = await import('./log.js');
 const { missingSlackCredentials, startParley } = await import('./server.js');
-const { writeConnectionTimings } = await import('./db/connection-lanes.js');
-const { onSlackAnswered } = await import('./ack-path.js');
 
 if (envFile.found) log.info('read .env', { variables: envFile.applied.length });
 const missing = missingSlackCredentials(env);
@@ -31,10 +29,7 @@ function cannotStart(error: unknown): never {
   process.exit(1);
 }
 
-// Benchmarks only: where each answer to Slack spent its time (database queue, database, the rest).
-const timings = env.DB_TIMINGS_FILE ? writeConnectionTimings(env.DB_TIMINGS_FILE) : null;
-if (timings) onSlackAnswered(timings.answered);
-const db = await openAppDatabase(env, timings?.onTurn).catch(cannotStart);
+const db = await openAppDatabase(env).catch(cannotStart);
 const server = await startParley({ env, db }).catch(async (error: unknown) => {
   await db.close();
   return cannotStart(error);
@@ -45,7 +40,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     log.info('stopping', { signal });
     await server.stop();
     await db.close();
-    timings?.stop();
     process.exit(0);
   });
 }

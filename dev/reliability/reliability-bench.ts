@@ -381,14 +381,11 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
   // On PostgreSQL, the database for large loads: PGlite runs on Bolt's thread, sized for the demo, the tests, the CLIs
   // and one small instance (src/db/client.ts).
   for (const kind of runs('large') && backends.includes('postgres') ? (['postgres'] as const) : []) {
-    // Where the acks' time went: database queue, database, the rest (src/db/connection-lanes.ts).
-    const timingsPath = join(tmpdir(), `parley-large-story-db-timings-${kind}.json`);
     const outcome = await story(kind, 'large', {
       ...common,
       sample: LARGE_SAMPLE,
       env: {
         SLACK_POST_INTERVAL_MS: '1000',
-        DB_TIMINGS_FILE: timingsPath,
         // PARLEY_BENCH_CPU_PROF=dir: a CPU profile of each Parley process, written there when it stops.
         ...(process.env.PARLEY_BENCH_CPU_PROF ? { PARLEY_CPU_PROFILE_DIR: process.env.PARLEY_BENCH_CPU_PROF } : {}),
       },
@@ -418,7 +415,6 @@ async function runParts(options: ReliabilityOptions): Promise<ReliabilityFigures
       outcome.timeline.map((entry) => `${entry.atS.toFixed(1).padStart(6)} s  ${entry.what}`).join('\n'),
     );
     print(`             timeline (deliveries and Web API calls, App Home left out): ${timelinePath}`);
-    print(`             database time of the acks, turns on the connection, event-loop delay: ${timingsPath}`);
   }
 
   // ── The database unreachable for 6 s while buyers click, share files and approve: nothing acknowledged may be lost ──

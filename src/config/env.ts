@@ -48,11 +48,6 @@ const envSchema = z.object({
   OUTBOX_LOCK_MS: z.coerce.number().int().min(1000).default(60_000),
   /** Background tasks (reading files, driving negotiations) one process runs at once; the rest wait their turn. */
   WORK_CONCURRENCY: z.coerce.number().int().min(1).default(4),
-  /**
-   * Benchmarks: where this process writes, every 5 s, how long the work Slack waited on spent queued for the database
-   * and running on it, the busiest turns on PGlite's connection, and the event loop's delay (src/db/connection-lanes.ts).
-   */
-  DB_TIMINGS_FILE: optionalString,
   /** Seeds every negotiation's offline agents (replays, benchmarks); unset = each quotation's own seed. */
   NEGOTIATION_SEED: z.coerce.number().int().min(0).optional(),
 

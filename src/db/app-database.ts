@@ -4,25 +4,17 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '../config/env.js';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './client.js';
-import type { Turn } from './connection-lanes.js';
 import { applyMigrations } from './migrate.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export function databaseOptionsFromEnv(
-  env: Pick<Env, 'DATABASE_URL' | 'PGLITE_DATA_DIR'>,
-  onTurn?: (turn: Turn) => void,
-): OpenDatabaseOptions {
+export function databaseOptionsFromEnv(env: Pick<Env, 'DATABASE_URL' | 'PGLITE_DATA_DIR'>): OpenDatabaseOptions {
   if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL };
-  return { kind: 'pglite', dataDir: resolve(PROJECT_ROOT, env.PGLITE_DATA_DIR), onTurn };
+  return { kind: 'pglite', dataDir: resolve(PROJECT_ROOT, env.PGLITE_DATA_DIR) };
 }
 
-/** `onTurn`: told of each turn on PGlite's connection (DB_TIMINGS_FILE). */
-export async function openAppDatabase(
-  env: Pick<Env, 'DATABASE_URL' | 'PGLITE_DATA_DIR'>,
-  onTurn?: (turn: Turn) => void,
-): Promise<Database> {
-  const db = await openDatabase(databaseOptionsFromEnv(env, onTurn));
+export async function openAppDatabase(env: Pick<Env, 'DATABASE_URL' | 'PGLITE_DATA_DIR'>): Promise<Database> {
+  const db = await openDatabase(databaseOptionsFromEnv(env));
   try {
     await applyMigrations(db);
   } catch (error) {

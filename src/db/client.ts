@@ -6,7 +6,6 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { fromPglite } from 'pg-boss';
 import type { JobQueueConnection } from '../jobs/background-work.js';
-import { servedInLanes, type Turn } from './connection-lanes.js';
 import { PGliteAdapterFactory } from './pglite-adapter.js';
 import { AckReservingPool } from './reserving-pool.js';
 import { lockPgliteFolder } from './pglite-lock.js';
@@ -40,8 +39,6 @@ export type OpenDatabaseOptions =
        * from instead of an empty cluster: loading one is several times faster than PGlite's own first start (tests).
        */
       fromDump?: string;
-      /** Told of every turn on the connection (the timings, DB_TIMINGS_FILE). */
-      onTurn?: (turn: Turn) => void;
     }
   | {
       kind: 'postgres';
@@ -54,7 +51,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return options.kind === 'pglite' ? openPglite(options) : openPostgres(options.url, options.schema, options.poolSize);
 }
 
-async function openPglite({ dataDir, fromDump, onTurn }: OpenDatabaseOptions & { kind: 'pglite' }): Promise<Database> {
+async function openPglite({ dataDir, fromDump }: OpenDatabaseOptions & { kind: 'pglite' }): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // PGlite cannot see another process on the same files, and two writers corrupt them: the folder is this process's
   // until close (or exit), and a second opener is refused with a sentence naming the holder.
@@ -74,10 +71,11 @@ async function openPglite({ dataDir, fromDump, onTurn }: OpenDatabaseOptions & {
     lock?.release();
     throw error;
   }
-  // Everyone uses the connection through its lanes, so a save Slack waits on goes before queued background work.
-  const pglite = servedInLanes(opened, onTurn);
+  // One connection for everyone: PGlite's own lock serves statements and transactions in turn, first come first
+  // served (a statement outside a transaction waits for the open one to end).
+  const pglite = opened;
   const prisma = new PrismaClient({ adapter: new PGliteAdapterFactory(pglite) });
-  // PGlite is one connection; a script runs on it directly, taking its turns like everyone else.
+  // A script runs on it directly, taking its turns like everyone else.
   const connection: ScriptConnection = {
     async exec(sql) {
       await pglite.exec(sql);

@@ -22,7 +22,7 @@ describe.skipIf(!env.DATABASE_URL)('the PostgreSQL pool, with connections reserv
       db.prisma.$queryRaw`SELECT pg_sleep(1)::text`.then(() => finished.push(`background ${i}`)),
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const save = whileSlackWaits('block_actions:test', async () => {
+    const save = whileSlackWaits(async () => {
       await db.prisma.$queryRaw`SELECT 1`;
       finished.push('save');
     });

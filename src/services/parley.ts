@@ -432,7 +432,7 @@ export function createParley(options: ParleyOptions): Parley {
       // The Home is built (five queries) and queued after the listener acknowledged: building it before the answer
       // made every app_home_opened wait on the database and Slack (ack p99 3 s in the large story). Held only in
       // memory until it is queued: a crash in between loses this publish, which the person's next open makes again.
-      // Built as background work: its queries do not go before other people's saves (src/db/connection-lanes.ts).
+      // Built as background work: its queries do not take the connections kept for other people's saves (src/ack-path.ts).
       void track(inBackground(() => refreshHome(teamId, userId, shown ?? null))).catch((error: unknown) =>
         log.error('could not publish an App Home', { error, teamId, userId }),
       );

@@ -13,7 +13,7 @@ import {
   SocketModeReceiver,
   type SocketModeReceiverOptions,
 } from '@slack/bolt';
-import { deliveryName, whileSlackWaits } from '../ack-path.js';
+import { whileSlackWaits } from '../ack-path.js';
 import { log } from '../log.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerActions } from './listeners/actions/index.js';
@@ -159,7 +159,7 @@ function answeringSlack(app: App): App {
   return new Proxy(app, {
     get(target, property, receiver) {
       if (property !== 'processEvent') return Reflect.get(target, property, receiver);
-      return (event: ReceiverEvent) => whileSlackWaits(deliveryName(event.body), () => target.processEvent(event));
+      return (event: ReceiverEvent) => whileSlackWaits(() => target.processEvent(event));
     },
   });
 }

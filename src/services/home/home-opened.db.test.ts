@@ -69,7 +69,7 @@ afterAll(async () => {
 /** An open as the receiver runs it: Slack waits until it resolves. */
 async function open(userId: string, shown: string | null = null) {
   const before = calls.whileSlackWaits;
-  const result = await whileSlackWaits('event_callback:app_home_opened', () => parley.homeOpened(TEAM, userId, shown));
+  const result = await whileSlackWaits(() => parley.homeOpened(TEAM, userId, shown));
   await parley.idle();
   return { ...result, callsWhileSlackWaited: calls.whileSlackWaits - before };
 }
