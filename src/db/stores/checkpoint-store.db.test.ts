@@ -153,7 +153,9 @@ describe('checkpoints stored as a base, deltas and line sets', () => {
     // Whole-state checkpoints wrote at least the state's size each step (2.2 MB here); a step now writes what it
     // added: a column of prices or of asks, a few kilobytes of messages and the delta.
     expect(stateBytes).toBeGreaterThan(2_000_000);
-    expect(Math.max(...written)).toBeLessThan(stateBytes / 20);
+    // PGlite's WAL is this test's alone. PostgreSQL's is the server's: the test files running beside this one write
+    // into it too (a CREATE DATABASE copies its whole template into the WAL), so there the figure is not this step's.
+    if (db.kind === 'pglite') expect(Math.max(...written)).toBeLessThan(stateBytes / 20);
     expect((await readStoredCheckpoint(ws, negotiationId)).state).toEqual(state);
     // The version this process saved is not decoded again: the load is the state it remembers.
     expect((await loadCheckpoint(ws, negotiationId)).state).toBe(state);
