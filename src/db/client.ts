@@ -56,24 +56,22 @@ async function openPglite({ dataDir, fromDump }: OpenDatabaseOptions & { kind: '
   // PGlite cannot see another process on the same files, and two writers corrupt them: the folder is this process's
   // until close (or exit), and a second opener is refused with a sentence naming the holder.
   const lock = dataDir ? await lockPgliteFolder(dataDir) : null;
-  // On this thread: PGlite runs each statement synchronously, which PGlite's loads (the demo, the tests, the CLIs, one
-  // small instance) afford — ten stories at once on the reliability bench kept every ack under 500 ms (p99 224 ms),
-  // and the stories ran faster than through a worker thread, whose start and messages cost more than they saved.
-  // Large loads are PostgreSQL's.
-  const opened = new PGlite({
+  // On this thread, one connection for everyone: PGlite runs each statement synchronously and its own lock serves
+  // statements and transactions first come, first served (a statement outside a transaction waits for the open one).
+  // Its loads (the demo, the tests, the CLIs, one small instance) afford it: the default story's acks took at most
+  // 155 ms, ten stories at once p99 514 ms (bench reliability --parts load --backends pglite), and the stories ran
+  // faster than through a worker thread and priority lanes. Large loads are PostgreSQL's.
+  const pglite = new PGlite({
     dataDir,
     ...(fromDump ? { loadDataDir: new Blob([await readFile(fromDump)]) } : {}),
   });
   try {
-    await opened.waitReady;
+    await pglite.waitReady;
   } catch (error) {
-    await opened.close().catch(() => {});
+    await pglite.close().catch(() => {});
     lock?.release();
     throw error;
   }
-  // One connection for everyone: PGlite's own lock serves statements and transactions in turn, first come first
-  // served (a statement outside a transaction waits for the open one to end).
-  const pglite = opened;
   const prisma = new PrismaClient({ adapter: new PGliteAdapterFactory(pglite) });
   // A script runs on it directly, taking its turns like everyone else.
   const connection: ScriptConnection = {
