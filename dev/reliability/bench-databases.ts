@@ -1,18 +1,20 @@
 // A fresh database for one benchmark run, of either kind: an embedded PGlite directory, or a new database on the
 // PostgreSQL server. Parley processes get its environment; the benchmark opens it itself only when they are down
-// (PGlite is one process's database). A run's database starts as a copy of a template migrated and seeded once per
-// benchmark (a directory copy, or PostgreSQL's CREATE DATABASE … TEMPLATE), as if Parley had started on it before:
-// seeding the 10K-product catalog again for every run would double a short run's time.
+// (PGlite is one process's database). A run's database starts as a copy of the test suite's seeded template (a
+// directory copy, or PostgreSQL's CREATE DATABASE … TEMPLATE), as if Parley had started on it before: seeding the
+// 10K-product catalog again for every run would double a short run's time. Under vitest the run's templates are
+// used (provideBenchTemplates); a benchmark makes its own once.
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadEnv } from '../../src/config/env.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { applyMigrations } from '../../src/db/migrate.js';
-import { seedWorkspace } from '../../src/db/seed.js';
-import { TEAM_ID } from '../slack-stand-in/sandboxed-parley.js';
-import { runAdminStatement } from '../../test/support/database-templates.js';
+import {
+  type DatabaseTemplates,
+  makeDatabaseTemplates,
+  type MadeTemplates,
+  runAdminStatement,
+} from '../../test/support/database-templates.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -42,67 +44,39 @@ function admin(sql: string): Promise<void> {
   return runAdminStatement(POSTGRES_ADMIN_URL, sql);
 }
 
-/** Migrates and seeds (the stand-in's workspace), as Parley's first start would. */
-async function prepare(db: Database): Promise<void> {
-  try {
-    await applyMigrations(db);
-    await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: loadEnv({}).SEED_BRAND_NAME });
-  } finally {
-    await db.close();
-  }
+/** The templates of each kind: the test run's, or made on first use and kept for the rest of the process. */
+const templates = new Map<DatabaseKind, Promise<MadeTemplates>>();
+
+/** Hands the test run's templates (test/database-setup.ts) to the benchmark's runs: nothing is made again. */
+export function provideBenchTemplates(provided: DatabaseTemplates): void {
+  templates.set(provided.kind, Promise.resolve({ templates: provided, drop: async () => {} }));
 }
 
-/** The template of each kind, made on first use and kept for the rest of the process. */
-const templates = new Map<DatabaseKind, Promise<string>>();
-
-function template(kind: DatabaseKind): Promise<string> {
+function template(kind: DatabaseKind): Promise<DatabaseTemplates> {
   let made = templates.get(kind);
   if (!made) {
-    made = kind === 'pglite' ? pgliteTemplate() : postgresTemplate();
+    made = makeDatabaseTemplates(kind === 'postgres' ? POSTGRES_ADMIN_URL : undefined);
     templates.set(kind, made);
     made.catch(() => templates.delete(kind));
   }
-  return made;
+  return made.then((m) => m.templates);
 }
 
-async function pgliteTemplate(): Promise<string> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'parley-template-'));
-  await prepare(await openDatabase({ kind: 'pglite', dataDir }));
-  return dataDir;
-}
-
-async function postgresTemplate(): Promise<string> {
-  const name = `parley_template_${process.pid}_${Date.now().toString(36)}`;
-  await admin(`CREATE DATABASE "${name}"`);
-  await prepare(
-    await openDatabase({ kind: 'postgres', url: `postgresql://postgres@127.0.0.1:5432/${name}`, poolSize: 2 }),
-  );
-  return name;
-}
-
-/** Removes the templates this process made (the end of a benchmark). */
+/** Removes the templates this process made (the end of a benchmark); the test run's are its own to remove. */
 export async function dropBenchTemplates(): Promise<void> {
-  for (const [kind, made] of templates) {
-    const where = await made.catch(() => null);
-    if (where === null) continue;
-    if (kind === 'pglite') await rm(where, { recursive: true, force: true });
-    else await admin(`DROP DATABASE IF EXISTS "${where}" WITH (FORCE)`);
-  }
+  const made = [...templates.values()];
   templates.clear();
+  for (const each of made) await (await each.catch(() => null))?.drop();
 }
 
 let created = 0;
 
-/** A fresh database, migrated and seeded (a copy of the template; `seeded: false` for an empty one). */
-export async function createBenchDatabase(
-  kind: DatabaseKind,
-  label: string,
-  options: { seeded?: boolean } = {},
-): Promise<BenchDatabase> {
-  const seeded = options.seeded ?? true;
-  if (kind === 'pglite') {
+/** A fresh database, migrated and seeded with the stand-in's workspace (a copy of the seeded template). */
+export async function createBenchDatabase(kind: DatabaseKind, label: string): Promise<BenchDatabase> {
+  const made = await template(kind);
+  if (made.kind === 'pglite') {
     const dataDir = await mkdtemp(join(tmpdir(), `parley-${label}-`));
-    if (seeded) await cp(await template(kind), dataDir, { recursive: true });
+    await cp(made.seededDataDir, dataDir, { recursive: true });
     return {
       kind,
       env: { PGLITE_DATA_DIR: dataDir },
@@ -111,7 +85,7 @@ export async function createBenchDatabase(
     };
   }
   const name = `parley_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${Date.now().toString(36)}_${++created}`;
-  await admin(seeded ? `CREATE DATABASE "${name}" TEMPLATE "${await template(kind)}"` : `CREATE DATABASE "${name}"`);
+  await admin(`CREATE DATABASE "${name}" TEMPLATE "${made.databases.seeded}"`);
   const url = `postgresql://postgres@127.0.0.1:5432/${name}`;
   return {
     kind,

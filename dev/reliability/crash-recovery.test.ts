@@ -2,9 +2,9 @@
 // The story still ends with the same approved PO as an uninterrupted run of the same seed, every message once. On the
 // embedded database by default, on PostgreSQL when DATABASE_URL is set (as CI runs it twice). The benchmark
 // (`npm run bench -- reliability`) runs twenty such trials at random moments.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from '../../src/config/env.js';
-import { createBenchDatabase, dropBenchTemplates } from './bench-databases.js';
+import { createBenchDatabase, dropBenchTemplates, provideBenchTemplates } from './bench-databases.js';
 import { lostMessages, runStory, sameDecision } from './story-run.js';
 
 const kind = env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -19,6 +19,7 @@ async function story(label: string, killAtMs: number[]) {
 }
 
 describe(`a SIGKILL mid-story (${kind})`, () => {
+  beforeAll(() => provideBenchTemplates(inject('databaseTemplates')));
   afterAll(() => dropBenchTemplates());
 
   it('loses nothing, doubles nothing and decides the same', async () => {

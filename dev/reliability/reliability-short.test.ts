@@ -1,13 +1,17 @@
 // The reliability benchmark's own runs, short: the same code as `npm run bench -- reliability`, with fewer uploads and
 // no fuzzing (ingestion-fuzz.test.ts) or crash trials (crash-recovery.test.ts). On the backend CI asks for: the
 // embedded database, or PostgreSQL (which adds two instances side by side and connections cut mid-story).
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from '../../src/config/env.js';
+import { provideBenchTemplates } from './bench-databases.js';
 import { runReliability } from './reliability-bench.js';
 
 const kind = env.DATABASE_URL ? 'postgres' : 'pglite';
 
 describe(`the reliability benchmark, short (${kind})`, () => {
+  // The run's seeded template, as every test's database starts from it.
+  beforeAll(() => provideBenchTemplates(inject('databaseTemplates')));
+
   it('faults, load (and on PostgreSQL two instances and dropped connections): nothing lost, nothing doubled', async () => {
     const lines: string[] = [];
     const figures = await runReliability({

@@ -28,6 +28,8 @@ export type DatabaseTemplates =
       dumps: Record<TemplateName, string>;
       /** The empty template as a closed data directory, to copy into a folder a process opens. */
       emptyDataDir: string;
+      /** The seeded template as a closed data directory: a Parley process's folder starts as its copy. */
+      seededDataDir: string;
     }
   | {
       kind: 'postgres';
@@ -74,7 +76,7 @@ async function pgliteTemplates(): Promise<MadeTemplates> {
   );
   await dumpPglite(dataDir, dumps.seeded);
   return {
-    templates: { kind: 'pglite', dumps, emptyDataDir },
+    templates: { kind: 'pglite', dumps, emptyDataDir, seededDataDir: dataDir },
     drop: () => rm(folder, { recursive: true, force: true }),
   };
 }
