@@ -24,7 +24,6 @@ import { createTokenCipher, type TokenCipher } from './services/workspace/token-
 import type { SlackDirectory } from './services/workspace/workspace-settings.js';
 import { startBackgroundWork, WORK_QUEUES } from './jobs/background-work.js';
 import { jobLeaseOwner } from './jobs/job-lease.js';
-import { inBackground } from './ack-path.js';
 import { createSlackApp, replaySavedEvent, type SlackConnection } from './slack/app.js';
 import { createInboxProcessor } from './inbox/slack-inbox.js';
 import { createOutboxPoster } from './outbox/index.js';
@@ -164,7 +163,7 @@ export async function startParley(options: StartParleyOptions) {
     owner,
     negotiationSeed: options.negotiationSeed ?? env.NEGOTIATION_SEED,
     // Queueing the outbox's jobs is background work, even when a listener's save is what asks for it.
-    kickOutbox: () => inBackground(queueOutbox),
+    kickOutbox: queueOutbox,
     hasSlackToken: async (workspaceId) => (await tokenFor(workspaceId)) !== null,
     // The poster's client: no retries of its own, so a Slack that is slow to show a status does not hold up the run.
     threadActivity: createThreadStatus((workspaceId) => clients.forPoster(workspaceId)),

@@ -4,10 +4,10 @@ import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { fromPglite } from 'pg-boss';
 import type { JobQueueConnection } from '../jobs/background-work.js';
 import { PGliteAdapterFactory } from './pglite-adapter.js';
-import { AckReservingPool } from './reserving-pool.js';
 import { lockPgliteFolder } from './pglite-lock.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -103,16 +103,12 @@ async function openPglite({ dataDir, fromDump }: OpenDatabaseOptions & { kind: '
 }
 
 async function openPostgres(url: string, schema: string | undefined, poolSize = 10): Promise<Database> {
-  // A few connections stay free for the saves of acknowledgements, however busy the background is.
-  const pool = new AckReservingPool(
-    {
-      connectionString: url,
-      max: poolSize,
-      // Unqualified names in the migrations resolve to the chosen schema.
-      options: schema ? `-c search_path="${schema}"` : undefined,
-    },
-    Math.max(1, Math.floor(poolSize / 4)),
-  );
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Unqualified names in the migrations resolve to the chosen schema.
+    options: schema ? `-c search_path="${schema}"` : undefined,
+  });
   // An idle client whose server connection drops emits 'error'; unhandled, that would kill the process. The pool
   // replaces the client and the next query reconnects.
   pool.on('error', () => {});

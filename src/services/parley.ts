@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import type * as Inputs from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
-import { inBackground } from '../ack-path.js';
 import { log } from '../log.js';
 import { answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
 import { answerWhichQuestion } from './negotiation/answer-which-question.js';
@@ -355,12 +354,10 @@ export function createParley(options: ParleyOptions): Parley {
       return done({ fileName: report.fileName, finished: Promise.resolve(report) }, false);
     }
     // In this process: one transaction, and the claim is in the database (a second click finds it).
-    const finished = inBackground(() => applyCatalogImport(ctx, { importId: input.importId })).catch(
-      (error: unknown) => {
-        log.error('catalog import failed', { error, importId: input.importId });
-        return null;
-      },
-    );
+    const finished = applyCatalogImport(ctx, { importId: input.importId }).catch((error: unknown) => {
+      log.error('catalog import failed', { error, importId: input.importId });
+      return null;
+    });
     return done({ fileName: claim.value.fileName, finished: track(finished) });
   }
 
@@ -432,8 +429,7 @@ export function createParley(options: ParleyOptions): Parley {
       // The Home is built (five queries) and queued after the listener acknowledged: building it before the answer
       // made every app_home_opened wait on the database and Slack (ack p99 3 s in the large story). Held only in
       // memory until it is queued: a crash in between loses this publish, which the person's next open makes again.
-      // Built as background work: its queries do not take the connections kept for other people's saves (src/ack-path.ts).
-      void track(inBackground(() => refreshHome(teamId, userId, shown ?? null))).catch((error: unknown) =>
+      void track(refreshHome(teamId, userId, shown ?? null)).catch((error: unknown) =>
         log.error('could not publish an App Home', { error, teamId, userId }),
       );
       return { becameApprover: claimed.ok && claimed.value.becameApprover };

@@ -13,7 +13,6 @@ import {
   SocketModeReceiver,
   type SocketModeReceiverOptions,
 } from '@slack/bolt';
-import { whileSlackWaits } from '../ack-path.js';
 import { log } from '../log.js';
 import type { SlackDeps } from './deps.js';
 import { register as registerActions } from './listeners/actions/index.js';
@@ -108,7 +107,7 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
     receiver = new InboxFirstSocketModeReceiver({ appToken: connection.appToken }, options.inbox);
     app = new App({ token: connection.botToken, receiver, ...appOptions });
   } else if (connection.kind === 'http') {
-    receiver = new AckPathHttpReceiver({
+    receiver = new HTTPReceiver({
       signingSecret: connection.signingSecret,
       port: connection.port,
       customRoutes,
@@ -116,7 +115,7 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
     });
     app = new App({ token: connection.botToken, receiver, ...appOptions });
   } else {
-    receiver = new AckPathHttpReceiver({
+    receiver = new HTTPReceiver({
       signingSecret: connection.signingSecret,
       port: connection.port,
       clientId: connection.clientId,
@@ -148,27 +147,6 @@ export function createSlackApp(options: SlackAppOptions): { app: App; receiver: 
     if (isEventCallback(body)) throw error;
   });
   return { app, receiver };
-}
-
-/**
- * The app as a receiver sees it: every delivery runs inside `whileSlackWaits` (src/ack-path.ts) until it is answered,
- * so its saves go before background work on a busy database. Replays from the inbox (`replaySavedEvent`) do not come
- * through here: Slack was answered when the event was saved.
- */
-function answeringSlack(app: App): App {
-  return new Proxy(app, {
-    get(target, property, receiver) {
-      if (property !== 'processEvent') return Reflect.get(target, property, receiver);
-      return (event: ReceiverEvent) => whileSlackWaits(() => target.processEvent(event));
-    },
-  });
-}
-
-/** The HTTP receiver (answers Slack once the listener is done, `processBeforeResponse`), on Slack's clock. */
-class AckPathHttpReceiver extends HTTPReceiver {
-  override init(app: App): void {
-    super.init(answeringSlack(app));
-  }
 }
 
 /** Marks a delivery as coming from the inbox (Bolt copies it into the listeners' context). */
@@ -210,7 +188,7 @@ class InboxFirstSocketModeReceiver extends SocketModeReceiver {
         };
       },
     });
-    super.init(answeringSlack(savingFirst));
+    super.init(savingFirst);
   }
 }
 

@@ -6,7 +6,6 @@
 // its own writes: it forgets a value the moment it changes here (`forget`, or the `epoch` moving on), and another
 // instance's change reaches it within `maxAgeMs` at most. Nothing is cached for a key not found (a team not installed
 // yet is asked about each time, so an install is seen at once). A restart starts empty.
-import { inBackground } from '../../ack-path.js';
 import { log } from '../../log.js';
 
 export interface RecentReadsOptions {
@@ -29,16 +28,14 @@ export function recentReads<V>(load: (key: string) => Promise<V | null>, options
   const now = options.now ?? (() => performance.now());
   const epoch = options.epoch ?? (() => 0);
   const entries = new Map<string, { value: V; readAt: number; epoch: number }>();
-  // Reads someone waits for (one at a time per key: twenty opens that find nothing wait for the same statement), and
-  // refreshes nobody waits for. Kept apart: a request that must wait never joins a refresh, whose statement queues
-  // behind background work (src/ack-path.ts), but reads in its own lane.
+  // One read at a time per key: twenty opens that find nothing wait for the same statement, and a request past the
+  // max age joins a refresh already running rather than reading again.
   const reading = new Map<string, Promise<V | null>>();
-  const refreshing = new Map<string, Promise<V | null>>();
   // Per key, how many times this process forgot it: a read that started before is not kept.
   const forgotten = new Map<string, number>();
 
-  function read(key: string, runs: Map<string, Promise<V | null>>): Promise<V | null> {
-    const running = runs.get(key);
+  function read(key: string): Promise<V | null> {
+    const running = reading.get(key);
     if (running) return running;
     const started = { readAt: now(), epoch: epoch(), forgets: forgotten.get(key) ?? 0 };
     const promise: Promise<V | null> = load(key)
@@ -51,9 +48,9 @@ export function recentReads<V>(load: (key: string) => Promise<V | null>, options
         return value;
       })
       .finally(() => {
-        if (runs.get(key) === promise) runs.delete(key);
+        if (reading.get(key) === promise) reading.delete(key);
       });
-    runs.set(key, promise);
+    reading.set(key, promise);
     return promise;
   }
 
@@ -61,10 +58,10 @@ export function recentReads<V>(load: (key: string) => Promise<V | null>, options
     async get(key) {
       const entry = entries.get(key);
       const age = entry ? now() - entry.readAt : Infinity;
-      if (!entry || age >= options.maxAgeMs || entry.epoch !== epoch()) return read(key, reading);
-      if (age >= options.refreshAfterMs && !reading.has(key) && !refreshing.has(key)) {
-        // Not on the clock of the request that noticed: its statement queues as background work.
-        void inBackground(() => read(key, refreshing)).catch((error: unknown) =>
+      if (!entry || age >= options.maxAgeMs || entry.epoch !== epoch()) return read(key);
+      if (age >= options.refreshAfterMs && !reading.has(key)) {
+        // The request that noticed does not wait for it.
+        void read(key).catch((error: unknown) =>
           log.warn('could not read again a value served from memory', { error, key }),
         );
       }
@@ -73,7 +70,6 @@ export function recentReads<V>(load: (key: string) => Promise<V | null>, options
     forget(key) {
       entries.delete(key);
       reading.delete(key);
-      refreshing.delete(key);
       forgotten.set(key, (forgotten.get(key) ?? 0) + 1);
     },
   };
