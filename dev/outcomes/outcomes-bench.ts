@@ -10,7 +10,7 @@ import { CATALOG_CSV, readCatalogCsv } from '../../src/catalog/products-csv.js';
 import { SIMULATED_SUPPLIERS } from '../../src/config/business-rules.js';
 import { env } from '../../src/config/env.js';
 import { createNegotiationAgents } from '../../src/negotiation/agents/create-agents.js';
-import { baselineFromQuotation } from '../../src/negotiation/baseline.js';
+import { baselineFromQuotation, whyNotNegotiable } from '../../src/negotiation/baseline.js';
 import { parseQuotation } from '../../src/quotation/parse-quotation.js';
 import { readLimitsFrom } from '../../src/quotation/xlsx-reader.js';
 import { playScenario, type PreparedSample, type ScenarioOutcome } from './play-scenario.js';
@@ -74,11 +74,25 @@ export function outcomeFigures(outcomes: readonly ScenarioOutcome[]): OutcomeFig
   };
 }
 
-/** Reads each sample once, as the negotiate CLI does (every line's top catalog match taken), without a database. */
-export async function prepareSamples(files: readonly string[], dir = SAMPLES_DIR): Promise<PreparedSample[]> {
+/** A sample Parley would not negotiate, and why (the sentence the buyer gets, or the step still to take). */
+export interface UnplayedSample {
+  file: string;
+  why: string;
+}
+
+/**
+ * Reads each sample once, as the negotiate CLI does (every line's top catalog match taken), without a database. Only
+ * the samples Parley would negotiate are prepared: an RFQ or a requirements list has no priced line, and a comparison
+ * is negotiated only once the buyer has picked a supplier's column; the others come back in `unplayed`.
+ */
+export async function prepareSamples(
+  files: readonly string[],
+  dir = SAMPLES_DIR,
+): Promise<{ prepared: PreparedSample[]; unplayed: UnplayedSample[] }> {
   const catalog = CatalogIndex.build(toCatalogEntries(await readCatalogCsv(CATALOG_CSV)));
   const names = new Map(catalog.entries.map((entry) => [entry.sku, entry.name]));
   const prepared: PreparedSample[] = [];
+  const unplayed: UnplayedSample[] = [];
   for (const file of files) {
     const parsed = await parseQuotation({
       data: await readFile(join(dir, file)),
@@ -87,10 +101,19 @@ export async function prepareSamples(files: readonly string[], dir = SAMPLES_DIR
       limits: readLimitsFrom(env),
       llm: null,
     });
+    if (parsed.comparison.length > 0) {
+      unplayed.push({ file, why: 'a comparison: negotiated once the buyer picks a supplier’s column' });
+      continue;
+    }
     const { baseline, quotedSupplier } = baselineFromQuotation(parsed, names);
+    const notNegotiable = whyNotNegotiable(baseline);
+    if (notNegotiable) {
+      unplayed.push({ file, why: notNegotiable });
+      continue;
+    }
     prepared.push({ file, baseline, quotedSupplier, simulated: SIMULATED_SUPPLIERS });
   }
-  return prepared;
+  return { prepared, unplayed };
 }
 
 export async function bundledSamples(options: { includeLarge?: boolean } = {}): Promise<string[]> {
@@ -131,11 +154,15 @@ export async function runOutcomes(options: {
     wanted === undefined
       ? all.filter((file) => !LARGE_SAMPLE.test(file))
       : all.filter((file) => wanted.some((prefix) => file === prefix || file.startsWith(`${prefix}-`)));
-  const samples = await prepareSamples(files);
-  const scenarios = scenarioGrid({ samples: files, seedsPerCell: options.seedsPerCell ?? 1 });
-  const outcomes = await playScenarios(scenarios, samples);
+  const { prepared, unplayed } = await prepareSamples(files);
+  const played = prepared.map((sample) => sample.file);
+  const scenarios = scenarioGrid({ samples: played, seedsPerCell: options.seedsPerCell ?? 1 });
+  const outcomes = await playScenarios(scenarios, prepared);
   const figures = outcomeFigures(outcomes);
-  if (options.print) printOutcomes(outcomes, options.print);
+  if (options.print) {
+    printOutcomes(outcomes, options.print);
+    for (const { file, why } of unplayed) options.print(`not played: ${file} — ${why}`);
+  }
   return { figures, outcomes };
 }
 

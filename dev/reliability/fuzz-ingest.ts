@@ -20,6 +20,7 @@ const KNOWN_CODES: Record<QuotationErrorCode, true> = {
   zip_bomb: true,
   no_item_table: true,
   download_timeout: true,
+  nothing_to_negotiate: true,
 };
 
 export const QUOTATION_ERROR_CODES = Object.keys(KNOWN_CODES) as QuotationErrorCode[];

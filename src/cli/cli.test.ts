@@ -47,6 +47,14 @@ describe('npm run parse', () => {
 
 // Seconds each: every run is a process of its own (tsx, PGlite, the catalog), and this one negotiates three times.
 describe('npm run negotiate', () => {
+  it('answers a file with no priced catalog line (an RFQ) with one JSON error and a non-zero exit', async () => {
+    const { stdout, code } = await runCli('negotiate', '--json', 'data/samples/24-rfq-blank-prices.xlsx');
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toEqual({
+      error: { code: 'nothing_to_negotiate', message: expect.stringContaining('quantity and a price') },
+    });
+  }, 120_000);
+
   it('negotiates a sample offline with three suppliers, the curveball and its cap, the same way for the same seed', async () => {
     const args = ['--json', '--seed', '11', 'data/samples/01-clean-baseline.xlsx'];
     const [first, second] = [await runCli('negotiate', ...args), await runCli('negotiate', ...args)];

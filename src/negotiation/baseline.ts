@@ -39,6 +39,13 @@ export interface BaselineFromQuotation {
   skipped: string[];
 }
 
+/** Why a baseline cannot be negotiated, in the buyer's words; null when it can. */
+export function whyNotNegotiable(baseline: Baseline): string | null {
+  return baseline.lines.length === 0
+    ? 'No line of this quotation is a catalog product with a quantity and a price.'
+    : null;
+}
+
 /**
  * Uses each line's chosen catalog product (the buyer's confirmation, or the top candidate when run unattended).
  * Lines for the same SKU are merged, keeping the smallest quoted price and adding quantities.

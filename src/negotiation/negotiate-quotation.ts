@@ -4,9 +4,10 @@ import { type NegotiationMode, SIMULATED_SUPPLIERS } from '../config/business-ru
 import { type DecisionNumbers, decide, decisionInputFromState } from '../decision/decide.js';
 import { type DecisionText, writeDecision } from '../decision/write-decision.js';
 import type { Llm } from '../llm/llm.js';
+import { QuotationError } from '../quotation/errors.js';
 import type { ParsedQuotation } from '../quotation/parse-quotation.js';
 import { createNegotiationAgents } from './agents/create-agents.js';
-import { baselineFromQuotation } from './baseline.js';
+import { baselineFromQuotation, whyNotNegotiable } from './baseline.js';
 import type { NegotiationEvent, NegotiationState } from './engine.js';
 import { runUnattended } from './run-unattended.js';
 import type { Baseline, MandateInput } from './types.js';
@@ -42,6 +43,8 @@ export interface NegotiatedQuotation {
 
 export async function negotiateQuotation(options: NegotiateQuotationOptions): Promise<NegotiatedQuotation> {
   const { baseline, quotedSupplier, skipped } = baselineFromQuotation(options.parsed, options.catalogNames);
+  const notNegotiable = whyNotNegotiable(baseline);
+  if (notNegotiable) throw new QuotationError('nothing_to_negotiate', notNegotiable);
   const started = performance.now();
   const { state, events } = await runUnattended(
     {

@@ -11,6 +11,8 @@ export type QuotationErrorCode =
   | 'too_many_cells'
   | 'zip_bomb'
   | 'no_item_table'
+  /** Read, but no line is a catalog product with a quantity and a price (an RFQ, a requirements list): no baseline. */
+  | 'nothing_to_negotiate'
   /** Slack did not send the file in time: nothing is wrong with it, share it again. */
   | 'download_timeout';
 

@@ -8,7 +8,7 @@ import type { NegotiationRequest } from '../../app-types.js';
 import { fnv1a } from '../../commerce/rng.js';
 import { SIMULATED_SUPPLIERS } from '../../config/business-rules.js';
 import { Prisma, type Quotation } from '../../generated/prisma/client.js';
-import { baselineFromQuotation, type BaselineSource } from '../../negotiation/baseline.js';
+import { baselineFromQuotation, type BaselineSource, whyNotNegotiable } from '../../negotiation/baseline.js';
 import { prepareNegotiationStart } from '../../db/stores/negotiation-store.js';
 import { daysUntil, type MandateInput } from '../../negotiation/mandate.js';
 import { priceTierSchema } from '../../negotiation/types.js';
@@ -58,9 +58,8 @@ export async function beginNegotiation(
 
   const source = await baselineSource(ctx, quotation);
   const { baseline, quotedSupplier } = baselineFromQuotation(source.quotation, source.catalogNames);
-  if (baseline.lines.length === 0) {
-    return refused('not_ready', 'No line of this quotation is a catalog product with a quantity and a price.');
-  }
+  const notNegotiable = whyNotNegotiable(baseline);
+  if (notNegotiable) return refused('not_ready', notNegotiable);
   const simulated = await ctx.db.supplier.findMany({
     where: { code: { in: SIMULATED_SUPPLIERS.map((s) => s.code) } },
     select: { id: true, code: true },

@@ -52,6 +52,7 @@ const WHAT_TO_SHARE: Readonly<Record<QuotationErrorCode, string>> = {
   zip_bomb: 'Share the quotation saved again as a normal .xlsx from Excel.',
   no_item_table: 'Parley looks for a table with item (SKU or description), quantity and unit price columns.',
   download_timeout: 'Share the same file again in a few minutes; nothing needs to change in it.',
+  nothing_to_negotiate: 'Share the supplier’s quotation with its quantities and prices filled in.',
 };
 
 export interface FileErrorModel {
