@@ -1,7 +1,7 @@
 // The background jobs on pg-boss, on a real database (PGlite by default; PostgreSQL with DATABASE_URL): a job whose
 // worker died is redone by another instance, two instances never run one negotiation at once, a failing job is
 // retried. Two "instances" are two pg-boss starts on the same database, as two processes would be.
-import { PgBoss } from 'pg-boss';
+import { fromPrisma, PgBoss } from 'pg-boss';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import {
@@ -127,5 +127,35 @@ describe('background jobs on pg-boss', () => {
     await work.idle();
     expect(attempts).toBe(3);
     expect(await work.pending()).toBe(0);
+  }, 60_000);
+
+  // The ground of "one transaction per use case": a job sent through the use case's own Prisma transaction
+  // (pg-boss's fromPrisma) is stored with its rows, or not at all — on PGlite's one connection and on PostgreSQL.
+  it('stores a job sent inside a Prisma transaction only if that transaction commits', async () => {
+    const ran: NegotiationJob[] = [];
+    const work = await instance({ driveNegotiation: async (job) => void ran.push(job) });
+    const job = (negotiationId: string): NegotiationJob => ({ workspaceId: 'W1', negotiationId });
+    const sendIn = (tx: Parameters<typeof fromPrisma>[0], data: NegotiationJob) =>
+      work.boss.send(DRIVE_NEGOTIATION, data, {
+        singletonKey: `negotiation:${data.negotiationId}`,
+        db: fromPrisma(tx),
+      });
+
+    const rolledBack = db.prisma.$transaction(async (tx) => {
+      await tx.workspace.create({ data: { slackTeamId: 'T0ROLLBACK', name: 'Gone', brandName: 'Gone' } });
+      expect(await sendIn(tx, job('rolled-back'))).toEqual(expect.any(String));
+      throw new Error('the use case fails after sending');
+    });
+    await expect(rolledBack).rejects.toThrow('the use case fails after sending');
+    expect(await db.prisma.workspace.count({ where: { slackTeamId: 'T0ROLLBACK' } })).toBe(0);
+    expect(await work.pending()).toBe(0);
+
+    await db.prisma.$transaction(async (tx) => {
+      await tx.workspace.create({ data: { slackTeamId: 'T0COMMITS', name: 'Kept', brandName: 'Kept' } });
+      await sendIn(tx, job('committed'));
+    });
+    await until(() => ran.length > 0, 20_000);
+    await work.idle();
+    expect(ran).toEqual([job('committed')]);
   }, 60_000);
 });
