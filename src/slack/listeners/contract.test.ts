@@ -36,6 +36,7 @@ import {
   whichQuestionCodec,
 } from '../ids.js';
 import { buildCatalogFailedModal, buildCatalogPreviewModal, buildLoadingModal } from '../views/index.js';
+import { OUTSIDER_CLICK } from './actions/click.js';
 import { register as registerClicks } from './actions/index.js';
 import { register as registerSubmissions } from './views/index.js';
 import { SETTINGS_FORM_OUTDATED } from './views/save-settings.js';
@@ -452,8 +453,11 @@ const CLICKS: ClickRow[] = [
   },
 ];
 
-/** The row's listener, as registered, clicked with its valid value, or with `forged.value` (which may be none). */
-function click(row: ClickRow, forged?: { value: string | undefined }) {
+/**
+ * The row's listener, as registered, clicked with its valid value, or with `forged.value` (which may be none); by
+ * someone of another organisation (a Slack Connect channel's external member) with `outsider`.
+ */
+function click(row: ClickRow, forged?: { value: string | undefined }, outsider = false) {
   const value = forged ? forged.value : row.value;
   const f = fakes();
   const ack = fakeAck();
@@ -463,6 +467,7 @@ function click(row: ClickRow, forged?: { value: string | undefined }) {
     row.on === 'catalog preview'
       ? catalogPreviewClick(row.action, { value })
       : buttonClick(row.action, { value, channel: row.on === 'modal' ? null : undefined });
+  if (outsider) payload.body.user.team_id = 'T0OUTSIDER';
   const args = { ...bolt, ...payload, payload: payload.action, ack, client: f.slack.client };
   return { ...f, ack, payload, run: () => listener(args) };
 }
@@ -520,6 +525,24 @@ describe.each(CLICKS)('click $action', (row) => {
     });
     return;
   }
+
+  it('refuses someone of another organisation: acknowledged, nothing asked, told privately where there is a channel', async () => {
+    const clicked = click(row, undefined, true);
+    await clicked.run();
+    expect(clicked.ack).toHaveBeenCalledTimes(1);
+    for (const spy of [...Object.values(clicked.parley), ...Object.values(clicked.screens)]) {
+      expect(spy).not.toHaveBeenCalled();
+    }
+    const { postEphemeral, ...others } = (({ client: _client, ...sent }) => sent)(clicked.slack);
+    for (const spy of Object.values(others)) expect(spy).not.toHaveBeenCalled();
+    if (clicked.payload.body.channel) {
+      expect(postEphemeral).toHaveBeenCalledWith(
+        expect.objectContaining({ text: expect.stringContaining(OUTSIDER_CLICK.message) }),
+      );
+    } else {
+      expect(postEphemeral).not.toHaveBeenCalled();
+    }
+  });
 
   if (row.acks === 'after the service') {
     it('acknowledges once, only after the service resolved', async () => {

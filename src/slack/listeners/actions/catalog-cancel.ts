@@ -6,13 +6,17 @@ import { catalogImportCodec } from '../../ids.js';
 import { buildCatalogCancelledModal } from '../../views/index.js';
 import { ACK_DEADLINE_MS, settleWithin } from '../deadline.js';
 import { catalogClickFailed, catalogNotice, showLater, updateCatalogView } from '../views/catalog-view.js';
-import { type ClickArgs, clickedAt, valueOf } from './click.js';
+import { type ClickArgs, clickedAt, refuseOutsider, valueOf } from './click.js';
 
 export function catalogCancel({ parley }: SlackDeps, deadlineMs = ACK_DEADLINE_MS) {
-  return async ({ ack, body, action, client }: ClickArgs): Promise<void> => {
+  return async (args: ClickArgs): Promise<void> => {
+    const { ack, body, action, client } = args;
     const value = catalogImportCodec.decode(valueOf(action));
     if (!value) return void (await ack());
-    const { teamId, userId } = clickedAt(body);
+    const at = clickedAt(body);
+    const refused = refuseOutsider(args, at);
+    if (refused) return refused;
+    const { teamId, userId } = at;
     const cancelling = parley
       .cancelCatalogImport(teamId, { importId: value.ci, by: userId })
       .then((result) => (result.ok ? buildCatalogCancelledModal() : catalogNotice(result)));

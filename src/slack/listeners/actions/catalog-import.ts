@@ -10,15 +10,19 @@ import { ACTION, catalogImportCodec } from '../../ids.js';
 import { buildCatalogFailedModal, buildCatalogImportedModal, buildCatalogImportingModal } from '../../views/index.js';
 import { ACK_DEADLINE_MS, settleWithin } from '../deadline.js';
 import { catalogClickFailed, catalogNotice, showLater, updateCatalogView } from '../views/catalog-view.js';
-import { type ClickArgs, clickedAt, valueOf } from './click.js';
+import { type ClickArgs, clickedAt, refuseOutsider, valueOf } from './click.js';
 
 export function catalogImport({ parley }: SlackDeps, deadlineMs = ACK_DEADLINE_MS) {
-  return async ({ ack, body, action, client }: ClickArgs): Promise<void> => {
+  return async (args: ClickArgs): Promise<void> => {
+    const { ack, body, action, client } = args;
     const started = Date.now();
     const value = catalogImportCodec.decode(valueOf(action));
     if (!value) return void (await ack());
     const mode: CatalogImportMode = action.action_id === ACTION.catalogReplace ? 'replace' : 'merge';
-    const { teamId, userId } = clickedAt(body);
+    const at = clickedAt(body);
+    const refused = refuseOutsider(args, at);
+    if (refused) return refused;
+    const { teamId, userId } = at;
     const claiming = parley.importCatalog(teamId, { importId: value.ci, by: userId, mode });
     const claimed = await settleWithin(claiming, deadlineMs);
     await ack();

@@ -61,6 +61,18 @@ export function shownReviewPage(body: BlockAction): number {
 }
 
 /**
+ * Someone of another organisation (Slack Connect) never acts in Parley: their click is acknowledged and they are told
+ * privately, and nothing else happens. Null for anyone else, with nothing awaited (their service starts at once).
+ */
+export function refuseOutsider(args: ClickArgs, at: ClickedAt): Promise<void> | null {
+  if (!at.outsider) return null;
+  return (async () => {
+    await args.ack();
+    await tellUser(args.client, at, OUTSIDER_CLICK);
+  })();
+}
+
+/**
  * A click listener from what it does: `run` decodes the value and calls the service, answering null when there is
  * nothing to do (a value that does not decode: stale or forged) or nothing to tell.
  *
@@ -75,10 +87,8 @@ export function onClick(
 ) {
   return async (args: ClickArgs): Promise<void> => {
     const at = clickedAt(args.body);
-    if (at.outsider) {
-      await args.ack();
-      return tellUser(args.client, at, OUTSIDER_CLICK);
-    }
+    const refused = refuseOutsider(args, at);
+    if (refused) return refused;
     const running = run(args, at);
     const settled = await settleWithin(running, deadlineMs);
     await args.ack();
