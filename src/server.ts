@@ -111,8 +111,8 @@ export async function startParley(options: StartParleyOptions) {
       return isWorkspaceAdmin(client, userId);
     },
   };
-  // Leases, outbox claims and pacing read the database's time, so instances whose clocks drift still agree (issue 15,
-  // defect 5); re-measured every minute in case the host clock is stepped.
+  // Leases, outbox claims and pacing read the database's time, so instances whose clocks drift still agree;
+  // re-measured every minute in case the host clock is stepped.
   const clock = await createDatabaseClock(db.prisma);
   const clockSync = setInterval(() => void clock.sync().catch(() => undefined), 60_000);
   clockSync.unref();
@@ -127,7 +127,7 @@ export async function startParley(options: StartParleyOptions) {
     postIntervalMs: options.postIntervalMs ?? env.SLACK_POST_INTERVAL_MS,
     lockMs: env.OUTBOX_LOCK_MS,
   });
-  // Large quotations are read in a worker thread, so their CPU does not delay acks (issue 15, defect 7).
+  // Large quotations are read in a worker thread, so their CPU does not delay acks.
   const sheetReader = options.sheetReader ?? createOffThreadSheetReader();
   // So are the decision, the PO and review workbooks and the price chart (up to 1.3 s of CPU each at 3,000 lines).
   // A compute given by the caller is the caller's to close.
@@ -239,7 +239,7 @@ export async function startParley(options: StartParleyOptions) {
   // jobs: reminders, expiry and queueing work that has no job, on their schedules; then, once, what a dead process
   // left behind that pg-boss does not know about (src/jobs/recover-on-start.ts). Before listening, with the warm-up
   // below: the first deliveries of a process were answered in ~0.7 s instead of ~0.1 s while this start-up work and
-  // the loading of what a first file needs ran beside them (issue 15's large story).
+  // the loading of what a first file needs ran beside them (the large story).
   const jobs = env.JOBS_ENABLED
     ? await startJobs({
         prisma: db.prisma,

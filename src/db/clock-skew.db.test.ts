@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabaseClock, databaseNow } from './database-now.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
-// Two instances whose local clocks are 5 s apart (issue 15, defect 5).
+// Two instances whose local clocks are 5 s apart.
 const skewed = (offsetMs: number) => () => new Date(Date.now() + offsetMs);
 
 describe('database clock under skewed local clocks', () => {

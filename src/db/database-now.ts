@@ -1,5 +1,5 @@
 // The database's time, so instances whose own clocks disagree still agree on leases, outbox order and pacing
-// (issue 15, defect 5). clock_timestamp() rather than now(): now() is frozen at the start of a transaction.
+//. clock_timestamp() rather than now(): now() is frozen at the start of a transaction.
 import type { PrismaClient } from './client.js';
 
 type Queryable = Pick<PrismaClient, '$queryRaw'>;

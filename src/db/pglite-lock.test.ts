@@ -1,5 +1,5 @@
 // One PGlite folder, one process: PGlite has no locking of its own, and two processes writing one folder corrupt it
-// (issue #15: duplicate ids, a broken index). Real child processes hold the folder here, the way `npm start` and
+// (duplicate ids, a broken index). Real child processes hold the folder here, the way `npm start` and
 // `npm run demo` would, and the test process is the second opener.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';

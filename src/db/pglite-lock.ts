@@ -1,6 +1,6 @@
 // One PGlite folder, one process. PGlite is PostgreSQL in WASM with no shared memory or postmaster between processes,
-// so it cannot see a second process writing the same files: two writers corrupt the folder silently (issue #15:
-// duplicate ids, a broken index). The process that opens a folder therefore holds a lock file in it, created
+// so it cannot see a second process writing the same files: two writers corrupt the folder silently (duplicate
+// ids, a broken index). The process that opens a folder therefore holds a lock file in it, created
 // exclusively; every other opener is refused with a sentence naming the holder. A holder that died without releasing
 // (SIGKILL, a crash, a power cut) leaves a lock whose process is gone: that lock is stale and the next opener takes it
 // over.

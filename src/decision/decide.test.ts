@@ -89,7 +89,7 @@ describe('decide', () => {
       bestOfferCode: 'SUP-002',
       bestOfferTotal: 16_500,
     });
-    // Awarded, on landed cost (issue 13: a split that saves on price can cost more at the door, so the saving is
+    // Awarded, on landed cost (a split that saves on price can cost more at the door, so the saving is
     // stated landed): the quote's $20,000 (paid on delivery, no freight in this fixture) − the award's $18,375 (FOB
     // $17,500 + the $875 split overhead) = $1,625, 8.1%. On price alone: $20,000 − $17,500 = $2,500, 12.5%.
     expect(savings.awarded).toEqual({

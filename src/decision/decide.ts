@@ -1,4 +1,4 @@
-// The decision as numbers (seed 002 §6.7, §10; issue 5 item 4): score the final offers, allocate the order under the
+// The decision as numbers (seed 002 §6.7, §10): score the final offers, allocate the order under the
 // capacity limits, and say what the award saves. Pure and deterministic: the same offers give the same numbers, and
 // every figure here is one a finance person can redo by hand. The words come later (write-decision.ts) and may only
 // repeat these figures.

@@ -2,7 +2,7 @@
 // commits its rows (a negotiation started or answered, a file claimed) and then sends the pg-boss job, on pg-boss's
 // own connection; a process that dies between the two leaves work that no job will ever run. This scheduled job finds
 // such rows and sends their jobs. It claims nothing and runs nothing itself — no lease taken here, no work queued in
-// this process behind its slots (issue 15, item 8): a row whose job is waiting, retrying or running is left alone, and
+// this process behind its slots: a row whose job is waiting, retrying or running is left alone, and
 // the queues are `stately` per key, so two instances sending the same job send it once.
 //
 // A job whose worker died is not this job's concern: pg-boss retries it once its heartbeat stops (on the database's

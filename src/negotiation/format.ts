@@ -41,7 +41,7 @@ export function formatItemList(items: readonly ListedItem[], withPrice = false, 
 
 /**
  * A request for quotes lists every line up to this many. A longer quotation's request lists its largest lines by
- * spend and says the full list is attached: the thread uploads it as RFQ_LINES_FILE (issue 17: a 3,000-line request
+ * spend and says the full list is attached: the thread uploads it as RFQ_LINES_FILE (a 3,000-line request
  * used to stop at "…" after about 60 lines, with no way to see the rest).
  */
 export const RFQ_LISTED_LINES = 20;

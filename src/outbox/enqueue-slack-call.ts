@@ -15,7 +15,7 @@ let sequence = 0;
 
 /**
  * Rows of one channel are sent in (createdAt, id) order. createdAt is the database's time (every instance reads the
- * same clock, so a skewed host cannot sort an edit ahead of the post it edits — issue 15, defect 5) and never goes
+ * same clock, so a skewed host cannot sort an edit ahead of the post it edits) and never goes
  * backwards within a process; the id starts with that time and a counter, so calls enqueued in one batch (same
  * createdAt) keep their order too. Ids are lowercase base36 of fixed width, so byte order and time order agree.
  */

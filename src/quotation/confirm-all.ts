@@ -1,4 +1,4 @@
-// What "Confirm all suggestions" may confirm (issue 16, item 6). A bulk click is only as good as what the person
+// What "Confirm all suggestions" may confirm. A bulk click is only as good as what the person
 // clicking knew: at threshold 0.5 it used to accept every suggestion on every page, 15–33 wrong SKUs per 16 files
 // that nobody had looked at. Now it confirms the suggestions on the review page the buyer had on screen (they saw
 // each one) and, on any page, the ones the matcher was as sure of as an auto-accept (held back only by a flag on the

@@ -40,7 +40,7 @@ describe('detectDocumentKind', () => {
       ['SKU', 'Description', 'Qty'],
       ['KF001-FRG-M', 'Fleece jacket', '100'],
     ]);
-    // This expectation said 'rfq' before issue 16, against the test's own name: no price column asks for no price.
+    // This expectation once said 'rfq', against the test's own name: no price column asks for no price.
     expect(needs.kind).toBe('requirements');
   });
 

@@ -1,4 +1,4 @@
-// The generalisation check of issue 16: the pipeline is scored on spreadsheets nobody here wrote, so the bundled
+// The generalisation check: the pipeline is scored on spreadsheets nobody here wrote, so the bundled
 // samples are read again changed the way unseen files differ from them — other header words from the vocabulary,
 // columns in another order, an extra blank or notes column, a taller title block, summary rows labelled in other
 // languages, numbers written as text with currency marks — and the reading must hold its targets on every variant:

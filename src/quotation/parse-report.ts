@@ -1,4 +1,4 @@
-// What `npm run parse` prints: the JSON document of issue #3's contract, or a readable table for a person.
+// What `npm run parse` prints: its JSON document, or a readable table for a person.
 import type { ParsedItem, ParsedQuotation } from './parse-quotation.js';
 import type { ValidationFlag } from './types.js';
 

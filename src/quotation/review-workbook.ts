@@ -1,4 +1,4 @@
-// The review workbook (issue 16, item 6): every line of a large quotation in one XLSX, with its match, confidence and
+// The review workbook: every line of a large quotation in one XLSX, with its match, confidence and
 // an editable "Confirmed SKU" column, for a buyer who would rather fix 3,000 lines in Excel than page through Slack.
 // The buyer shares the edited file back in the thread; Parley knows it by a very hidden marker sheet naming the
 // quotation, and each row by a line id column. What a row asks for is decided here, purely: only rows whose

@@ -1,4 +1,4 @@
-// Size charts and spec tables under a product line (issue 16, class 4): their cells land in the quantity and price
+// Size charts and spec tables under a product line: their cells land in the quantity and price
 // columns, and they must become the product's note, never items of their own.
 import { describe, expect, it } from 'vitest';
 import { sheetGrid } from '../../test/support/grid-fixture.js';

@@ -1,4 +1,4 @@
-// The recommendation's lines × suppliers table (issue 17): every line offered is a row, awarded or not.
+// The recommendation's lines × suppliers table: every line offered is a row, awarded or not.
 import { describe, expect, it } from 'vitest';
 import type { DecisionNumbers } from '../decision/decide.js';
 import { lineRows } from './decision.js';

@@ -54,7 +54,7 @@ export async function purchaseOrderOutcomeCalls(
           waitingFor: input.waitingFor,
         })
       : buildPoOutcome({ kind: 'rejected', poNumber: po.number, by: input.by, reason: po.rejectedReason ?? '' });
-  // A PO's approvals are one message: a later approval edits the first approver's (issue 17: one message per event
+  // A PO's approvals are one message: a later approval edits the first approver's (one message per event
   // made the thread long), which then says who approved and whether the PO is final.
   const firstApprover = input.kind === 'approval' ? approvers[0] : undefined;
   const key = poOutcomeKey(po.id, input.kind, input.by);

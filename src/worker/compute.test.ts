@@ -1,4 +1,4 @@
-// The compute worker (issue 15, item 4): a 3,000-line decision priced off the event loop gives the same numbers as in
+// The compute worker: a 3,000-line decision priced off the event loop gives the same numbers as in
 // this thread, while this thread's timers keep running; workbooks and charts come back as Buffers.
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Parley's CPU-heavy pure steps — the decision, the PO and review workbooks, the price chart (compute-tasks.ts) — run
 // here, in a worker thread in the server, so Bolt's acks, the outbox and every other callback keep their event loop
-// while a 3,000-line award is priced or written out (issue 15, item 4). The callers (services) await a promise either
+// while a 3,000-line award is priced or written out. The callers (services) await a promise either
 // way; what they write, and the fencing around it (leases, versions), stays on the main thread. One worker, started on
 // first use and kept; tasks sent while one runs wait in its queue. The CLIs and the tests use `computeInProcess`.
 import { COMPUTE_TASKS, type ComputeTaskName, type ComputeTasks } from './compute-tasks.js';

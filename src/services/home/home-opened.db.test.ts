@@ -1,4 +1,4 @@
-// An App Home open, as Parley answers it (issue 15, the large story: twenty opens every two seconds). Once this process
+// An App Home open, as Parley answers it. Once this process
 // has read the workspace, an open makes no database call before Slack is answered — a workspace with approvers needs
 // no claim — and the Home is queued again only when it changed. A settings change made here is seen at once: after
 // the approvers are removed, the first admin to open the Home becomes the approver again. Real database (PGlite or

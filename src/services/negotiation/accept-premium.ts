@@ -1,5 +1,5 @@
 // The buyer accepts a premium: an award above the quote's landed cost, offered under the recommendation or under the
-// no-award message (decide.ts PremiumOption). Paying more than the quote takes this click (issue 13). The click is
+// no-award message (decide.ts PremiumOption). Paying more than the quote takes this click. The click is
 // checked against a fresh decision — the offer must still be the one on the table — and recorded as a consent in the
 // buyer's mandate, in the checkpoint, with its version check; the negotiation is then concluded again, by the caller,
 // in the background: a new decision and a PO draft that replaces the unapproved one, posted in the thread.

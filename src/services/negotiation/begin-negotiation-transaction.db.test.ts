@@ -1,5 +1,5 @@
 // The start modal's acknowledgement waits for beginNegotiation (acknowledged means saved), and at 3,000 lines it was
-// the slowest ack of the large story (issue 15). What its transaction does while it holds the connection (on PGlite
+// the slowest ack of the large story. What its transaction does while it holds the connection (on PGlite
 // the only one, every other ack waiting behind it) is only writes: the lines, the baseline, the engine's first state,
 // its checkpoint's encoding and the thread's reads come before it, and nothing just written is read back. Against a
 // real database (PGlite, or PostgreSQL with DATABASE_URL), on a real sample read by the real reader.

@@ -1,8 +1,7 @@
 // The buyer submits the start modal: the reviewed quotation becomes a baseline, the negotiation row and its engine
 // checkpoint are created with the first thread messages in one transaction, and the run is handed to the runner.
 // Submitting twice (a double click, a Slack retry) starts one negotiation.
-// The acknowledgement waits for all of it (acknowledged means saved), so it is prepared, then written (issue 15, ack
-// p99 at 3,000 lines): the lines read in one statement, the baseline, the engine's first state, its checkpoint's
+// The acknowledgement waits for all of it (acknowledged means saved), so it is prepared, then written: the lines read in one statement, the baseline, the engine's first state, its checkpoint's
 // encoding and the thread's reads all before the transaction, which only writes.
 import type { NegotiationRequest } from '../../app-types.js';
 import { fnv1a } from '../../commerce/rng.js';

@@ -1,5 +1,5 @@
 // Every answer and choice the buyer makes in a negotiation is in the audit log, written in the transaction of the
-// engine step that applies it (issue 15, defect 8): an answer to an ASK_INFO question, the early-termination choice
+// engine step that applies it: an answer to an ASK_INFO question, the early-termination choice
 // and a curveball strategy, each once — a repeated click changes nothing and audits nothing. Real database, with
 // negotiations driven by the offline agents until they wait for the buyer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A curveball choice clicked while the engine is in the middle of a step (issue #15, defect 3): the click and the step
+// A curveball choice clicked while the engine is in the middle of a step: the click and the step
 // are both saved over the same checkpoint version, so one of them loses. The step that loses is computed again from
 // the checkpoint with the buyer's choice in it, and the run goes on to its end at once — not after the recovery sweep
 // finds it stalled. Through the facade (src/services/parley.ts: the click, the pg-boss jobs) on a real database
@@ -177,7 +177,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number) {
   }
 }
 
-describe('a worker that dies in the middle of a negotiation (issue #15: pg-boss replaces the recovery sweep)', () => {
+describe('a worker that dies in the middle of a negotiation (pg-boss replaces the recovery sweep)', () => {
   // Over 10 s: the dead worker's job comes back only once its heartbeat lapses (10 s, pg-boss's shortest).
   it('is replaced by an instance with a new id, which finishes from the checkpoint without waiting out the dead lease', async () => {
     const { negotiationId } = await runningNegotiation(SEED);

@@ -1,7 +1,7 @@
 // The approved PO's workbook, uploaded into its thread after the approval: a job (src/jobs/background-work.ts,
 // `send-po-workbook`) that the approval queues right after its commit, and that queue-unqueued-work queues for an
 // approved PO whose workbook is not in the outbox (the process died between the commit and queueing). At 3,000 lines
-// the workbook is most of a second of CPU, which the approver's submission used to wait for (issue 15: ack p99).
+// the workbook is most of a second of CPU, which the approver's submission used to wait for (its ack p99 in the large story).
 //
 // Written from the PO's stored rows, dated the day it was approved: what the approvers were shown and approved, the
 // same bytes however often the job runs. Idempotent: the upload's outbox key is the PO's, so a retry after a crash

@@ -1,4 +1,4 @@
-// The read lease fences a quotation's readers (issue #15, defect 2): a reader that was overtaken — its lease expired and
+// The read lease fences a quotation's readers: a reader that was overtaken — its lease expired and
 // the recovery sweep's second reader recorded the quotation — writes nothing when it finally finishes, so the second
 // reader's lines and the buyer's supplier choice stand; and a long read renews its lease so it is not overtaken at
 // all. Real readers (parseQuotation on a real sample) against a real database (PGlite, or PostgreSQL with
@@ -198,7 +198,7 @@ describe('readQuotation: readers fenced by the read lease', () => {
     expect((await itemIds(quotation.id)).length).toBeGreaterThan(0);
   });
 
-  it('keeps each line’s colour and size as the file gave them, and the review shows them (issue 16, item 6)', async () => {
+  it('keeps each line’s colour and size as the file gave them, and the review shows them', async () => {
     const quotation = await receivedQuotation();
     const titled = await readFile(new URL('../../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url));
     const truth = quotationTruthSchema.parse(

@@ -1,4 +1,4 @@
-// Recording a large read quotation (issue 15, item 4): the 3,000 lines of sample 13 go to the database in one INSERT,
+// Recording a large read quotation: the 3,000 lines of sample 13 go to the database in one INSERT,
 // not Prisma's per-row bind values in chunked statements, and only under the reader's lease (item 3): a reader that
 // lost it writes no line at all. The statements are counted where Prisma hands them to the database driver: a real
 // PGlite behind the driver adapter Parley uses, wrapped only to note each statement's text.

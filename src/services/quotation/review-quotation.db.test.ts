@@ -1,5 +1,5 @@
 // The buyer's review behind the Slack layer, against a real database (PGlite, or DATABASE_URL's PostgreSQL):
-// "Confirm all suggestions" confirms what the buyer saw and what the matcher was sure of, nothing else (issue 16).
+// "Confirm all suggestions" confirms what the buyer saw and what the matcher was sure of, nothing else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../catalog/products-csv.js';
 import { loadEnv } from '../../config/env.js';

@@ -1,4 +1,4 @@
-// The review workbook (issue 16, item 6) behind the Slack layer: "Download all lines" uploads every line of a
+// The review workbook behind the Slack layer: "Download all lines" uploads every line of a
 // quotation as an XLSX into its thread; the same workbook shared back in the thread (read like any file, and known by
 // its marker sheet) is checked row by row and applied in one transaction with the review it changes.
 import type { WorkspaceTx } from '../../db/scoped.js';

@@ -1,4 +1,4 @@
-// An agent turn as its round's message shows it (the only place turns are shown since issue 17).
+// An agent turn as its round's message shows it (the only place turns are shown).
 import { describe, expect, it } from 'vitest';
 import { ACTION_TYPES } from '../../negotiation/types.js';
 import { ACTION_LABEL, WHY_THIS_ASK_MAX, turnWords } from './agent-turn.js';

@@ -15,11 +15,11 @@ export interface AgentTurnOffer {
 
 export const BRAND_AGENT_NAME = 'Alex';
 /**
- * The pillar briefs are folded into one context line of at most this many characters (issue 17): printed in full
+ * The pillar briefs are folded into one context line of at most this many characters: printed in full
  * under every brand turn they tripled the thread's length; the full briefs stay in the negotiation's report.
  */
 export const WHY_THIS_ASK_MAX = 150;
-/** The most words of an agent's turn the thread shows (issue 17; the seed's synthesizer writes about this many). */
+/** The most words of an agent's turn the thread shows (the seed's synthesizer writes about this many). */
 export const TURN_WORDS_MAX = 80;
 const WHY_LABEL = '*Why this ask:* ';
 
@@ -68,7 +68,7 @@ export function whyThisAsk(brief: string | null | undefined): string[] {
 }
 
 /**
- * An agent's words as the thread shows them: at most `max` words (issue 17 and the seed's synthesizer: a turn reads
+ * An agent's words as the thread shows them: at most `max` words (the seed's synthesizer: a turn reads
  * at a glance), cut after the last whole sentence that fits, or mid-sentence with "…" when even the first is longer.
  * The figures a turn carries are shown beside it by code (the offer, the ask), so a cut never hides a number. Raw text:
  * the caller escapes it.

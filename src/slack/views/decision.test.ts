@@ -101,7 +101,7 @@ describe('buildDecision', () => {
     expect(text).toContain('no single supplier can fill the whole order');
     expect(text).toContain('$46,800.00 FOB · $49,350.25 landed · complete in 25 days · Balanced mode');
     expect(text).toContain('Split 60/40 between Alpine Premium');
-    // The scores are a `table` block now (issue 17): one row per supplier, best first, after the header.
+    // The scores are a `table` block now: one row per supplier, best first, after the header.
     const scores = m.blocks.find((b) => b.type === 'table');
     const cells =
       scores && 'rows' in scores ? scores.rows.map((row) => row.map((c) => ('text' in c ? c.text : ''))) : [];

@@ -190,7 +190,7 @@ describe('blockKitViolations', () => {
   });
 });
 
-describe('the newer blocks (issue 17)', () => {
+describe('the newer blocks', () => {
   const raw = (text: string) => ({ type: 'raw_text', text });
   const message = (block: unknown) => ({ text: 'x', blocks: [block] });
 

@@ -307,7 +307,7 @@ class Checker {
         }
         break;
       case 'alert':
-        // "alert (modals only)": Slack's reference lists it for modal surfaces (issue 17's survey of the new blocks).
+        // "alert (modals only)": Slack's reference lists it for modal surfaces.
         if (surface !== 'modal') this.add(where, 'an alert block is for modals only');
         this.textObject(`${where}.text`, value.text, LIMITS.text, 'alert text');
         if (

@@ -1,4 +1,4 @@
-// Paying more than the quote takes the buyer's click (issue 13): the offer of an award above the quote's landed cost,
+// Paying more than the quote takes the buyer's click: the offer of an award above the quote's landed cost,
 // with its button, under the recommendation or the no-award message; the note that an award includes a premium the
 // buyer accepted; and the message that nothing can be awarded within the mandate, with the closest options. Figures
 // and the button's words come from the decision (decide.ts); names are escaped here.

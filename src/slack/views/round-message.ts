@@ -1,4 +1,4 @@
-// One message per negotiation round, edited as its turns arrive (issue 17: a message per turn made the default story
+// One message per negotiation round, edited as its turns arrive (a message per turn made the default story
 // 36 messages long). Each turn is one line of at most 80 words under who said it, with the figures code read beside
 // it — a supplier's offer, the brand's ask and why it asks — and the round's standing closes the message once the
 // round is over. Agents' words and names are LLM output or sheet text: escaped like any untrusted text.

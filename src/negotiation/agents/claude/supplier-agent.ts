@@ -1,6 +1,6 @@
 // A supplier agent on Claude (seed 002 §6.4 "Supplier Agent"): code decides the reply, Claude says it. The offline
 // twin (../offline/supplier-agent.ts) plans the turn from the supplier's private economics — its floor per line, what
-// terms and speed cost it, its patience (issue 13) — and Claude writes the message in the supplier's voice: its
+// terms and speed cost it, its patience — and Claude writes the message in the supplier's voice: its
 // personality, its tone, what changed and what it asks in return. Every figure in the message must be one the prompt
 // gave it; a message that states any other price, percentage or lead time is sent back to be rewritten.
 //
@@ -100,7 +100,7 @@ export function plannedTurn(context: SupplierTurnContext): SupplierTurn {
 export function supplierSystemPrompt(context: SupplierTurnContext): string {
   const { profile, brandName } = context;
   const { personality } = profile;
-  // A track record the buyer has no history for is not the supplier's to quote (issue 13: no invented facts).
+  // A track record the buyer has no history for is not the supplier's to quote (no invented facts).
   const record =
     profile.totalOrdersCount > 0
       ? ` Your record: quality ${profile.qualityRating}/5, on-time delivery ${Math.round(profile.onTimeDeliveryRate * 100)}%, ` +

@@ -356,7 +356,7 @@ describe('offline supplier: the turn itself', () => {
   });
 });
 
-// ───────────────────────────── Answering the ask (issue 13, part B) ─────────────────────────────
+// ───────────────────────────── Answering the ask ─────────────────────────────
 
 const CODES = ['SUP-001', 'SUP-002', 'SUP-003'] as const;
 
