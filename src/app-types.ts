@@ -231,3 +231,10 @@ export interface CatalogImportStarted {
   fileName: string;
   finished: Promise<CatalogImportReport | null>;
 }
+
+/** `/parley suppliers` submitted: a supplier of the workspace (by id) or a new one (by name), and its channel. */
+export interface ConnectSupplierInput {
+  by: string;
+  channelId: string;
+  supplier: { id: string } | { name: string };
+}

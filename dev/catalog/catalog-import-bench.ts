@@ -74,7 +74,7 @@ async function runOn(backend: string, db: Database, csv: Buffer, rows: number): 
       share: () => null,
     }),
     download: async () => csv,
-    channel: async () => ({ isMember: true, isIm: false, isExternal: false }),
+    channel: async () => ({ isMember: true, isIm: false, isExternal: false, connectedTeamIds: [] }),
     recentFiles: async () => [],
   };
   const [, parseMs] = await timed(() =>

@@ -845,6 +845,36 @@ export class SlackDriver {
     return [revoked, uninstalled];
   }
 
+  /**
+   * Another organisation joins a channel through Slack Connect; Slack tells the apps in it with `channel_shared`
+   * (https://docs.slack.dev/reference/events/channel_shared: `connected_team_id`, the organisation that joined).
+   */
+  shareChannel(channelId: string, teamId: string): Promise<DriverResponse> {
+    this.model.shareChannel(channelId, teamId);
+    return this.sendEvent({
+      type: 'channel_shared',
+      connected_team_id: teamId,
+      channel: channelId,
+      event_ts: this.model.nextTs(),
+    });
+  }
+
+  /**
+   * An organisation leaves a shared channel (or is disconnected from it); Slack sends `channel_unshared`
+   * (https://docs.slack.dev/reference/events/channel_unshared: `previously_connected_team_id`, and `is_ext_shared`
+   * — whether the channel is still shared with another organisation).
+   */
+  unshareChannel(channelId: string, teamId: string): Promise<DriverResponse> {
+    const stillShared = this.model.unshareChannel(channelId, teamId);
+    return this.sendEvent({
+      type: 'channel_unshared',
+      previously_connected_team_id: teamId,
+      channel: channelId,
+      is_ext_shared: stillShared,
+      event_ts: this.model.nextTs(),
+    });
+  }
+
   /** A person opens the app's Home tab; Slack sends `app_home_opened` (with the published view, if any). */
   openHome(userId: string): Promise<DriverResponse> {
     this.person(userId);

@@ -28,6 +28,11 @@ export interface SandboxChannel {
    * (https://docs.slack.dev/apis/slack-connect/ — "working with shared channels").
    */
   sharedWith: { teamId: string; hostTeamId: string } | undefined;
+  /**
+   * Organisations beyond `sharedWith` that the channel is shared with too (a channel shared with two suppliers): each
+   * is in conversations.info's connected_team_ids.
+   */
+  alsoSharedWith: string[];
 }
 
 export interface MessageMetadata {
@@ -324,10 +329,39 @@ export class SlackModel {
               teamId: c.sharedWith.teamId,
               hostTeamId: c.sharedWith.hostedByExternal ? c.sharedWith.teamId : this.teamId,
             },
+      alsoSharedWith: [],
     };
     this.channels.set(channel.id, channel);
     this.changed();
     return channel;
+  }
+
+  /**
+   * Another organisation joins the channel (it accepted a Slack Connect invitation): the first makes it a shared
+   * channel hosted by this team; later ones are added beside it.
+   */
+  shareChannel(channelId: string, teamId: string): void {
+    const channel = this.channels.get(channelId);
+    if (!channel) throw new Error(`unknown sandbox channel ${channelId}`);
+    if (channel.sharedWith === undefined) channel.sharedWith = { teamId, hostTeamId: this.teamId };
+    else if (channel.sharedWith.teamId !== teamId && !channel.alsoSharedWith.includes(teamId)) {
+      channel.alsoSharedWith.push(teamId);
+    }
+    this.changed();
+  }
+
+  /** An organisation leaves the channel (or is removed from it); true while another one is still in it. */
+  unshareChannel(channelId: string, teamId: string): boolean {
+    const channel = this.channels.get(channelId);
+    if (!channel) throw new Error(`unknown sandbox channel ${channelId}`);
+    channel.alsoSharedWith = channel.alsoSharedWith.filter((id) => id !== teamId);
+    if (channel.sharedWith?.teamId === teamId) {
+      const [next, ...rest] = channel.alsoSharedWith;
+      channel.sharedWith = next === undefined ? undefined : { teamId: next, hostTeamId: this.teamId };
+      channel.alsoSharedWith = rest;
+    }
+    this.changed();
+    return channel.sharedWith !== undefined;
   }
 
   /** `/invite @Parley` (true) or removing the app from the channel (false). */
@@ -398,6 +432,7 @@ export class SlackModel {
         isIm: true,
         members: new Set([userId, this.botUserId]),
         sharedWith: undefined,
+        alsoSharedWith: [],
       };
       this.channels.set(id, channel);
     }

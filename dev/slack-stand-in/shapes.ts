@@ -260,7 +260,11 @@ export function channelJson(model: SlackModel, channel: SandboxChannel): Json {
       ? {}
       : {
           conversation_host_id: channel.sharedWith.hostTeamId,
-          shared_team_ids: [model.teamId, channel.sharedWith.teamId],
+          shared_team_ids: [model.teamId, channel.sharedWith.teamId, ...channel.alsoSharedWith],
+          // Every organisation in the channel, the installation's own included, as in the reference's example of a
+          // shared channel (https://docs.slack.dev/reference/methods/conversations.info).
+          connected_team_ids: [channel.sharedWith.teamId, ...channel.alsoSharedWith, model.teamId],
+          pending_connected_team_ids: [],
         }),
     num_members: channel.members.size,
     created: 1_600_000_000,

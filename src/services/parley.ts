@@ -12,6 +12,12 @@ import { answerWhichQuestion } from './negotiation/answer-which-question.js';
 import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receive-thread-reply.js';
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
 import { cancelCatalogImport } from './catalog/cancel-catalog-import.js';
+import {
+  type ChannelLookup,
+  channelSharingChanged,
+  type ConnectedSupplier,
+  connectSupplier,
+} from './suppliers/connect-supplier.js';
 import { claimFirstApprover } from './workspace/claim-first-approver.js';
 import { type UninstallReason, uninstallWorkspace } from './workspace/uninstall-workspace.js';
 import { createHomeRefresh } from './home/publish-home.js';
@@ -111,6 +117,10 @@ export interface Parley {
   /** Claims the import, then writes the catalog in the background; `finished` resolves with what it did. */
   importCatalog(teamId: string, input: Inputs.ImportCatalogInput): InTeam<ServiceResult<Inputs.CatalogImportStarted>>;
   cancelCatalogImport(teamId: string, input: Inputs.CancelCatalogImportInput): InTeam<ServiceResult>;
+  /** Checks the channel with Slack, then records it as the supplier's (and welcomes the supplier there). */
+  connectSupplier(teamId: string, input: Inputs.ConnectSupplierInput): InTeam<ServiceResult<ConnectedSupplier>>;
+  /** Re-reads a channel whose sharing changed and keeps its supplier's connection current. */
+  channelSharingChanged(teamId: string, channelId: string): Promise<void>;
   /**
    * The App Home was opened: a Slack admin becomes the first approver of a workspace that has none. Resolves once that
    * is saved; the Home is then built and queued for publishing in the background (publish-home.ts), unless it is the
@@ -153,6 +163,11 @@ export interface ParleyOptions {
 
 export function createParley(options: ParleyOptions): Parley {
   const { contexts, work, files, owner } = options;
+  /** conversations.info as the workspace's bot sees it. */
+  const channelOf =
+    (ctx: ServiceContext): ChannelLookup =>
+    (channelId) =>
+      files.channel(ctx.workspace.id, channelId);
   // Calls still running after their listener acked (a modal submission's service call): `idle()` waits for them too.
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(promise: Promise<T>): Promise<T> => {
@@ -415,6 +430,10 @@ export function createParley(options: ParleyOptions): Parley {
     previewCatalog: (teamId, input) => inTeam(teamId, (ctx) => previewCatalogImport(ctx, { ...input, files })),
     importCatalog: (teamId, input) => inTeam(teamId, (ctx) => importCatalog(ctx, input)),
     cancelCatalogImport: (teamId, input) => inTeam(teamId, (ctx) => cancelCatalogImport(ctx, input)),
+    connectSupplier: (teamId, input) => inTeam(teamId, (ctx) => connectSupplier(ctx, input, channelOf(ctx))),
+    channelSharingChanged: async (teamId, channelId) => {
+      await inTeam(teamId, (ctx) => channelSharingChanged(ctx, { channelId }, channelOf(ctx)));
+    },
     uninstalled: async (teamId, reason) => {
       const ctx = await contexts.forTeam(teamId);
       if (ctx) await track(uninstallWorkspace(ctx, reason));

@@ -14,6 +14,7 @@ import {
   buildRejectModal,
   buildCatalogModal,
   buildSettingsModal,
+  buildSuppliersModal,
   buildStartModal,
   type SettingsValues,
   type SlackMessage,
@@ -24,6 +25,7 @@ import { MissingCheckpointError } from '../db/stores/checkpoint-store.js';
 import { assumedFactsByCode, type SupplierFact } from '../negotiation/facts.js';
 import { consentedPremium } from '../negotiation/mandate.js';
 import { describeCatalog } from './catalog/describe-catalog.js';
+import { describeSuppliers } from './suppliers/connect-supplier.js';
 import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import { mayApprove, mayWorkOnQuotation } from './workspace/workspace-settings.js';
@@ -148,6 +150,13 @@ export function createScreens(options: ScreensOptions) {
       inTeam<ModalView>(teamId, async (ctx) => {
         const described = await describeCatalog(ctx, { by: userId });
         return described.ok ? done(buildCatalogModal(described.value)) : described;
+      }),
+
+    suppliersModal: (teamId: string, userId: string) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        const suppliers = await describeSuppliers(ctx, userId);
+        if (!suppliers.ok) return suppliers;
+        return done(buildSuppliersModal({ brandName: ctx.workspace.brandName, suppliers: suppliers.value }));
       }),
 
     quotationChannel: async (teamId: string, quotationId: string) => {

@@ -7,6 +7,7 @@ import type {
   RateRecommendationInput,
   AnswerQuestionInput,
   CancelCatalogImportInput,
+  ConnectSupplierInput,
   CatalogImportStarted,
   CatalogPreview,
   ImportCatalogInput,
@@ -75,6 +76,10 @@ export interface Parley {
   /** Resolves once the import is claimed; the catalog is written after, `finished` telling how it went. */
   importCatalog(teamId: string, input: ImportCatalogInput): Promise<Shown<CatalogImportStarted>>;
   cancelCatalogImport(teamId: string, input: CancelCatalogImportInput): Promise<Outcome>;
+  /** Connects a supplier to a Slack Connect channel (`/parley suppliers`), once Slack confirms how it is shared. */
+  connectSupplier(teamId: string, input: ConnectSupplierInput): Promise<Outcome>;
+  /** Slack says a channel's sharing changed (channel_shared / channel_unshared): its supplier's connection is re-read. */
+  channelSharingChanged(teamId: string, channelId: string): Promise<void>;
   /**
    * Someone opened the App Home: while the workspace has no approver, a Slack workspace admin who opens it becomes the
    * first one. Resolves false for everyone else (nothing changes), and when Parley is not set up in the team. Resolves
@@ -99,6 +104,8 @@ export interface Screens {
   settingsModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
   /** `/parley catalog` and the App Home's Import catalog: the upload modal, for approvers and admins. */
   catalogModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
+  /** `/parley suppliers`: the connected suppliers and the form to connect one, for approvers and admins. */
+  suppliersModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
   /** `basedOnVersion`: the settings version the modal showed (its private_metadata); a newer one refuses the save. */
   saveSettings(teamId: string, userId: string, values: SettingsValues, basedOnVersion: number): Promise<Outcome>;
   /** Where to tell someone privately about a refused submission (a modal has no channel of its own). */

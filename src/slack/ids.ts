@@ -67,6 +67,10 @@ export const ACTION = {
   catalogMerge: 'catalog_merge',
   catalogReplace: 'catalog_replace',
   catalogCancel: 'catalog_cancel',
+  // Suppliers in Slack Connect (`/parley suppliers`): the connect modal's inputs
+  supplierPick: 'supplier_pick',
+  supplierNewName: 'supplier_new_name',
+  supplierChannel: 'supplier_channel',
 } as const;
 export type ActionId = (typeof ACTION)[keyof typeof ACTION];
 
@@ -90,6 +94,8 @@ export const CALLBACK = {
   settingsModal: 'parley_settings',
   /** The catalog upload modal; its preview replaces it (same view) and is read by its buttons, not submitted. */
   catalogModal: 'parley_catalog',
+  /** `/parley suppliers`: the connected suppliers, and a supplier connected to a Slack Connect channel on submit. */
+  suppliersModal: 'parley_suppliers',
   /** Must match manifest.yml. */
   negotiateShortcut: 'negotiate_quote',
 } as const;
@@ -121,6 +127,9 @@ export const BLOCK = {
   settingsDefaultQuestionBudget: ACTION.settingsDefaultQuestionBudget,
   settingsDiscloseCompetitors: ACTION.settingsDiscloseCompetitors,
   catalogFile: ACTION.catalogFile,
+  supplierPick: ACTION.supplierPick,
+  supplierNewName: ACTION.supplierNewName,
+  supplierChannel: ACTION.supplierChannel,
   catalogActions: 'catalog_actions',
   /** The warning over the catalog preview when a click on it did not go through. */
   catalogClickFailed: 'catalog_click_failed',

@@ -10,6 +10,9 @@ const conversationSchema = z.object({
     is_im: z.boolean().optional(),
     is_ext_shared: z.boolean().optional(),
     is_pending_ext_shared: z.boolean().optional(),
+    // Every organisation the channel is connected to, the installation's own included
+    // (https://docs.slack.dev/reference/methods/conversations.info, a shared channel's example).
+    connected_team_ids: z.array(z.string()).optional(),
   }),
 });
 
@@ -17,6 +20,8 @@ export interface SlackChannelInfo {
   isMember: boolean;
   isIm: boolean;
   isExternal: boolean;
+  /** The organisations a Slack Connect channel is connected to, the installation's own included; [] for others. */
+  connectedTeamIds: string[];
 }
 
 /** Slack's answer for a channel the token cannot see: a private channel Parley is not in, or one that is gone. */
@@ -31,7 +36,8 @@ export async function slackChannelInfo(client: WebClient, channelId: string): Pr
     answer = await client.conversations.info({ channel: channelId });
   } catch (error) {
     const code = platformErrorSchema.safeParse(error).data?.data.error;
-    if (code !== undefined && UNSEEN.has(code)) return { isMember: false, isIm: false, isExternal: false };
+    if (code !== undefined && UNSEEN.has(code))
+      return { isMember: false, isIm: false, isExternal: false, connectedTeamIds: [] };
     throw error;
   }
   const { channel } = conversationSchema.parse(answer);
@@ -41,6 +47,7 @@ export async function slackChannelInfo(client: WebClient, channelId: string): Pr
     isIm: channel.is_im === true,
     // An invitation to another organisation still pending counts: it will show the thread to them once accepted.
     isExternal: channel.is_ext_shared === true || channel.is_pending_ext_shared === true,
+    connectedTeamIds: channel.connected_team_ids ?? [],
   };
 }
 

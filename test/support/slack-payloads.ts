@@ -123,6 +123,8 @@ export function fakeParley() {
       value: { fileName: 'catalog.csv', finished: Promise.resolve(CATALOG_REPORT) },
     })),
     cancelCatalogImport: vi.fn<Parley['cancelCatalogImport']>(async () => DONE),
+    connectSupplier: vi.fn<Parley['connectSupplier']>(async () => DONE),
+    channelSharingChanged: vi.fn<Parley['channelSharingChanged']>(async () => undefined),
     homeOpened: vi.fn<Parley['homeOpened']>(async () => ({ becameApprover: false })),
     uninstalled: vi.fn<Parley['uninstalled']>(async () => undefined),
   } satisfies Parley;
@@ -139,6 +141,7 @@ export function fakeScreens() {
     quotationChannel: vi.fn<Screens['quotationChannel']>(async () => CHANNEL),
     purchaseOrderChannel: vi.fn<Screens['purchaseOrderChannel']>(async () => CHANNEL),
     catalogModal: vi.fn<Screens['catalogModal']>(async () => ({ ok: true, value: MODAL })),
+    suppliersModal: vi.fn<Screens['suppliersModal']>(async () => ({ ok: true, value: MODAL })),
   } satisfies Screens;
 }
 
@@ -355,6 +358,22 @@ export function rejectModalValues(reason: string | null): StateValues {
 }
 
 /** The catalog modal's state with one uploaded file (a `file_input` sends the files Slack stored for it). */
+/** The suppliers modal's inputs: a picked supplier (by id) or a new one's name, and a conversations_select's channel. */
+export function suppliersModalValues(picked: string | null, name: string | null, channel: string | null): StateValues {
+  return {
+    [BLOCK.supplierPick]: {
+      [ACTION.supplierPick]: {
+        type: 'static_select',
+        selected_option: picked === null ? null : { text: { type: 'plain_text', text: picked }, value: picked },
+      },
+    },
+    [BLOCK.supplierNewName]: { [ACTION.supplierNewName]: { type: 'plain_text_input', value: name } },
+    [BLOCK.supplierChannel]: {
+      [ACTION.supplierChannel]: { type: 'conversations_select', selected_conversation: channel },
+    },
+  };
+}
+
 export function catalogModalValues(files: { id: string; name: string }[]): StateValues {
   return {
     [BLOCK.catalogFile]: {

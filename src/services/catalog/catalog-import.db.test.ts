@@ -50,7 +50,7 @@ const files: SlackFiles = {
     if (content === undefined) throw new Error(`no upload at ${url}`);
     return Buffer.from(content);
   },
-  channel: async () => ({ isMember: true, isIm: false, isExternal: false }),
+  channel: async () => ({ isMember: true, isIm: false, isExternal: false, connectedTeamIds: [] }),
   recentFiles: async () => [],
 };
 

@@ -28,6 +28,8 @@ export interface SharedChannelInfo {
   isIm: boolean;
   /** Shared with another organisation (Slack Connect): nothing internal is posted without the buyer's say. */
   isExternal: boolean;
+  /** The organisations a Slack Connect channel connects, the workspace's own included (conversations.info). */
+  connectedTeamIds: string[];
 }
 
 /** A file on one of a channel's recent messages (conversations.history). */

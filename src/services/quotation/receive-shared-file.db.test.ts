@@ -60,7 +60,7 @@ function info(name: string, overrides: Partial<SharedFileInfo> = {}): SharedFile
   };
 }
 
-const MEMBER: SharedChannelInfo = { isMember: true, isIm: false, isExternal: false };
+const MEMBER: SharedChannelInfo = { isMember: true, isIm: false, isExternal: false, connectedTeamIds: [] };
 
 function fakeFiles(
   files: Record<string, SharedFileInfo>,
@@ -165,13 +165,19 @@ describe('receiveSlackFile: a share Slack reported', () => {
   });
 
   it('does not read a file shared in a direct message with Parley', async () => {
-    const files = fakeFiles({ F0INADM001: info('dm.xlsx') }, { isMember: true, isIm: true, isExternal: false });
+    const files = fakeFiles(
+      { F0INADM001: info('dm.xlsx') },
+      { isMember: true, isIm: true, isExternal: false, connectedTeamIds: [] },
+    );
     expect(await shared('F0INADM001', files)).toMatchObject({ ok: true, value: null });
     expect(await row('F0INADM001')).toBeNull();
   });
 
   it('remembers that the channel is shared with another organisation', async () => {
-    const files = fakeFiles({ F0EXTCHAN1: info('shared.xlsx') }, { isMember: true, isIm: false, isExternal: true });
+    const files = fakeFiles(
+      { F0EXTCHAN1: info('shared.xlsx') },
+      { isMember: true, isIm: false, isExternal: true, connectedTeamIds: [] },
+    );
     await claimed('F0EXTCHAN1', files);
     expect(await row('F0EXTCHAN1')).toMatchObject({ slackChannelExternal: true, uploadedBySlackUserId: BUYER });
   });
@@ -218,7 +224,10 @@ describe('receiveSlackFile: someone asked (the shortcut, /parley negotiate)', ()
 
   it('makes the approver who asked the buyer of a supplier’s file from a shared channel', async () => {
     const fromOutside = info('supplier.xlsx', { sharedBy: SUPPLIER, userTeam: OUTSIDE_TEAM });
-    const files = fakeFiles({ F0ASK00005: fromOutside }, { isMember: true, isIm: false, isExternal: true });
+    const files = fakeFiles(
+      { F0ASK00005: fromOutside },
+      { isMember: true, isIm: false, isExternal: true, connectedTeamIds: [] },
+    );
     expect(await shared('F0ASK00005', files, { ...asked(COLLEAGUE), userId: SUPPLIER })).toMatchObject({
       ok: false,
       error: 'not_allowed',
@@ -228,7 +237,10 @@ describe('receiveSlackFile: someone asked (the shortcut, /parley negotiate)', ()
   });
 
   it('says how to invite Parley where it is not a member, and claims nothing', async () => {
-    const files = fakeFiles({ F0ASK00006: info('e.xlsx') }, { isMember: false, isIm: false, isExternal: false });
+    const files = fakeFiles(
+      { F0ASK00006: info('e.xlsx') },
+      { isMember: false, isIm: false, isExternal: false, connectedTeamIds: [] },
+    );
     expect(await shared('F0ASK00006', files, asked(BUYER))).toMatchObject({ ok: false, message: INVITE_PARLEY });
     expect(INVITE_PARLEY).toContain('/invite @Parley');
     expect(await row('F0ASK00006')).toBeNull();
@@ -278,7 +290,7 @@ describe('recentChannelFiles', () => {
   });
 
   it('says how to invite Parley where it is not a member, without reading the history', async () => {
-    const files = fakeFiles({}, { isMember: false, isIm: false, isExternal: false });
+    const files = fakeFiles({}, { isMember: false, isIm: false, isExternal: false, connectedTeamIds: [] });
     expect(await recentChannelFiles(ctx, { files, channelId: CHANNEL })).toMatchObject({
       ok: false,
       message: INVITE_PARLEY,

@@ -4,15 +4,14 @@
 // every line and the supplier are settled the quotation is `ready` and the thread offers to start the negotiation.
 import type { ItemDecision, SupplierChoice } from '../../app-types.js';
 import { writeAudit } from '../../db/audit.js';
-import { QUOTED_SUPPLIER_DEFAULTS } from '../../config/business-rules.js';
 import { confirmAllScope } from '../../quotation/confirm-all.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { supplierColumns } from '../../db/seed.js';
 import type { WorkspaceTx } from '../../db/scoped.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { enqueueReviewChanged, reviewCounts } from '../../thread/review.js';
 import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
+import { quotedSupplierNamed } from '../suppliers/quoted-supplier.js';
 import { z } from 'zod';
 
 const candidatesSchema = z.array(z.object({ productId: z.string(), sku: z.string(), confidence: z.number() }));
@@ -228,27 +227,4 @@ export async function afterReviewChange(tx: WorkspaceTx, quotationId: string, ch
     if (count === 1) counts.status = status;
   }
   await enqueueReviewChanged(tx, quotationId, changeKey, page, counts);
-}
-
-/**
- * The quoting supplier named `name`: the workspace's supplier of that name when there is one (a second quotation
- * from it, read before the first one's supplier existed), else a new row with a quoting supplier's defaults and the
- * next free code.
- */
-async function quotedSupplierNamed(tx: WorkspaceTx, workspaceId: string, name: string): Promise<string> {
-  const existing = await tx.supplier.findFirst({
-    where: { isSimulated: false, name: { equals: name.slice(0, 120), mode: 'insensitive' } },
-    select: { id: true },
-  });
-  if (existing) return existing.id;
-  const codes = await tx.supplier.findMany({ select: { code: true } });
-  const highest = Math.max(0, ...codes.map(({ code }) => Number(/^SUP-(\d+)$/.exec(code)?.[1] ?? 0)));
-  const supplier = await tx.supplier.create({
-    data: {
-      workspaceId,
-      ...supplierColumns({ ...QUOTED_SUPPLIER_DEFAULTS, name: name.slice(0, 120) }),
-      code: `SUP-${String(highest + 1).padStart(3, '0')}`,
-    },
-  });
-  return supplier.id;
 }

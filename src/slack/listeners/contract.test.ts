@@ -45,6 +45,7 @@ import {
   CATALOG_PREVIEW,
   CATALOG_REPORT,
   catalogModalValues,
+  suppliersModalValues,
   catalogPreviewClick,
   CHANNEL,
   CONTEXT,
@@ -724,6 +725,15 @@ const SUBMISSIONS: SubmissionRow[] = [
     // Nothing is changed by the submission: its answer is the next view, the preview or why there is none.
     refusal: 'in its place',
     failure: 'a failed view in its place, thrown on',
+  },
+  {
+    callback: CALLBACK.suppliersModal,
+    values: suppliersModalValues(null, 'Ningbo Everbright', 'C0NINGBO01'),
+    forged: { none: 'the suppliers modal carries no private_metadata: the service checks who submits it' },
+    service: (f) => answering(f.parley.connectSupplier, DONE),
+    // Why a channel is not fit (Parley not in it, not shared, shared with several) is shown under the channel.
+    refusal: { field: BLOCK.supplierChannel },
+    failure: 'kept open like a refusal',
   },
 ];
 

@@ -17,6 +17,10 @@ export const COMMANDS: readonly { usage: string; does: string }[] = [
       'Negotiate a quotation shared in this channel: add its link, or pick one of the recent ones. Or use ' +
       "*Negotiate this quote* from the message's ⋯ menu.",
   },
+  {
+    usage: `${SLASH_COMMAND} suppliers`,
+    does: 'Connect a supplier to a Slack Connect channel shared with it, where Parley negotiates with its people (admins).',
+  },
   { usage: `${SLASH_COMMAND} settings`, does: 'Approvers, the two-approver amount and negotiation defaults (admins).' },
   {
     usage: `${SLASH_COMMAND} catalog`,

@@ -136,6 +136,21 @@ export function mention(userId: string): string {
   return `<@${userId}>`;
 }
 
+/** Slack channel ids: public (C), private or legacy group (G), and DMs (D). */
+const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{2,20}$/;
+
+export function isSlackChannelId(id: string): boolean {
+  return SLACK_CHANNEL_ID.test(id);
+}
+
+/** A channel Parley names (`<#C…>`, which Slack renders as the channel's name for whoever reads it); ids only. */
+export function channelMention(channelId: string): string {
+  if (!isSlackChannelId(channelId)) {
+    throw new TypeError(`not a Slack channel id: ${JSON.stringify(channelId.slice(0, 40))}`);
+  }
+  return `<#${channelId}>`;
+}
+
 /** A link Parley builds to a URL it trusts (a permalink from Slack); the label is escaped. */
 export function link(url: string, text: string): string {
   if (!/^https?:\/\/[^\s<>|]+$/.test(url)) return escapeText(text);

@@ -27,3 +27,4 @@ export * from './start-modal.js';
 export * from './status-card.js';
 export * from './notices.js';
 export * from './comparison-choice.js';
+export * from './suppliers.js';

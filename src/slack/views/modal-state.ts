@@ -10,6 +10,7 @@ const stateValueSchema = z.looseObject({
   selected_users: z.array(z.string()).nullish(),
   selected_options: z.array(z.looseObject({ value: z.string() })).nullish(),
   selected_date: z.string().nullish(),
+  selected_conversation: z.string().nullish(),
 });
 type StateValue = z.infer<typeof stateValueSchema>;
 
@@ -38,6 +39,11 @@ export class ModalState {
 
   selected(blockId: string, actionId: string): string | null {
     return this.get(blockId, actionId)?.selected_option?.value ?? null;
+  }
+
+  /** A conversations_select's channel id; null when none is picked. */
+  conversation(blockId: string, actionId: string): string | null {
+    return this.get(blockId, actionId)?.selected_conversation ?? null;
   }
 
   users(blockId: string, actionId: string): string[] | null {

@@ -1,7 +1,7 @@
-// `/parley help | status | negotiate | settings | catalog`. Help and status answer in the acknowledgement itself
-// (ephemeral, within the 3 s — a status read slower than that is acknowledged first and answered by response_url);
-// settings and catalog open a modal for admins; negotiate reads a file named by its link or picked from the channel's
-// recent ones (negotiate.ts).
+// `/parley help | status | negotiate | suppliers | settings | catalog`. Help and status answer in the acknowledgement
+// itself (ephemeral, within the 3 s — a status read slower than that is acknowledged first and answered by
+// response_url); suppliers, settings and catalog open a modal for admins; negotiate reads a file named by its link or
+// picked from the channel's recent ones (negotiate.ts).
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { log } from '../../../log.js';
 import type { SlackDeps } from '../../deps.js';
@@ -44,6 +44,13 @@ export function parleyCommand({ parley, screens }: SlackDeps, deadlineMs = ACK_D
       return showModal(client, command.trigger_id, {
         how: 'open',
         read: () => screens.catalogModal(teamId, command.user_id),
+      });
+    }
+    if (verb === 'suppliers') {
+      await ack();
+      return showModal(client, command.trigger_id, {
+        how: 'open',
+        read: () => screens.suppliersModal(teamId, command.user_id),
       });
     }
     if (verb === 'negotiate') return negotiateCommand(parley, args, deadlineMs);

@@ -7,6 +7,7 @@ import { CALLBACK } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { approvePo } from './approve-po.js';
 import { catalogUpload } from './catalog-upload.js';
+import { connectSupplier } from './connect-supplier.js';
 import { rejectPo } from './reject-po.js';
 import { saveSettings } from './save-settings.js';
 import { startNegotiation } from './start-negotiation.js';
@@ -17,4 +18,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.rejectModal, rejectPo(deps));
   app.view<ViewSubmitAction>(CALLBACK.settingsModal, saveSettings(deps));
   app.view<ViewSubmitAction>(CALLBACK.catalogModal, catalogUpload(deps));
+  app.view<ViewSubmitAction>(CALLBACK.suppliersModal, connectSupplier(deps));
 }

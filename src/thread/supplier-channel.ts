@@ -1,0 +1,15 @@
+// What Parley posts in a supplier's own Slack Connect channel (outside any negotiation's thread): the welcome once the
+// channel is connected. Read by the supplier's organisation, so it names only the brand and who connected it.
+import type { WorkspaceTx } from '../db/scoped.js';
+import { enqueueSlackCall } from '../outbox/index.js';
+import { buildSupplierWelcome } from '../slack/views/index.js';
+import { message } from './thread.js';
+
+export async function enqueueSupplierWelcome(
+  tx: WorkspaceTx,
+  welcome: { supplierId: string; supplierName: string; channelId: string; brandName: string; by: string },
+): Promise<void> {
+  const body = buildSupplierWelcome(welcome);
+  const place = { slackChannelId: welcome.channelId, slackThreadTs: null };
+  await enqueueSlackCall(tx, message(place, `supplier:${welcome.supplierId}:welcome:${welcome.channelId}`, body));
+}
