@@ -62,6 +62,9 @@ export function createScreens(options: ScreensOptions) {
         );
         const total = usable.reduce((sum, item) => sum + Number(item.totalPrice ?? 0), 0);
         const { settings } = ctx.workspace;
+        const connected = await ctx.db.supplier.count({
+          where: { isSimulated: false, slackChannelId: { not: null }, connectionLostAt: null },
+        });
         return done(
           buildStartModal({
             quotationId,
@@ -76,6 +79,7 @@ export function createScreens(options: ScreensOptions) {
             quotedTotal: total > 0 ? Math.round(total * 100) / 100 : null,
             currency: quotation.currency ?? 'USD',
             simulatedSuppliers: SIMULATED_SUPPLIERS.map(({ code, name }) => ({ code, name })),
+            hasConnectedSuppliers: connected > 0,
             externalChannel: quotation.slackChannelExternal,
           }),
         );

@@ -112,6 +112,16 @@ describe('buildStartModal', () => {
     expect(text).toContain('Alpine Premium (simulated)');
   });
 
+  it('offers the simulated suppliers unticked, as market references, where real suppliers are connected', () => {
+    const found = elements(buildStartModal({ ...model, hasConnectedSuppliers: true }));
+    const invited = found.find((e) => e.actionId === ACTION.startInvited);
+    expect((invited?.raw.options as { value: string }[]).map((o) => o.value)).toEqual(['SUP-002', 'SUP-003']);
+    expect(invited?.raw.initial_options).toBeUndefined();
+    const text = JSON.stringify(buildStartModal({ ...model, hasConnectedSuppliers: true }));
+    expect(text).toContain('Market references (simulated)');
+    expect(text).toContain('not real companies');
+  });
+
   it('leaves the invitation out when there is no simulated supplier, and escapes hostile supplier names', () => {
     expect(elements(buildStartModal({ ...model, simulatedSuppliers: [] })).map((e) => e.actionId)).not.toContain(
       ACTION.startInvited,

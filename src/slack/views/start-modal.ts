@@ -44,8 +44,13 @@ export interface StartModalModel {
   lineCount: number;
   quotedTotal: number | null;
   currency: string;
-  /** The simulated suppliers, all invited by default. */
+  /** The simulated suppliers: invited by default unless the workspace negotiates with real ones. */
   simulatedSuppliers: readonly InvitableSupplier[];
+  /**
+   * The workspace has suppliers connected in Slack Connect: the simulated ones are then market references only, left
+   * out unless the buyer ticks them (a real workspace should not meet two invented competitors by default).
+   */
+  hasConnectedSuppliers?: boolean;
   /**
    * The quotation's channel has people from another organisation (Slack Connect): the modal asks the buyer, as a
    * required tick, before the thread shows other suppliers, scores and the mandate there.
@@ -124,18 +129,29 @@ function amountInput(blockId: string, actionId: string, text: string, hint: stri
   };
 }
 
-/** Checkboxes of the simulated suppliers, all ticked; none when there is none to invite (at most 10 fit). */
-function inviteInput(suppliers: readonly InvitableSupplier[]): InputBlock[] {
+/**
+ * Checkboxes of the simulated suppliers (at most 10 fit; none when there is none to invite): all ticked in a workspace
+ * that negotiates with simulators only, none where real suppliers are connected and they are market references.
+ */
+function inviteInput(suppliers: readonly InvitableSupplier[], asReferences: boolean): InputBlock[] {
   const options = suppliers.slice(0, 10).map(supplierOption);
   if (options.length === 0) return [];
+  const hint = asReferences
+    ? 'Simulated market references, not real companies: tick one to have Alex negotiate with it as a comparison.'
+    : 'The quoting supplier always takes part. Untick a supplier to leave it out of the talks.';
   return [
     {
       type: 'input',
       block_id: BLOCK.startInvited,
       optional: true,
-      label: label('Simulated suppliers to invite', 2000),
-      hint: label('The quoting supplier always takes part. Untick a supplier to leave it out of the talks.', 2000),
-      element: { type: 'checkboxes', action_id: ACTION.startInvited, options, initial_options: options },
+      label: label(asReferences ? 'Market references (simulated)' : 'Simulated suppliers to invite', 2000),
+      hint: label(hint, 2000),
+      element: {
+        type: 'checkboxes',
+        action_id: ACTION.startInvited,
+        options,
+        ...(asReferences ? {} : { initial_options: options }),
+      },
     },
   ];
 }
@@ -237,7 +253,7 @@ export function buildStartModal(model: StartModalModel): ModalView {
         initial_option: sourcingOption('any'),
       },
     },
-    ...inviteInput(model.simulatedSuppliers),
+    ...inviteInput(model.simulatedSuppliers, model.hasConnectedSuppliers === true),
     ...(model.externalChannel === true ? externalConfirmInput() : []),
     {
       type: 'input',
