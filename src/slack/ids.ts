@@ -68,6 +68,8 @@ export const ACTION = {
   catalogReplace: 'catalog_replace',
   catalogCancel: 'catalog_cancel',
   // Suppliers in Slack Connect (`/parley suppliers`): the connect modal's inputs
+  /** The App Home's Suppliers button: the same modal as `/parley suppliers`. */
+  suppliersOpen: 'suppliers_open',
   supplierPick: 'supplier_pick',
   supplierNewName: 'supplier_new_name',
   supplierChannel: 'supplier_channel',

@@ -432,6 +432,13 @@ const CLICKS: ClickRow[] = [
     ...OPENS_MODAL,
   },
   {
+    action: ACTION.suppliersOpen,
+    on: 'modal',
+    forged: { none: 'the App Home’s Suppliers opens the suppliers modal of whoever clicks it' },
+    service: (f) => answering(f.screens.suppliersModal, LOADED),
+    ...OPENS_MODAL,
+  },
+  {
     action: ACTION.catalogMerge,
     value: CATALOG_IMPORT,
     forged: CATALOG_IMPORT_FORGED,

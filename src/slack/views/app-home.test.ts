@@ -96,6 +96,10 @@ describe('buildAppHome', () => {
     expect(text).toContain('No finished negotiations yet.');
     expect(text).toContain('No purchase orders yet.');
     expect(threadButtons(view)).toHaveLength(0);
+    // The catalog and the suppliers in Slack Connect, for whoever may change them (the modals say who may).
+    expect(buttons(view).map((b) => b.actionId)).toEqual(
+      expect.arrayContaining([ACTION.catalogOpen, ACTION.suppliersOpen]),
+    );
   });
 
   it('tells an approver they approve, and everyone on a fresh install how the first approver is made', () => {

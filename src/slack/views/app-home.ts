@@ -180,8 +180,12 @@ export function buildAppHome(model: AppHomeModel): HomeView {
         'drafts purchase orders for approval.',
     ),
     context(['Share an .xlsx quotation in a channel Parley is in, or type `/parley help`.', ...roleLine(model.role)]),
-    // The brand's own catalog, which quotations are matched against (`/parley catalog` does the same).
-    actions(BLOCK.catalogHome, [button({ text: 'Import catalog', actionId: ACTION.catalogOpen })]),
+    // The brand's own catalog, which quotations are matched against, and its suppliers in Slack Connect (as
+    // `/parley catalog` and `/parley suppliers` do).
+    actions(BLOCK.catalogHome, [
+      button({ text: 'Import catalog', actionId: ACTION.catalogOpen }),
+      button({ text: 'Suppliers', actionId: ACTION.suppliersOpen }),
+    ]),
     ...list(
       'Your active negotiations',
       'Nothing in progress. Share a quotation to start.',

@@ -10,6 +10,7 @@ import { answerWhichQuestion } from './answer-which-question.js';
 import { catalogCancel } from './catalog-cancel.js';
 import { catalogImport } from './catalog-import.js';
 import { catalogOpen } from './catalog-open.js';
+import { suppliersOpen } from './suppliers-open.js';
 import { chooseCurveball } from './choose-curveball.js';
 import { chooseSupplier } from './choose-supplier.js';
 import type { ClickArgs } from './click.js';
@@ -58,6 +59,7 @@ export function register(app: App, deps: SlackDeps): void {
   on(ACTION.poReject, openRejectModal(deps));
   // The brand's catalog: the App Home's Import catalog, the preview's buttons
   on(ACTION.catalogOpen, catalogOpen(deps));
+  on(ACTION.suppliersOpen, suppliersOpen(deps));
   on(ACTION.catalogMerge, catalogImport(deps));
   on(ACTION.catalogReplace, catalogImport(deps));
   on(ACTION.catalogCancel, catalogCancel(deps));
