@@ -106,9 +106,9 @@ export async function startParley(options: StartParleyOptions) {
   const tokenFor = recentBotTokens(db.prisma, env.SLACK_BOT_TOKEN, cipher);
   const clients = createSlackClients({ slackApiUrl: env.SLACK_API_URL, tokenFor });
   const directory: SlackDirectory = {
-    async isWorkspaceAdmin(workspaceId, userId) {
-      const { client } = await clients.forWorkspace(workspaceId);
-      return isWorkspaceAdmin(client, userId);
+    async isWorkspaceAdmin(workspace, userId) {
+      const { client } = await clients.forWorkspace(workspace.id);
+      return isWorkspaceAdmin(client, userId, workspace.slackTeamId);
     },
   };
   // Leases, outbox claims and pacing read the database's time, so instances whose clocks drift still agree;

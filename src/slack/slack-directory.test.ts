@@ -36,7 +36,10 @@ describe('tokenTeam', () => {
 
 describe('isWorkspaceAdmin', () => {
   it('is true for admins and owners, false for members, deactivated admins and a failed lookup', async () => {
-    const user = (fields: Record<string, boolean>) => ({ ok: true, user: { id: 'U1', ...fields } });
+    const user = (fields: Record<string, boolean>) => ({
+      ok: true,
+      user: { id: 'U1', team_id: 'T0OURS0001', ...fields },
+    });
     for (const [fields, expected] of [
       [{ is_admin: true }, true],
       [{ is_owner: true }, true],
@@ -45,9 +48,14 @@ describe('isWorkspaceAdmin', () => {
       [{ is_admin: true, deleted: true }, false],
     ] as const) {
       answers['users.info'] = user(fields);
-      expect(await isWorkspaceAdmin(client(), 'U1')).toBe(expected);
+      expect(await isWorkspaceAdmin(client(), 'U1', 'T0OURS0001')).toBe(expected);
     }
     answers['users.info'] = { ok: false, error: 'missing_scope' };
-    expect(await isWorkspaceAdmin(client(), 'U1')).toBe(false);
+    expect(await isWorkspaceAdmin(client(), 'U1', 'T0OURS0001')).toBe(false);
+  });
+
+  it('is false for an admin of another organisation, met in a Slack Connect channel', async () => {
+    answers['users.info'] = { ok: true, user: { id: 'U0WEI00001', team_id: 'T0NINGBO01', is_admin: true } };
+    expect(await isWorkspaceAdmin(client(), 'U0WEI00001', 'T0OURS0001')).toBe(false);
   });
 });

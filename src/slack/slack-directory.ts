@@ -36,6 +36,7 @@ export async function tokenTeam(client: WebClient): Promise<TokenTeam> {
 
 const userSchema = z.object({
   user: z.object({
+    team_id: z.string().optional(),
     deleted: z.boolean().optional(),
     is_admin: z.boolean().optional(),
     is_owner: z.boolean().optional(),
@@ -45,13 +46,17 @@ const userSchema = z.object({
 
 /**
  * An admin, owner or primary owner of the workspace (https://api.slack.com/methods/users.info: `is_admin`,
- * `is_owner`, `is_primary_owner`). A failed lookup answers no, logged: the safe side for a permission.
+ * `is_owner`, `is_primary_owner`) whose home is `teamId`: a person of another organisation in a Slack Connect channel
+ * (a supplier's) may be an admin of their own workspace, never of this one. A failed lookup answers no, logged: the
+ * safe side for a permission.
  */
-export async function isWorkspaceAdmin(client: WebClient, userId: string): Promise<boolean> {
+export async function isWorkspaceAdmin(client: WebClient, userId: string, teamId: string): Promise<boolean> {
   try {
     const { user } = userSchema.parse(await client.users.info({ user: userId }));
     return (
-      user.deleted !== true && (user.is_admin === true || user.is_owner === true || user.is_primary_owner === true)
+      user.team_id === teamId &&
+      user.deleted !== true &&
+      (user.is_admin === true || user.is_owner === true || user.is_primary_owner === true)
     );
   } catch (error) {
     log.warn('users.info failed; treating the person as no admin', { error, userId });

@@ -1,8 +1,9 @@
 // A supplier connected through Slack: an approver runs `/parley suppliers`, names the supplier and picks the Slack
 // Connect channel shared with its organisation; Parley checks the channel with conversations.info, records the
 // supplier's organisation and welcomes it there. The supplier's organisation leaving the channel (channel_unshared)
-// loses the connection, its return (channel_shared) restores it. A colleague is refused in the modal, and a channel
-// that is not shared is refused under the channel field. Every Web API call passes the call-log checker.
+// loses the connection, its return (channel_shared) restores it. A colleague, and an admin of the supplier's own
+// workspace, are refused in the modal, and a channel that is not shared is refused under the channel field. Every
+// Web API call passes the call-log checker.
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
 import { callProblems } from '../../dev/slack-stand-in/call-log.js';
@@ -10,7 +11,14 @@ import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-par
 import { BLOCK, CALLBACK, SLASH_COMMAND } from '../../src/slack/ids.js';
 
 const SUPPLIER_TEAM = 'T0NINGBO01';
-const SUPPLIER_PERSON = { id: 'U0WEI00001', name: 'wei', realName: 'Wei Zhang', isBot: false, teamId: SUPPLIER_TEAM };
+const SUPPLIER_PERSON = {
+  id: 'U0WEI00001',
+  name: 'wei',
+  realName: 'Wei Zhang',
+  isBot: false,
+  teamId: SUPPLIER_TEAM,
+  isAdmin: true,
+};
 const SHARED = { id: 'C0NINGBO01', name: 'valden-ningbo' };
 
 const running = useSandboxedParley({
@@ -31,9 +39,9 @@ const running = useSandboxedParley({
 });
 
 /** `/parley suppliers` by `userId`: the modal Slack shows them once Parley answered. */
-async function openSuppliers(userId: string) {
+async function openSuppliers(userId: string, channelId: string = CHANNEL.id) {
   const { sandbox } = running.parley;
-  await sandbox.driver.slashCommand(userId, CHANNEL.id, SLASH_COMMAND, 'suppliers');
+  await sandbox.driver.slashCommand(userId, channelId, SLASH_COMMAND, 'suppliers');
   return sandbox.waitFor(
     () =>
       sandbox.model
@@ -52,6 +60,12 @@ async function supplier() {
 describe('connecting a supplier to its Slack Connect channel', () => {
   it('refuses a colleague in the modal itself', async () => {
     const shown = await openSuppliers(PEOPLE.colleague.id);
+    expect(JSON.stringify(shown.view)).toMatch(/approvers and this Slack workspace’s admins/);
+    expect(JSON.stringify(shown.view)).not.toContain(BLOCK.supplierChannel);
+  });
+
+  it('refuses an admin of the supplier’s own workspace: they are no admin of this one', async () => {
+    const shown = await openSuppliers(SUPPLIER_PERSON.id, SHARED.id);
     expect(JSON.stringify(shown.view)).toMatch(/approvers and this Slack workspace’s admins/);
     expect(JSON.stringify(shown.view)).not.toContain(BLOCK.supplierChannel);
   });

@@ -11,7 +11,7 @@ export async function claimFirstApprover(
 ): Promise<ServiceResult<{ becameApprover: boolean }>> {
   // The common case (approvers set) costs no Slack call.
   if (ctx.workspace.settings.approvers.length > 0) return done({ becameApprover: false }, false);
-  if (!(await ctx.directory.isWorkspaceAdmin(ctx.workspace.id, options.by))) {
+  if (!(await ctx.directory.isWorkspaceAdmin(ctx.workspace, options.by))) {
     return done({ becameApprover: false }, false);
   }
   const becameApprover = await giveFirstApprovers(ctx.db, ctx.workspace.id, {

@@ -24,7 +24,11 @@ describe('resolveSettings', () => {
 });
 
 describe('mayChangeSettings', () => {
-  const workspace = { id: 'ws1', settings: resolveSettings({ approvers: ['U0SAM00001'] }, env) };
+  const workspace = {
+    id: 'ws1',
+    slackTeamId: 'T0OURS0001',
+    settings: resolveSettings({ approvers: ['U0SAM00001'] }, env),
+  };
   const directory = (admins: string[]) => {
     const isWorkspaceAdmin = vi.fn<SlackDirectory['isWorkspaceAdmin']>(async (_ws, user) => admins.includes(user));
     return { isWorkspaceAdmin };
@@ -39,7 +43,7 @@ describe('mayChangeSettings', () => {
   it('lets a Slack workspace admin change them, and nobody else — not even while there is no approver', async () => {
     expect(await mayChangeSettings(workspace, 'U0ADMIN001', directory(['U0ADMIN001']))).toBe(true);
     expect(await mayChangeSettings(workspace, 'U0JO000001', directory(['U0ADMIN001']))).toBe(false);
-    const empty = { id: 'ws1', settings: resolveSettings({}, env) };
+    const empty = { id: 'ws1', slackTeamId: 'T0OURS0001', settings: resolveSettings({}, env) };
     expect(await mayChangeSettings(empty, 'U0JO000001', directory([]))).toBe(false);
   });
 });

@@ -62,12 +62,12 @@ export function storedSettings(stored: unknown): StoredWorkspaceSettings {
  * to open the App Home, or APPROVER_SLACK_IDS.
  */
 export async function mayChangeSettings(
-  workspace: { id: string; settings: WorkspaceSettings },
+  workspace: { id: string; slackTeamId: string; settings: WorkspaceSettings },
   userId: string,
   directory: SlackDirectory,
 ): Promise<boolean> {
   // Slack is asked only about people who are not approvers: no users.info call for the usual case.
-  return workspace.settings.approvers.includes(userId) || directory.isWorkspaceAdmin(workspace.id, userId);
+  return workspace.settings.approvers.includes(userId) || directory.isWorkspaceAdmin(workspace, userId);
 }
 
 /** Nobody is a Slack admin: the safe side wherever Slack cannot be asked (tests, jobs, the CLI). */
@@ -76,5 +76,5 @@ export const NO_SLACK_ADMINS: SlackDirectory = { isWorkspaceAdmin: async () => f
 /** Who a person is in the Slack workspace, as far as Parley's permissions go (users.info, behind server.ts). */
 export interface SlackDirectory {
   /** An admin, owner or primary owner of the Slack workspace (users.info `is_admin`/`is_owner`/`is_primary_owner`). */
-  isWorkspaceAdmin(workspaceId: string, userId: string): Promise<boolean>;
+  isWorkspaceAdmin(workspace: { id: string; slackTeamId: string }, userId: string): Promise<boolean>;
 }
