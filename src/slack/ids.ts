@@ -73,6 +73,12 @@ export const ACTION = {
   supplierPick: 'supplier_pick',
   supplierNewName: 'supplier_new_name',
   supplierChannel: 'supplier_channel',
+  // The supplier's Submit offer modal: a price per line (one action id, the block names the line) and its terms
+  offerPrice: 'offer_price',
+  offerLeadTime: 'offer_lead_time',
+  offerPaymentTerms: 'offer_payment_terms',
+  offerValidity: 'offer_validity',
+  offerNotes: 'offer_notes',
 } as const;
 export type ActionId = (typeof ACTION)[keyof typeof ACTION];
 
@@ -98,6 +104,8 @@ export const CALLBACK = {
   catalogModal: 'parley_catalog',
   /** `/parley suppliers`: the connected suppliers, and a supplier connected to a Slack Connect channel on submit. */
   suppliersModal: 'parley_suppliers',
+  /** A supplier's offer, submitted from its negotiation thread in its own channel. */
+  offerModal: 'parley_supplier_offer',
   /** Must match manifest.yml. */
   negotiateShortcut: 'negotiate_quote',
 } as const;
@@ -132,6 +140,12 @@ export const BLOCK = {
   supplierPick: ACTION.supplierPick,
   supplierNewName: ACTION.supplierNewName,
   supplierChannel: ACTION.supplierChannel,
+  /** The prefix of each line's price input (`offer_price:0`, `offer_price:1`…: offerPriceBlockId). */
+  offerPrice: ACTION.offerPrice,
+  offerLeadTime: ACTION.offerLeadTime,
+  offerPaymentTerms: ACTION.offerPaymentTerms,
+  offerValidity: ACTION.offerValidity,
+  offerNotes: ACTION.offerNotes,
   catalogActions: 'catalog_actions',
   /** The warning over the catalog preview when a click on it did not go through. */
   catalogClickFailed: 'catalog_click_failed',

@@ -28,3 +28,4 @@ export * from './status-card.js';
 export * from './notices.js';
 export * from './comparison-choice.js';
 export * from './suppliers.js';
+export * from './offer-modal.js';

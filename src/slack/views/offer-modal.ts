@@ -1,0 +1,204 @@
+// The supplier's **Submit offer** modal, opened from its negotiation thread in its own Slack Connect channel: a unit
+// price per line (up to OFFER_MODAL_LINES_MAX lines; a longer quotation is answered with a revised workbook), lead
+// time, payment terms, validity and notes. What the parser returns is the offer exactly as the supplier typed it — no
+// line filled in, no price moved: a line left empty is a line not offered. Line texts come from the quotation
+// (untrusted) and are escaped here; the modal reaches another organisation, so it shows only the lines, their
+// quantities and the supplier's own earlier prices, never anything of the brand's or another supplier's.
+import type { InputBlock, KnownBlock, ModalView } from '@slack/types';
+import { z } from 'zod';
+import { ACTION, BLOCK, CALLBACK, PRIVATE_METADATA_MAX, idSchema, valueCodec } from '../ids.js';
+import { context, section } from './blocks.js';
+import { inline, label, plain } from './escape.js';
+import { ModalState, type ParseResult, parseWhole } from './modal-state.js';
+
+/** Lines a modal can carry beside its other inputs within Slack's 100 blocks, and still be typed in by a person. */
+export const OFFER_MODAL_LINES_MAX = 20;
+export const OFFER_NOTES_MAX = 2000;
+export const PAYMENT_TERMS_MAX = 120;
+export const LEAD_TIME_DAYS_MAX = 3650;
+export const VALIDITY_DAYS_MAX = 365;
+
+/** The negotiation and supplier an offer modal is for, in its private_metadata (checked again on submit). */
+export const offerModalRefCodec = valueCodec(
+  z.strictObject({ n: idSchema, s: idSchema, r: z.number().int().min(1).max(99) }),
+  PRIVATE_METADATA_MAX,
+);
+export type OfferModalRef = NonNullable<ReturnType<typeof offerModalRefCodec.decode>>;
+
+export interface OfferModalLine {
+  sku: string;
+  description: string;
+  quantity: number;
+  /** The supplier's own latest unit price for it (its quotation or last offer), shown as the field's starting value. */
+  lastUnitPrice: number | null;
+}
+
+export interface OfferModalModel {
+  negotiationId: string;
+  negotiationSupplierId: string;
+  round: number;
+  brandName: string;
+  currency: string;
+  lines: OfferModalLine[];
+  /** The supplier's own latest terms, as starting values. */
+  last: { leadTimeDays: number | null; paymentTerms: string | null };
+}
+
+export function offerPriceBlockId(index: number): string {
+  return `${BLOCK.offerPrice}:${index}`;
+}
+
+/** A unit price as people write it: digits, a decimal point, up to four decimals (Parley stores prices to 1/10,000). */
+function formatPrice(price: number): string {
+  return String(Math.round(price * 10_000) / 10_000);
+}
+
+function priceInput(line: OfferModalLine, index: number, currency: string): InputBlock {
+  const what = `${line.sku} — ${line.description}`;
+  return {
+    type: 'input',
+    block_id: offerPriceBlockId(index),
+    optional: true,
+    label: plain(what, 150),
+    hint: label(`${line.quantity.toLocaleString('en-US')} units · ${currency} per unit · empty: not offered`, 2000),
+    element: {
+      type: 'number_input',
+      action_id: ACTION.offerPrice,
+      is_decimal_allowed: true,
+      min_value: '0.0001',
+      ...(line.lastUnitPrice !== null && line.lastUnitPrice > 0
+        ? { initial_value: formatPrice(line.lastUnitPrice) }
+        : {}),
+    },
+  };
+}
+
+/** The modal, or null when the quotation has more lines than it can carry (the supplier answers with a workbook). */
+export function buildOfferModal(model: OfferModalModel): ModalView | null {
+  if (model.lines.length === 0 || model.lines.length > OFFER_MODAL_LINES_MAX) return null;
+  const blocks: KnownBlock[] = [
+    section(
+      `Your offer to *${inline(model.brandName, 80)}*: a unit price for each line you offer, in ` +
+        `*${inline(model.currency, 8)}*, and your terms. Leave a line empty to say you do not offer it.`,
+    ),
+    context(['What you submit is recorded exactly as you enter it, and shown to the buyer.']),
+    ...model.lines.map((line, index) => priceInput(line, index, model.currency)),
+    {
+      type: 'input',
+      block_id: BLOCK.offerLeadTime,
+      optional: true,
+      label: label('Lead time (days to ship the whole order)', 2000),
+      element: {
+        type: 'number_input',
+        action_id: ACTION.offerLeadTime,
+        is_decimal_allowed: false,
+        min_value: '1',
+        max_value: String(LEAD_TIME_DAYS_MAX),
+        ...(model.last.leadTimeDays !== null ? { initial_value: String(model.last.leadTimeDays) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: BLOCK.offerPaymentTerms,
+      optional: true,
+      label: label('Payment terms', 2000),
+      hint: label('For example 30/70, or T/T 30 days after B/L.', 2000),
+      element: {
+        type: 'plain_text_input',
+        action_id: ACTION.offerPaymentTerms,
+        max_length: PAYMENT_TERMS_MAX,
+        ...(model.last.paymentTerms ? { initial_value: inline(model.last.paymentTerms, PAYMENT_TERMS_MAX) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: BLOCK.offerValidity,
+      optional: true,
+      label: label('Offer valid for (days)', 2000),
+      element: {
+        type: 'number_input',
+        action_id: ACTION.offerValidity,
+        is_decimal_allowed: false,
+        min_value: '1',
+        max_value: String(VALIDITY_DAYS_MAX),
+      },
+    },
+    {
+      type: 'input',
+      block_id: BLOCK.offerNotes,
+      optional: true,
+      label: label('Notes', 2000),
+      element: {
+        type: 'plain_text_input',
+        action_id: ACTION.offerNotes,
+        multiline: true,
+        max_length: OFFER_NOTES_MAX,
+      },
+    },
+  ];
+  return {
+    type: 'modal',
+    callback_id: CALLBACK.offerModal,
+    private_metadata: offerModalRefCodec.encode({
+      n: model.negotiationId,
+      s: model.negotiationSupplierId,
+      r: model.round,
+    }),
+    title: label('Submit offer', 24),
+    submit: label('Submit offer', 24),
+    close: label('Cancel', 24),
+    blocks,
+  };
+}
+
+/** An offer as its supplier submitted it: one entry per line of the modal, in its order; null is "not offered". */
+export interface SubmittedOffer {
+  unitPrices: (number | null)[];
+  leadTimeDays: number | null;
+  paymentTerms: string | null;
+  validityDays: number | null;
+  notes: string | null;
+}
+
+/** A unit price a person typed: above zero, at most four decimals, below a billion. */
+export function parseUnitPrice(raw: string | null): { ok: true; value: number | null } | { ok: false; error: string } {
+  if (raw === null) return { ok: true, value: null };
+  const cleaned = raw.replace(/[,\s]/g, '');
+  if (!/^\d+(\.\d{1,4})?$/.test(cleaned)) {
+    return { ok: false, error: 'Enter a unit price like 12.5 or 12.4375 (at most four decimals).' };
+  }
+  const value = Number(cleaned);
+  if (!(value > 0)) return { ok: false, error: 'Enter a price above zero, or leave the line empty.' };
+  if (value >= 1e9) return { ok: false, error: 'That price is too large.' };
+  return { ok: true, value };
+}
+
+export function parseOfferModal(stateValues: unknown, lineCount: number): ParseResult<SubmittedOffer> {
+  const state = new ModalState(stateValues);
+  const errors: Record<string, string> = {};
+  const unitPrices = Array.from({ length: lineCount }, (_, index) => {
+    const parsed = parseUnitPrice(state.text(offerPriceBlockId(index), ACTION.offerPrice));
+    if (parsed.ok) return parsed.value;
+    errors[offerPriceBlockId(index)] = parsed.error;
+    return null;
+  });
+  if (Object.keys(errors).length === 0 && lineCount > 0 && unitPrices.every((price) => price === null)) {
+    errors[offerPriceBlockId(0)] = 'Enter a price for at least one line: an offer with none offers nothing.';
+  }
+  const leadTime = parseWhole(state.text(BLOCK.offerLeadTime, ACTION.offerLeadTime), 1, LEAD_TIME_DAYS_MAX);
+  if (!leadTime.ok) errors[BLOCK.offerLeadTime] = leadTime.error;
+  const validity = parseWhole(state.text(BLOCK.offerValidity, ACTION.offerValidity), 1, VALIDITY_DAYS_MAX);
+  if (!validity.ok) errors[BLOCK.offerValidity] = validity.error;
+  const paymentTerms = state.text(BLOCK.offerPaymentTerms, ACTION.offerPaymentTerms);
+  if (paymentTerms !== null && paymentTerms.length > PAYMENT_TERMS_MAX) {
+    errors[BLOCK.offerPaymentTerms] = `At most ${PAYMENT_TERMS_MAX} characters.`;
+  }
+  const notes = state.text(BLOCK.offerNotes, ACTION.offerNotes);
+  if (notes !== null && notes.length > OFFER_NOTES_MAX)
+    errors[BLOCK.offerNotes] = `At most ${OFFER_NOTES_MAX} characters.`;
+  if (Object.keys(errors).length > 0 || !leadTime.ok || !validity.ok) return { ok: false, errors };
+  return {
+    ok: true,
+    value: { unitPrices, leadTimeDays: leadTime.value, paymentTerms, validityDays: validity.value, notes },
+  };
+}
