@@ -9,6 +9,7 @@ import {
   type NegotiationSetup,
   type NegotiationState,
   runUntilBlocked,
+  type StepResult,
 } from './engine.js';
 import { nextOpenQuestion, type Question } from './ask-info.js';
 
@@ -26,6 +27,8 @@ export async function runUnattended(
     earlyTermination?: 'finish' | 'continue';
     /** The buyer's answer to a question; by default its first suggested answer. */
     choose?: (question: Question) => string;
+    /** Sees each step's state with the events it produced: what a message was written with, when it was written. */
+    onStep?: (result: StepResult) => void;
   },
 ): Promise<UnattendedRun> {
   const started = createNegotiation(setup);
@@ -36,7 +39,10 @@ export async function runUnattended(
     state = result.state;
   };
   while (state.status !== 'completed') {
-    state = await runUntilBlocked(state, agents, (result) => void events.push(...result.events));
+    state = await runUntilBlocked(state, agents, (result) => {
+      events.push(...result.events);
+      options.onStep?.(result);
+    });
     if (options.answers === 'none') break;
     if (state.status === 'awaiting_early_termination') {
       collect(decideEarlyTermination(state, options.earlyTermination !== 'continue', 'auto'));

@@ -1,6 +1,7 @@
 // What the brand agent may tell one supplier about the others. By default (the workspace's setting) it names no
-// competitor, quotes no competitor's price and says nothing of a competitor's problems: it says only how much lower a
-// competing offer is, rounded down to a whole percent so the figure never overstates the gap. Shared by the offline
+// competitor, quotes no competitor's price or lead time and says nothing of a competitor's problems: it says only how
+// much lower a competing offer is, rounded down to a whole percent so the figure never overstates the gap, and how
+// much sooner a faster one ships, in words. Shared by the offline
 // and the Claude brand agents, so both say the same thing and record the same mention.
 import { formatPercent } from '../../commerce/money.js';
 import type { CompetitorMention } from './interfaces.js';
@@ -20,6 +21,15 @@ export function competingGap(ownTotal: number, rivalTotal: number): { share: num
   // A tiny tolerance: 0.15 computed as 0.1499999… is still 15%.
   const whole = Math.floor(exact * 100 + 1e-9) / 100;
   return whole < 0.01 ? { share: exact, words: 'under 1%' } : { share: whole, words: formatPercent(whole, 0) };
+}
+
+/**
+ * How much sooner a faster competing supplier ships, said without its lead time, which is that supplier's figure as
+ * much as its price is: "in half your lead time or less", "weeks sooner than you", "sooner than you".
+ */
+export function competingSpeed(ownDays: number, rivalDays: number): string {
+  if (rivalDays * 2 <= ownDays) return 'in half your lead time or less';
+  return ownDays - rivalDays >= 14 ? 'weeks sooner than you' : 'sooner than you';
 }
 
 export interface CitedRival {

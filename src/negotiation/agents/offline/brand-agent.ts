@@ -10,7 +10,7 @@ import { formatMoney, formatPercent } from '../../../commerce/money.js';
 import { describePaymentTerms } from '../../../commerce/payment-terms.js';
 import { formatShare, MAX_MESSAGE_CHARS, skuRef, wordCount } from '../format.js';
 import { rfqItemList } from '../../format.js';
-import { citedCompetitor, competingGap } from '../discretion.js';
+import { citedCompetitor, competingGap, competingSpeed } from '../discretion.js';
 import { OFFER_FACTS, showFact, type SupplierFact } from '../../facts.js';
 import { settledByMandate } from '../../mandate.js';
 import {
@@ -453,6 +453,7 @@ class BrandVoice {
       rivalIsCheaper: analysis.cheaperRival !== null,
       named: analysis.discloseCompetitors,
       gapPctRounded: competingGap(current.total, analysis.cheaperRival?.total ?? current.total).words,
+      rivalSooner: competingSpeed(current.leadTimeDays, rival?.leadTimeDays ?? current.leadTimeDays),
       leadStated,
       termsStated,
       onTimeStated: !current.assumed.has('onTimeDeliveryRate'),
@@ -481,7 +482,6 @@ class BrandVoice {
       round: String(context.round),
       maxRounds: String(context.maxRounds),
       roundsLeft: analysis.roundsLeft <= 1 ? 'one more round' : `${analysis.roundsLeft} more rounds`,
-      target: context.mandate.targetTotal === null ? '' : money(context.mandate.targetTotal),
     };
   }
 }

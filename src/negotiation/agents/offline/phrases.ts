@@ -533,12 +533,15 @@ export interface BrandFill {
   /** The cited rival is cheaper than this supplier: a price anchor makes sense. */
   rivalIsCheaper: boolean;
   /**
-   * The workspace lets the brand name competitors, their prices and problems. When false, no template may use
-   * `rival`, `rivalTotal`, `rivalUnit`, `gap` or `capped`: only `gapPctRounded` says how much lower a competitor is.
+   * The workspace lets the brand name competitors, their prices, lead times and problems. When false, no template may
+   * use `rival`, `rivalTotal`, `rivalUnit`, `rivalLead`, `gap` or `capped`: only `gapPctRounded` says how much lower a
+   * competitor is, and `rivalSooner` how much faster.
    */
   named: boolean;
   /** How much lower the cheaper competing offer is, rounded down to a whole percent ("15%", "under 1%"). */
   gapPctRounded: string;
+  /** How much sooner the faster competitor ships, in words ("weeks sooner than you"): never its days. */
+  rivalSooner: string;
   quality: string;
   defect: string;
   gap: string;
@@ -567,7 +570,6 @@ export interface BrandFill {
   round: string;
   maxRounds: string;
   roundsLeft: string;
-  target: string;
 }
 
 type B = Phrase<BrandFill>;
@@ -662,24 +664,23 @@ export const BRAND_PHRASES = {
     ),
     phrase(
       ['batna'],
-      (f) => `You're the lowest bid, but a competing supplier ships in ${f.rivalLead} days against your ${f.lead}.`,
+      (f) => `You're the lowest bid, but a competing supplier ships ${f.rivalSooner}.`,
       (f) => !f.named && f.leadStated,
     ),
     phrase(
       ['batna', 'leadTime'],
-      (f) =>
-        `Another supplier is ready in ${f.rivalLead} days; at ${f.lead} days your price has to carry the difference.`,
+      (f) => `Another supplier is ready ${f.rivalSooner}; at ${f.lead} days your price has to carry the difference.`,
       (f) => !f.named && f.leadStated,
     ),
+    // Without a stated lead time of this supplier's there is nothing to compare with: only that a rival is faster.
     phrase(
       ['batna', 'leadTime'],
-      (f) => `A competing supplier can ship in ${f.rivalLead} days, so your lead time matters as much as your price.`,
+      () => `A competing supplier can ship sooner, so your lead time matters as much as your price.`,
       (f) => !f.leadStated,
     ),
     phrase(
       ['batna'],
-      (f) =>
-        `Your price leads, but another supplier can deliver in ${f.rivalLead} days, and delivery weighs in our decision.`,
+      () => `Your price leads, but another supplier can deliver sooner, and delivery weighs in our decision.`,
       (f) => !f.leadStated,
     ),
   ],
@@ -799,11 +800,6 @@ export const BRAND_PHRASES = {
     phrase([], (f) => `The order covers ${f.units} units across ${f.lineCount} SKUs.`),
     phrase([], () => `We're ready to issue the PO within 2 days once the numbers work.`),
     phrase(['partnership'], (f) => `We'd like ${f.brand} to build a repeat program from this first order.`),
-    phrase(
-      [],
-      (f) => `Our budget for the whole order is ${f.target}.`,
-      (f) => f.target !== '',
-    ),
   ],
   accept: [
     phrase([], (f) => `Thank you, ${f.name}: ${f.total} works for us.`),
