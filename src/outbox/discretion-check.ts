@@ -304,6 +304,29 @@ function nameForms(code: string, name: string, vocabulary: ReadonlySet<string>):
   return [...forms].filter((form) => form !== '');
 }
 
+/**
+ * What a supplier's channel must not see outside any negotiation (a welcome, a notice): the workspace's other
+ * suppliers, by name and code. A negotiation's messages carry its own, fuller facts (`confidentialFacts`).
+ */
+export function supplierChannelFacts(
+  recipient: { code: string; name: string },
+  others: readonly { code: string; name: string }[],
+  currency = 'USD',
+): ConfidentialFacts {
+  const vocabulary = new Set(tokens(fold(recipient.name)));
+  return {
+    recipientCode: recipient.code,
+    currency,
+    competitors: others
+      .filter((other) => other.code !== recipient.code)
+      .map((other) => ({ code: other.code, name: other.name, forms: nameForms(other.code, other.name, vocabulary) })),
+    amounts: [],
+    days: [],
+    shares: [],
+    buyerWords: [],
+  };
+}
+
 /** Amounts compare to the minor unit of the negotiation's currency: the cent, the yen. */
 function minorUnits(amount: number, currency: string): number | null {
   return amount > 0 && isSafeAmount(amount, currency) ? toMinorUnits(amount, currency) : null;

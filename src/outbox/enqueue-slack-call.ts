@@ -5,6 +5,7 @@ import { toJsonColumn } from '../db/json.js';
 import type { WorkspaceDb, WorkspaceTx } from '../db/scoped.js';
 import { canonicalJson } from '../canonical-json.js';
 import { databaseNow } from '../db/database-now.js';
+import { screenSupplierChannelCalls } from './supplier-channels.js';
 import { OUTBOX_REFERENCE_KEY, type OutboxCall, storedPayload, validateOutboxCall } from './outbox-call.js';
 
 /** Anything scoped to one workspace that can write outbox rows. */
@@ -43,8 +44,10 @@ function randomSuffix(): string {
 export async function enqueueSlackCalls(writer: OutboxWriter, calls: readonly OutboxCall[]): Promise<number> {
   if (calls.length === 0) return 0;
   for (const call of calls) validateOutboxCall(call);
-  const known = await lastEditsAndNow(writer, calls);
-  const changing = withoutRepeatedEdits(calls, known.lastEdits);
+  const screened = await screenSupplierChannelCalls(writer, calls);
+  for (const call of screened) validateOutboxCall(call);
+  const known = await lastEditsAndNow(writer, screened);
+  const changing = withoutRepeatedEdits(screened, known.lastEdits);
   if (changing.length === 0) return 0;
   const databaseNowMs = (known.databaseNow ?? (await databaseNow(writer))).getTime();
   const rows = changing.map((call) => {

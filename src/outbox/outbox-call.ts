@@ -2,6 +2,7 @@
 // pure: validation at the boundary (a malformed call is a programming error and must fail inside the transaction
 // that made it, not minutes later in the poster) and the (de)serialisation of the payload column.
 import { z } from 'zod';
+import type { ConfidentialFacts } from './discretion-check.js';
 
 export const OUTBOX_METHODS = [
   'chat.postMessage',
@@ -65,6 +66,13 @@ export interface OutboxCall {
   payload: Record<string, unknown>;
   /** Not sent before this time (a reminder, a deliberate delay). */
   notBefore?: Date;
+  /**
+   * To a supplier's own (Slack Connect) channel only: what the supplier must not see, from the state that wrote the
+   * message (discretion-check.ts `confidentialFacts`). Without it, the workspace's other suppliers' names are checked.
+   */
+  confidential?: ConfidentialFacts;
+  /** Enqueued instead when the discretion check holds this call back: tells the buyer, somewhere internal, why. */
+  heldBackNotice?: (why: string) => OutboxCall;
 }
 
 export const uploadPayloadSchema = z.object({

@@ -2,7 +2,7 @@
 // channel is connected. Read by the supplier's organisation, so it names only the brand and who connected it.
 import type { WorkspaceTx } from '../db/scoped.js';
 import { enqueueSlackCall } from '../outbox/index.js';
-import { buildSupplierWelcome } from '../slack/views/index.js';
+import { buildHeldBackNotice, buildSupplierWelcome } from '../slack/views/index.js';
 import { message } from './thread.js';
 
 export async function enqueueSupplierWelcome(
@@ -11,5 +11,11 @@ export async function enqueueSupplierWelcome(
 ): Promise<void> {
   const body = buildSupplierWelcome(welcome);
   const place = { slackChannelId: welcome.channelId, slackThreadTs: null };
-  await enqueueSlackCall(tx, message(place, `supplier:${welcome.supplierId}:welcome:${welcome.channelId}`, body));
+  const key = `supplier:${welcome.supplierId}:welcome:${welcome.channelId}`;
+  await enqueueSlackCall(tx, {
+    ...message(place, key, body),
+    // Held back (it named another supplier, say): the person who connected the channel is told in their DM.
+    heldBackNotice: (why) =>
+      message({ slackChannelId: welcome.by, slackThreadTs: null }, `${key}:held`, buildHeldBackNotice(why)),
+  });
 }

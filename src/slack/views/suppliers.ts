@@ -146,3 +146,11 @@ export function buildSupplierWelcome(model: { brandName: string; supplierName: s
     ],
   };
 }
+
+/** To the buyer (privately): a message Parley did not send to a supplier, and why (discretion-check.ts's words). */
+export function buildHeldBackNotice(why: string): SlackMessage {
+  return {
+    text: 'Parley held a message back from a supplier',
+    blocks: [section(`:shield: *Not sent to the supplier.* ${inline(why, 2500)}`)],
+  };
+}
