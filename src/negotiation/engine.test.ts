@@ -339,6 +339,38 @@ describe('what a supplier’s turn puts on record', () => {
   const extracted = (events: NegotiationEvent[], code: string) =>
     events.flatMap((event) => (event.type === 'offer_extracted' && event.supplierCode === code ? [event] : []));
 
+  it('stores a supplier’s acceptance at the ask it accepted: $144,854.10 and the ask’s line prices', async () => {
+    const { state, events } = await firstRound([quoted], {
+      brand: brand('ask'),
+      supplier: () => supplier('ACCEPT', repriced),
+    });
+    const [accepted] = extracted(events, 'SUP-001');
+    const offer = accepted?.offer;
+    expect(offer?.total).toBe(144_854.1);
+    expect(offer?.lines.reduce((sum, line) => sum + line.quantity * Math.round(line.unitPrice * 100), 0)).toBe(
+      14_485_410,
+    );
+    // The ask's prices: the quotation's, each cut by the ask's 5%, not the agent's own 0.3%.
+    for (const line of offer?.lines ?? []) {
+      const quotedPrice = baseline.lines.find((base) => base.sku === line.sku)?.unitPrice ?? 0;
+      expect(Math.abs(line.unitPrice / (quotedPrice * 0.95) - 1), line.sku).toBeLessThan(0.005);
+    }
+    expect(offer).toMatchObject({ leadTimeDays: 30, paymentTerms: '30/70', conditions: ['Valid 7 days'] });
+    expect(state.suppliers['SUP-001']?.offers.at(-1)).toEqual(offer);
+    expect(state.suppliers['SUP-001']).toMatchObject({ accepted: true, status: 'completed' });
+  });
+
+  it('stores the supplier’s offer unchanged when the brand accepted it', async () => {
+    const { state, events } = await firstRound([quoted], {
+      brand: brand('accept'),
+      supplier: () => supplier('ACCEPT', repriced),
+    });
+    const quotation = state.suppliers['SUP-001']?.offers[0];
+    const [confirmed] = extracted(events, 'SUP-001').filter((event) => event.round === 1);
+    expect(confirmed?.offer).toEqual({ ...quotation, round: 1 });
+    expect(confirmed?.offer.total).toBe(152_462);
+  });
+
   it('records a connected supplier’s offer as stated: a line left out is not offered, an unstated term assumed', async () => {
     const connected = { ...SIMULATED_SUPPLIERS[1], counterpart: 'connected' } as SupplierProfile;
     const stated = {

@@ -49,6 +49,7 @@ import {
 } from './impasse.js';
 import { supplierEconomics } from './supplier-economics.js';
 import {
+  acceptedOffer,
   evaluateOffer,
   type NormalizedOffer,
   type NormalizeOfferResult,
@@ -634,8 +635,9 @@ async function supplierStep(
 const OFFER_ACTIONS: ReadonlySet<AgentTurn['action']['type']> = new Set(['PROPOSE_OFFER', 'COUNTER_OFFER', 'ACCEPT']);
 
 /**
- * The offer a supplier's turn puts on record: none when it offers nothing, else its draft, read as its counterpart's
- * offers are read (offers.ts). A turn that offers with nothing readable gives the problems instead.
+ * The offer a supplier's turn puts on record: none when it offers nothing; what it accepted when it accepts; else its
+ * draft, read as its counterpart's offers are read (offers.ts). A turn that offers with nothing readable gives the
+ * problems instead.
  */
 function supplierOffer(
   state: NegotiationState,
@@ -643,11 +645,19 @@ function supplierOffer(
   supplier: SupplierState,
   said: { turn: SupplierTurn; answered: AgentTurn['action'] },
 ): NormalizeOfferResult | null {
-  const { turn } = said;
+  const { turn, answered } = said;
   const previous = supplier.offers.at(-1) ?? null;
+  const loose = readLooseOfferDraft(turn.action.payload);
+  if (turn.action.type === 'ACCEPT' && previous !== null) {
+    // What was on the table: this round's ask, or — when the brand accepted, or asked nothing — the standing offer.
+    const asked = supplier.brandAsks.at(-1);
+    const ask = answered.type !== 'ACCEPT' && asked?.round === state.round ? asked : null;
+    // Accepting is agreeing to every figure of the offer: its lead time and terms are the supplier's word from now on.
+    const accepted = acceptedOffer({ ask, standing: previous, round: state.round, draft: loose });
+    return { ...accepted, stated: ['leadTimeDays', 'paymentTerms'] };
+  }
   // A simulated supplier's agent must give a whole draft (interfaces.ts); a real supplier's may leave terms unstated.
-  const draft =
-    profile.counterpart === 'connected' ? readLooseOfferDraft(turn.action.payload) : readOfferDraft(turn.action);
+  const draft = profile.counterpart === 'connected' ? loose : readOfferDraft(turn.action);
   if (draft === null) {
     const offers = OFFER_ACTIONS.has(turn.action.type) || turn.action.payload['offer'] !== undefined;
     return offers ? { ok: false, problems: offerDraftProblems(turn.action) } : null;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../commerce/rng.js';
 import { LINE_PRICE_SPREAD, PRICE_LEVELS, PRICE_RANGES, type PriceLevel } from '../config/business-rules.js';
+import { formatMoney } from '../commerce/money.js';
 import {
+  acceptedOffer,
   effectiveMandate,
   evaluateOffer,
   type NormalizeOfferContext,
@@ -632,6 +634,91 @@ describe('normalizeOffer: a connected supplier, recorded as stated', () => {
       ok: false,
       problems: ['The offer prices none of the quotation’s lines'],
     });
+  });
+});
+
+describe('acceptedOffer', () => {
+  const standing: Offer = {
+    supplierCode: 'SUP-001',
+    round: 1,
+    lines: [
+      { sku: 'A', quantity: 600, unitPrice: 150, tiers: [{ minQty: 1000, unitPrice: 140 }] },
+      { sku: 'B', quantity: 450, unitPrice: 110, tiers: [] },
+      { sku: 'C', quantity: 125, unitPrice: 96, tiers: [] },
+      { sku: 'D', quantity: 37, unitPrice: 26, tiers: [] },
+    ],
+    total: 152_462,
+    leadTimeDays: 50,
+    paymentTerms: '33/33/33',
+    incoterm: 'FOB',
+    currency: 'USD',
+    concessions: ['Free samples'],
+    conditions: [],
+    capacityShare: 1,
+  };
+  const ask = { round: 2, targetTotal: 144_854.1, leadTimeDays: 30, paymentTerms: '30/70' };
+  const cents = (lines: Offer['lines']) =>
+    lines.reduce((sum, line) => sum + line.quantity * Math.round(line.unitPrice * 100), 0);
+
+  it('records the ask it accepts: its total to the cent, its delivery and terms, every line cut alike', () => {
+    const { offer, adjustments, stated } = acceptedOffer({ ask, standing, round: 2 });
+    expect(offer.total).toBe(144_854.1);
+    expect(cents(offer.lines)).toBe(14_485_410);
+    const factor = ask.targetTotal / standing.total;
+    for (const [index, line] of offer.lines.entries()) {
+      const before = standing.lines[index];
+      expect(line.sku).toBe(before?.sku);
+      expect(line.quantity).toBe(before?.quantity);
+      // The same cut on every line, give or take the few cents that make the total exact.
+      expect(Math.abs(line.unitPrice / ((before?.unitPrice ?? 0) * factor) - 1)).toBeLessThan(0.005);
+    }
+    expect(offer.lines[0]?.tiers).toEqual([{ minQty: 1000, unitPrice: Math.round(140 * factor * 100) / 100 }]);
+    expect(offer).toMatchObject({ round: 2, leadTimeDays: 30, paymentTerms: '30/70', concessions: ['Free samples'] });
+    expect(adjustments).toEqual([]);
+    expect(stated).toEqual(['leadTimeDays', 'paymentTerms']);
+  });
+
+  it('takes only the words of the accepting draft, never its numbers', () => {
+    const draft: OfferDraft = {
+      lines: standing.lines.map((line) => ({ sku: line.sku, unitPrice: line.unitPrice * 0.997 })),
+      leadTimeDays: 20,
+      paymentTerms: '100',
+      conditions: ['Final offer, valid for 7 days'],
+    };
+    const { offer } = acceptedOffer({ ask, standing, round: 2, draft });
+    expect(offer.total).toBe(144_854.1);
+    expect([offer.leadTimeDays, offer.paymentTerms]).toEqual([30, '30/70']);
+    expect(offer.conditions).toEqual(['Final offer, valid for 7 days']);
+  });
+
+  it('keeps the standing prices for an ask at or above them, and the whole standing offer without an ask', () => {
+    const above = acceptedOffer({ ask: { ...ask, targetTotal: 160_000, paymentTerms: null }, standing, round: 2 });
+    expect(above.offer.lines).toEqual(standing.lines);
+    expect([above.offer.total, above.offer.leadTimeDays, above.offer.paymentTerms]).toEqual([152_462, 30, '33/33/33']);
+    const words = { lines: [], conditions: ['Final offer'], concessions: ['Free freight'] };
+    expect(acceptedOffer({ ask: null, standing, round: 3, draft: words }).offer).toEqual({ ...standing, round: 3 });
+  });
+
+  it('makes up the rounding with single cents on lines whose quantities combine to it', () => {
+    // 300, 200 and 500 units: totals move in whole dollars, and a dollar is +1¢ on 300 units and −1¢ on 200.
+    const lines = [
+      { sku: 'A', quantity: 300, unitPrice: 10, tiers: [] },
+      { sku: 'B', quantity: 200, unitPrice: 20, tiers: [] },
+      { sku: 'C', quantity: 500, unitPrice: 30, tiers: [] },
+    ];
+    const whole = { ...standing, lines, total: 22_000 };
+    for (const target of [20_999, 21_001, 19_876, 21_999]) {
+      const { offer, adjustments } = acceptedOffer({ ask: { ...ask, targetTotal: target }, standing: whole, round: 2 });
+      expect(offer.total, `ask ${target}`).toBe(target);
+      expect(cents(offer.lines)).toBe(target * 100);
+      expect(adjustments).toEqual([]);
+    }
+    // Half a dollar is no sum of whole cents on these quantities: the nearest total, and the adjustment says so.
+    const { offer, adjustments } = acceptedOffer({ ask: { ...ask, targetTotal: 20_999.5 }, standing: whole, round: 2 });
+    expect(Math.abs(offer.total - 20_999.5)).toBe(0.5);
+    expect(adjustments).toEqual([
+      `The ask's $20,999.50 cannot be priced in whole cents at these quantities: the lines come to ${formatMoney(offer.total)}`,
+    ]);
   });
 });
 

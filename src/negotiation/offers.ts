@@ -6,6 +6,7 @@
 // - a connected supplier (a real organisation) is a commercial record: its offer is stored exactly as stated — a line
 //   it leaves out is not offered, a figure it leaves out is not stated (and labelled as Parley's assumption), and
 //   anything code would have to change is refused with the reasons, for the supplier to correct.
+// An acceptance records what was accepted (acceptedOffer): the brand's ask, or the supplier's offer the brand took.
 // The OfferTracker keeps one supplier's offers for impasse detection and early termination (seed 000), and
 // evaluateOffer scores an offer against the buyer's mandate (seed 001 PASS / NEUTRAL / FAIL).
 import { z } from 'zod';
@@ -20,6 +21,7 @@ import {
 import { parseNumber } from '../quotation/numbers.js';
 import { formatMoney, isSafeAmount, toCents } from '../commerce/money.js';
 import { normalisePaymentTerms } from '../commerce/payment-terms.js';
+import type { BrandAsk } from './agents/interfaces.js';
 import type { SupplierFact } from './facts.js';
 import {
   type Baseline,
@@ -710,6 +712,134 @@ function cleanText(text: string | null | undefined): string | null {
 function cleanList(items: readonly string[] | null | undefined): string[] | null {
   if (items === null || items === undefined) return null;
   return items.flatMap((item) => cleanText(item) ?? []);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Acceptances
+
+export interface AcceptedOfferOptions {
+  /**
+   * The brand's ask the supplier accepts; null when it accepts with no ask on the table (the brand took its offer,
+   * or asked nothing this round): then its standing offer is what was agreed.
+   */
+  ask: BrandAsk | null;
+  /** The supplier's offer standing when it accepted: what the ask asked a change of. */
+  standing: Offer;
+  round: number;
+  /**
+   * The accepting turn's own draft, if any: of an ask's acceptance, only its words (concessions, conditions) are
+   * taken, never a number; an acceptance of the standing offer records that offer exactly.
+   */
+  draft?: OfferDraft | null;
+}
+
+/**
+ * What a supplier agreed to when it accepted: the ask's figures, for every supplier — an acceptance stored at another
+ * price than the one accepted is a false record, whoever made it. The ask names a total, and a lead time and terms
+ * when it asks for them; it names no line prices, so its lines are the standing offer's with every price (and tier
+ * price) cut by the same share, which is how the brand's message puts the ask to the supplier for the line it cites.
+ * What the ask does not name stays as the standing offer has it; an ask at or above the standing total changes no
+ * price (nobody pays more than the supplier asked for). What rounding to whole cents leaves over is made up in cents,
+ * on the lines with the most units first, so the lines add up to the ask exactly wherever the quantities allow it
+ * (a line may move a few cents off the common cut); when they cannot, the adjustment says by how much they differ.
+ */
+export function acceptedOffer(options: AcceptedOfferOptions): NormalizedOffer {
+  const { ask, standing, round } = options;
+  const draft = ask === null ? null : options.draft;
+  const adjustments: string[] = [];
+  const standingCents = toCents(standing.total);
+  const askedCents = ask?.targetTotal === null || ask?.targetTotal === undefined ? null : toCents(ask.targetTotal);
+  const lines =
+    askedCents === null || askedCents >= standingCents ? standing.lines : linesForTotal(standing.lines, askedCents);
+  const totalCents = lines.reduce((sum, line) => sum + line.quantity * toCents(line.unitPrice), 0);
+  if (askedCents !== null && askedCents < standingCents && totalCents !== askedCents) {
+    adjustments.push(
+      `The ask's ${formatMoney(askedCents / 100, standing.currency)} cannot be priced in whole cents at these ` +
+        `quantities: the lines come to ${formatMoney(totalCents / 100, standing.currency)}`,
+    );
+  }
+  const stated: SupplierFact[] = [];
+  if (ask?.leadTimeDays !== null && ask?.leadTimeDays !== undefined) stated.push('leadTimeDays');
+  if (ask?.paymentTerms !== null && ask?.paymentTerms !== undefined) stated.push('paymentTerms');
+  const offer: Offer = {
+    ...standing,
+    round,
+    lines,
+    total: totalCents / 100,
+    leadTimeDays: ask?.leadTimeDays ?? standing.leadTimeDays,
+    paymentTerms: ask?.paymentTerms ?? standing.paymentTerms,
+    concessions: cleanList(draft?.concessions) ?? standing.concessions,
+    conditions: cleanList(draft?.conditions) ?? standing.conditions,
+  };
+  return { ok: true, offer: offerSchema.parse(offer), adjustments, stated, assumed: [] };
+}
+
+/** The lines repriced by one factor to come to `targetCents` (see acceptedOffer), each price at least a cent. */
+function linesForTotal(lines: readonly OfferLine[], targetCents: number): OfferLine[] {
+  const currentCents = lines.reduce((sum, line) => sum + line.quantity * toCents(line.unitPrice), 0);
+  const factor = currentCents > 0 ? targetCents / currentCents : 1;
+  const scaled = (price: number) => Math.max(1, Math.round(toCents(price) * factor));
+  const cents = lines.map((line) => scaled(line.unitPrice));
+  const quantities = lines.map((line) => line.quantity);
+  let rest = targetCents - quantities.reduce((sum, quantity, index) => sum + quantity * (cents[index] ?? 0), 0);
+  // Whole cents on the lines with the most units first, which leaves less than the fewest units' worth of cents …
+  const byUnits = quantities.map((quantity, index) => ({ quantity, index }));
+  byUnits.sort((a, b) => b.quantity - a.quantity || a.index - b.index);
+  for (const { quantity, index } of byUnits) {
+    const current = cents[index] ?? 1;
+    const step = Math.max(1 - current, Math.trunc(rest / quantity));
+    cents[index] = current + step;
+    rest -= step * quantity;
+  }
+  // … and that rest is made up of single cents on lines whose quantities combine to it (300 and 200 units make 100).
+  for (const move of centMoves(rest, quantities, cents)) cents[move.index] = (cents[move.index] ?? 1) + move.cents;
+  return lines.map((line, index) => ({
+    ...line,
+    unitPrice: (cents[index] ?? toCents(line.unitPrice)) / 100,
+    tiers: line.tiers.map((tier) => ({ minQty: tier.minQty, unitPrice: scaled(tier.unitPrice) / 100 })),
+  }));
+}
+
+/** Distinct quantities tried by centMoves: enough to combine to any small rest, few enough to search quickly. */
+const CENT_MOVE_QUANTITIES = 24;
+/** A line gives or takes single cents only at a dollar or more, so that no price can fall to zero. */
+const CENT_MOVE_MIN_CENTS = 100;
+
+/**
+ * The fewest one-cent changes (+1 or −1 on a line's unit price) that change the lines' total by `rest` cents — or,
+ * when the quantities cannot make it up, that come nearest: a breadth-first search over what is still missing,
+ * within ± the largest quantity tried, one line per distinct quantity, the smallest quantities first.
+ */
+function centMoves(
+  rest: number,
+  quantities: readonly number[],
+  cents: readonly number[],
+): { index: number; cents: 1 | -1 }[] {
+  if (rest === 0) return [];
+  const lineOf = new Map<number, number>();
+  quantities.forEach((quantity, index) => {
+    if ((cents[index] ?? 0) >= CENT_MOVE_MIN_CENTS && !lineOf.has(quantity)) lineOf.set(quantity, index);
+  });
+  const tried = [...lineOf].sort(([a], [b]) => a - b).slice(0, CENT_MOVE_QUANTITIES);
+  const bound = Math.max(Math.abs(rest), ...tried.map(([quantity]) => quantity));
+  const reached = new Map<number, { from: number; index: number; cents: 1 | -1 } | null>([[rest, null]]);
+  const queue = [rest];
+  let nearest = rest;
+  for (let head = 0; head < queue.length && nearest !== 0; head++) {
+    const missing = queue[head] ?? 0;
+    for (const [quantity, index] of tried) {
+      for (const step of [1, -1] as const) {
+        const next = missing - step * quantity;
+        if (Math.abs(next) > bound || reached.has(next)) continue;
+        reached.set(next, { from: missing, index, cents: step });
+        queue.push(next);
+        if (Math.abs(next) < Math.abs(nearest)) nearest = next;
+      }
+    }
+  }
+  const moves: { index: number; cents: 1 | -1 }[] = [];
+  for (let at = reached.get(nearest); at; at = reached.get(at.from)) moves.push({ index: at.index, cents: at.cents });
+  return moves;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

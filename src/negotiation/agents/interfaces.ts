@@ -26,7 +26,7 @@ export const BRAND_PERSONA = 'Alex';
 /**
  * An offer as an agent states it (the payload of PROPOSE_OFFER / COUNTER_OFFER / ACCEPT): every term given. The engine
  * turns it into an `Offer` (negotiation/offers.ts) — for a simulated supplier, totals recomputed, prices clipped,
- * missing lines and quantities backfilled from the baseline.
+ * missing lines and quantities backfilled from the baseline. An ACCEPT records the ask it accepts, not these numbers.
  */
 export const offerDraftSchema = z.object({
   lines: z
