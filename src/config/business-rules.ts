@@ -255,6 +255,14 @@ export const EARLY_TERMINATION_CONFIDENCE = 0.9;
 /** The capacity shock injected after round 1 (seed 002 phase 3). */
 export const CURVEBALL = { supplierCode: 'SUP-002', afterRound: 1, capacityShare: 0.6 } as const;
 
+/**
+ * Who speaks for a supplier. 'simulated': an agent plays it (the offline twin or Claude), held to its price band so the
+ * demo and the benches stay in a believable market. 'connected': a real organisation in a Slack Connect channel, whose
+ * offers are a commercial record and are stored exactly as it stated them (negotiation/offers.ts).
+ */
+export const SUPPLIER_COUNTERPARTS = ['simulated', 'connected'] as const;
+export type SupplierCounterpart = (typeof SUPPLIER_COUNTERPARTS)[number];
+
 export interface SupplierProfile {
   code: string;
   name: string;
@@ -267,7 +275,9 @@ export interface SupplierProfile {
   defectRate: number;
   responseTimeDays: number;
   totalOrdersCount: number;
+  /** Names and labels the supplier as simulated; what Parley does with its offers is `counterpart`'s. */
   isSimulated: boolean;
+  counterpart: SupplierCounterpart;
   personality: SupplierPersonality;
 }
 
@@ -280,7 +290,10 @@ export interface SupplierPersonality {
   tone: string;
 }
 
-/** SUP-001 is the real supplier from the uploaded file: the seed's defaults, overridden by what the sheet says. */
+/**
+ * SUP-001 is the supplier from the uploaded file: the seed's defaults, overridden by what the sheet says. Until it is
+ * connected through Slack Connect, an agent answers for it, so its offers are a simulation's ('simulated').
+ */
 export const QUOTED_SUPPLIER_DEFAULTS: SupplierProfile = {
   code: 'SUP-001',
   name: 'Quoted supplier',
@@ -293,6 +306,7 @@ export const QUOTED_SUPPLIER_DEFAULTS: SupplierProfile = {
   responseTimeDays: 2,
   totalOrdersCount: 0,
   isSimulated: false,
+  counterpart: 'simulated',
   personality: {
     summary: 'Price-competitive factory; protects margin, trades volume for price, slow to move on lead time.',
     maxDiscount: 0.15,
@@ -314,6 +328,7 @@ export const SIMULATED_SUPPLIERS: readonly SupplierProfile[] = [
     responseTimeDays: 1,
     totalOrdersCount: 38,
     isSimulated: true,
+    counterpart: 'simulated',
     personality: {
       summary:
         'Premium positioning, consultative; justifies cost with quality. Small discounts (3–5% max) wrapped in ' +
@@ -335,6 +350,7 @@ export const SIMULATED_SUPPLIERS: readonly SupplierProfile[] = [
     responseTimeDays: 0.5,
     totalOrdersCount: 21,
     isSimulated: true,
+    counterpart: 'simulated',
     personality: {
       summary:
         'Speed-focused, warm, creative. Proposes alternative structures; restructures terms instead of just ' +

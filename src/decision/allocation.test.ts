@@ -426,6 +426,37 @@ describe('allocateOrder: the split-overhead rule', () => {
     expectConsistent(plan, options);
   });
 
+  it('gives a supplier only the lines its offer has: a line it left out goes elsewhere, in every mode', () => {
+    // C offers L1 and L2 at half A's price and leaves L3 out (a real supplier's offer, recorded as stated).
+    const lines = unitLines('L1', 'L2', 'L3');
+    const factors = { price: 0, quality: 80, leadTime: 80, terms: 80, reliability: 90 };
+    const a = supplier('A', { L1: 100, L2: 100, L3: 100 }, { factors });
+    const c = supplier('C', { L1: 50, L2: 50 }, { factors });
+    const weights = SCORING_WEIGHTS.quality;
+    for (const options of [
+      { lines, suppliers: [a, c] },
+      { lines, suppliers: [a, c], mode: 'quality' as const, weights, priceReference: 300 },
+      { lines, suppliers: [a, c], exactLineLimit: 0 },
+    ]) {
+      const plan = planOf(allocateOrder(options));
+      // 50 + 50 + A's 100 + 5% = 210, against A alone at 300.
+      expect(owners(plan)).toEqual({ L1: 'C', L2: 'C', L3: 'A' });
+      expect(plan.fob).toBe(200);
+      expect(plan.excluded).toEqual([{ supplierCode: 'C', reason: 'C does not quote 1 line (L3)' }]);
+      expectConsistent(plan, options);
+    }
+    // Alone, or as the single source, C cannot take the order: the line it did not offer has no price from it.
+    expect(allocateOrder({ lines, suppliers: [c] })).toMatchObject({
+      ok: false,
+      error: { code: 'UNCOVERED_LINES', skus: ['L3'] },
+    });
+    expect(owners(planOf(allocateOrder({ lines, suppliers: [a, c], singleSource: true })))).toEqual({
+      L1: 'A',
+      L2: 'A',
+      L3: 'A',
+    });
+  });
+
   it('single source: one supplier for the whole order even where a split wins', () => {
     const a = supplier('A', { L1: 10_000, L2: 10_000 });
     const b = supplier('B', { L1: 5_000, L2: 20_000 });

@@ -3,6 +3,7 @@ import { createOfflineBrandAgent } from '../negotiation/agents/offline/brand-age
 import { createOfflineSupplierAgent } from '../negotiation/agents/offline/supplier-agent.js';
 import { chooseCurveballStrategy } from '../negotiation/engine.js';
 import { createMandate, EMPTY_MANDATE, recordConsent } from '../negotiation/mandate.js';
+import { normalizeOffer } from '../negotiation/offers.js';
 import { runUnattended } from '../negotiation/run-unattended.js';
 import type { Offer } from '../negotiation/types.js';
 import { decide, decisionInputFromState } from './decide.js';
@@ -252,6 +253,57 @@ describe('decide', () => {
     const uncovered = decide(curveballInput({ baseline: baselineOf({ A: 100, B: 100, C: 100 }) }));
     expect(uncovered).toMatchObject({ ok: false, error: 'no_allocation' });
     if (!uncovered.ok) expect(uncovered.message).toMatch(/No supplier can take 1 line \(C\)/);
+  });
+
+  it('never awards a line a connected supplier did not offer, nor counts it as free', () => {
+    // Its offer as stated: A and B at $80, no price for C. Priced as given, its $16,000 is no offer for the $30,000
+    // order: C is not in it. The split it wins: A and B ($16,000) + SUP-001's C ($9,500) + 5% = $26,775 < $28,500.
+    const recorded = normalizeOffer(
+      {
+        lines: [
+          { sku: 'A', unitPrice: 80 },
+          { sku: 'B', unitPrice: 80 },
+        ],
+        leadTimeDays: 30,
+        paymentTerms: '0/100',
+      },
+      {
+        baseline: baselineOf({ A: 100, B: 100, C: 100 }),
+        supplier: { code: 'SUP-003', priceLevel: 'mid', counterpart: 'connected' },
+        round: 2,
+      },
+    );
+    if (!recorded.ok) throw new Error(recorded.problems.join('; '));
+    expect(recorded.offer.lines.map((line) => line.sku)).toEqual(['A', 'B']);
+    const input = curveballInput({
+      baseline: baselineOf({ A: 100, B: 100, C: 100 }),
+      finalOffers: [offerOf('SUP-001', { A: 95, B: 95, C: 95 }), recorded.offer],
+      openingOffers: undefined,
+      capacityCaps: {},
+    });
+    for (const mode of ['cost', 'quality'] as const) {
+      const numbers = numbersOf(decide({ ...input, mode }));
+      const owners = numbers.award.flatMap((a) => a.lines.map((line) => [line.sku, a.supplierCode]));
+      expect(Object.fromEntries(owners)['C'], mode).toBe('SUP-001');
+      expect(numbers.allocation.excluded).toContainEqual({
+        supplierCode: 'SUP-003',
+        reason: 'SUP-003 does not quote 1 line (C)',
+      });
+      // The lowest offer for the whole order is SUP-001's: savings are not counted on a line nobody sold.
+      expect(numbers.savings.identified).toMatchObject({ amount: 1_500, bestOfferCode: 'SUP-001' });
+    }
+    const numbers = numbersOf(decide(input));
+    expect(numbers.award.map((a) => [a.supplierCode, a.lines.map((line) => line.sku)])).toEqual([
+      ['SUP-001', ['C']],
+      ['SUP-003', ['A', 'B']],
+    ]);
+    expect(numbers.allocation.effectiveLandedCost).toBe(26_775);
+    const price = (code: string) => numbers.scores.find((score) => score.supplierCode === code)?.explanations.price;
+    expect(price('SUP-003')).toBe(
+      'Price: $16,000.00 for the 2 lines it offers is the lowest of 2 offers for those lines → 100',
+    );
+    expect(price('SUP-001')).toBe('Price: $28,500.00 is the only offer for the whole order → 100');
+    expect(numbers.cheapestNotChosen?.cheapestCode).toBe('SUP-001');
   });
 
   it('is deterministic: the same input in another order gives the same numbers', () => {

@@ -5,7 +5,8 @@
 //
 // Savings are reported against the baseline quotation, the way procurement tools report them:
 // - identified savings = quoted total − the lowest final offer total: what the negotiation put on the table, whether
-//   or not the award takes it (the lowest offer may be capacity-capped or lose on landed cost);
+//   or not the award takes it (the lowest offer may be capacity-capped or lose on landed cost). Only offers for every
+//   line count: an offer that leaves lines out is cheaper by lines it does not sell;
 // - awarded savings = the quote's effective landed cost − the award's, when the quote's landed cost is known (else
 //   quoted total − the award's FOB): what the chosen award actually saves. Stated landed, because an award that is
 //   cheaper on price can cost more at the door (a split's overhead, freight on an ex-works quote, worse terms); the
@@ -481,6 +482,10 @@ export function decide(input: DecisionInput): DecideOutcome {
     return score;
   };
 
+  // The totals that price the whole order: an offer that leaves lines out (a real supplier's may) is no lowest price
+  // for lines it does not offer. Should none cover every line, the award itself shows the price.
+  const covering = offers.filter((offer) => quotesEveryLine(offer, lines));
+  const wholeOrderOffers = covering.length > 0 ? covering : offers;
   const options: SupplierOption[] = offers.map((offer) => {
     const { charges: chargeRate, freight, duty } = rates(offer);
     return supplierOptionFromOffer(offer, {
@@ -496,7 +501,7 @@ export function decide(input: DecisionInput): DecideOutcome {
       mode: objectiveMode,
       weights,
       // The price sub-score's own reference, so that a one-supplier award scores exactly what its supplier scores.
-      priceReference: Math.min(...offers.map((o) => o.total)),
+      priceReference: Math.min(...wholeOrderOffers.map((o) => o.total)),
       annualRate,
       splitOverhead: splitOverheadRate,
       currency,
@@ -638,7 +643,9 @@ export function decide(input: DecisionInput): DecideOutcome {
               .map((rate) => Math.round(toCents(input.baseline.total) * rate))
               .reduce((a, b) => a + b, 0),
         ));
-  const savings = computeSavings({ input, figures, plan, award, baselineLanded });
+  const wholeOrderCodes = new Set(wholeOrderOffers.map((offer) => offer.supplierCode));
+  const wholeOrderFigures = figures.filter((figure) => wholeOrderCodes.has(figure.supplierCode));
+  const savings = computeSavings({ input, figures: wholeOrderFigures, plan, award, baselineLanded });
   const premiumOption = plan.premiumOption === null ? null : premiumOptionOf(context, plan.premiumOption, plan);
   const overQuote = quoteLanded !== null && plan.effectiveLandedCost > quoteLanded;
   const consent = overQuote ? (mandate.premiumConsents.at(-1) ?? null) : null;
@@ -647,7 +654,7 @@ export function decide(input: DecisionInput): DecideOutcome {
   const workspaceCurrency = input.workspaceCurrency ?? WORKSPACE_CURRENCY_DEFAULT;
   const fx = fxRate(currency, workspaceCurrency, input.fxTable);
   const cheapest = cheapestNotChosen({
-    figures,
+    figures: wholeOrderFigures,
     plan,
     recommendation,
     weights,
@@ -957,6 +964,12 @@ function convertOffer(offer: Offer, currency: string, table?: FxTable): Offer | 
   }));
   const total = fromCents(lines.reduce((sum, line) => sum + Math.round(line.quantity * line.unitPrice * 100), 0));
   return { ...offer, lines, total, currency };
+}
+
+/** Whether the offer quotes every line of the order, so that its total is a price for the whole order. */
+function quotesEveryLine(offer: Offer, lines: LimitContext['lines']): boolean {
+  const offered = firstBySku(offer.lines);
+  return lines.every((line) => offered.has(line.sku));
 }
 
 /** An offer's goods total for the order's lines, in cents, summed line by line as allocation sums an award. */

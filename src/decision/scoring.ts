@@ -2,7 +2,9 @@
 // is a straight line between two anchors a finance person can check by hand, and each comes with the one line that
 // says how it was reached:
 //
-// - Price: the lowest offer total scores 100; each 1% above it costs 2 points, so +50% and beyond scores 0.
+// - Price: the lowest offer total scores 100; each 1% above it costs 2 points, so +50% and beyond scores 0. An offer
+//   that leaves lines out (a real supplier may) is priced on the lines it offers, against the lowest any offer asks
+//   for those lines: a line it does not offer is not one it offers for nothing.
 // - Quality: the supplier's rating out of 5, as a percentage.
 // - Lead time: the fastest offer scores 100, falling linearly to 0 at 90 days — or at twice the fastest lead time when
 //   even the fastest takes more than 45 days, so that slow markets still separate their suppliers.
@@ -24,9 +26,9 @@ import {
   type ScoringWeights,
   type SupplierProfile,
 } from '../config/business-rules.js';
-import type { Offer } from '../negotiation/types.js';
+import { firstBySku, type Offer } from '../negotiation/types.js';
 import { cashFlowCostRate } from '../commerce/cash-flow.js';
-import { formatMoney, formatPercent } from '../commerce/money.js';
+import { formatMoney, formatPercent, fromCents } from '../commerce/money.js';
 import { describePaymentTerms } from '../commerce/payment-terms.js';
 
 export const PRICE_ZERO_ABOVE_LOWEST = SCORING_SCALES.priceZeroAboveLowest;
@@ -155,10 +157,9 @@ export function scoreOffers(
   if (duplicate !== undefined) throw new Error(`two offers from ${duplicate}: score one offer per supplier`);
 
   const annualRate = options.annualRate ?? COST_OF_CAPITAL_ANNUAL;
-  const lowest = Math.min(...inputs.map((i) => i.offer.total));
   const fastest = Math.min(...inputs.map((i) => i.offer.leadTimeDays));
   const accepted = options.acceptedLeadTimeDays ?? null;
-  const context: Context = { count: inputs.length, lowest, fastest, annualRate, accepted };
+  const context: Context = { count: inputs.length, fastest, annualRate, accepted };
 
   const scored = inputs.map(({ offer, profile }) => {
     const parts: Record<ScoringFactor, Part> = {
@@ -186,7 +187,6 @@ export function scoreOffers(
 
 interface Context {
   count: number;
-  lowest: number;
   fastest: number;
   annualRate: number;
   accepted: number | null;
@@ -198,24 +198,83 @@ interface Part {
 }
 
 function priceScore(offer: Offer, inputs: readonly ScoredInput[], context: Context): Part {
-  const amount = formatMoney(offer.total, offer.currency);
+  const money = (amount: number) => formatMoney(amount, offer.currency);
+  const { lowest, comparable, atLowest, offeredLines, partial } = priceBasis(offer, inputs);
+  const amount = partial ? `${money(offer.total)} for the ${lineCount(offeredLines)} it offers` : money(offer.total);
+  // Against the offers for the same lines: "for those lines" when it leaves some out, "for the whole order" when others do.
+  const those = partial ? ' for those lines' : comparable < context.count ? ' for the whole order' : '';
   if (context.count === 1) return { score: MAX_SCORE, explanation: `Price: ${amount} is the only offer → 100` };
-  const above = offer.total / context.lowest - 1;
+  if (comparable === 1) return { score: MAX_SCORE, explanation: `Price: ${amount} is the only offer${those} → 100` };
+  const above = offer.total / lowest - 1;
   // Offer totals are recomputed from lines and rounded to the cent: under half a cent apart they are the same price.
-  if (Math.abs(offer.total - context.lowest) < HALF_CENT) {
-    const tied = inputs.filter((i) => Math.abs(i.offer.total - context.lowest) < HALF_CENT).length > 1;
-    const verb = tied ? 'ties for' : 'is';
-    return { score: MAX_SCORE, explanation: `Price: ${amount} ${verb} the lowest of ${context.count} offers → 100` };
+  if (Math.abs(offer.total - lowest) < HALF_CENT) {
+    const verb = atLowest > 1 ? 'ties for' : 'is';
+    return {
+      score: MAX_SCORE,
+      explanation: `Price: ${amount} ${verb} the lowest of ${comparable} offers${those} → 100`,
+    };
   }
   const score = clampScore(MAX_SCORE * (1 - above / PRICE_ZERO_ABOVE_LOWEST));
   const pointsPerPercent = MAX_SCORE / (PRICE_ZERO_ABOVE_LOWEST * 100);
   return {
     score,
     explanation:
-      `Price: ${amount} is ${formatPercent(above)} above the lowest (${formatMoney(context.lowest, offer.currency)}) ` +
+      `Price: ${amount} is ${formatPercent(above)} above the lowest${those} (${money(lowest)}) ` +
       `→ ${show(score)} (−${show(pointsPerPercent)} points per 1% above; ` +
       `0 at +${formatPercent(PRICE_ZERO_ABOVE_LOWEST, 0)})`,
   };
+}
+
+interface PriceBasis {
+  /** The lowest price any offer asks for this offer's lines (its own included). */
+  lowest: number;
+  /** The offers that quote all of this offer's lines, itself included. */
+  comparable: number;
+  /** Of those, the ones within half a cent of the lowest. */
+  atLowest: number;
+  offeredLines: number;
+  /** It offers fewer lines than the offers together cover. */
+  partial: boolean;
+}
+
+/**
+ * What an offer's price is measured against: the other offers' prices for the same lines. Offers for the same lines
+ * compare on their totals; an offer that leaves lines out compares on the lines it offers, and cannot set the price
+ * of lines it does not offer.
+ */
+function priceBasis(offer: Offer, inputs: readonly ScoredInput[]): PriceBasis {
+  const skus = new Set(offer.lines.map((line) => line.sku));
+  const everySku = new Set(inputs.flatMap((input) => input.offer.lines.map((line) => line.sku)));
+  const prices = inputs.flatMap(({ offer: other }) => {
+    const price = priceFor(other, skus);
+    return price === null ? [] : [price];
+  });
+  const lowest = Math.min(...prices);
+  return {
+    lowest,
+    comparable: prices.length,
+    atLowest: prices.filter((price) => Math.abs(price - lowest) < HALF_CENT).length,
+    offeredLines: skus.size,
+    partial: skus.size < everySku.size,
+  };
+}
+
+/** What an offer asks for these SKUs: its total when they are its lines, null when it does not offer them all. */
+function priceFor(offer: Offer, skus: ReadonlySet<string>): number | null {
+  const mine = firstBySku(offer.lines);
+  if ([...skus].some((sku) => !mine.has(sku))) return null;
+  if (mine.size === skus.size) return offer.total;
+  let cents = 0;
+  for (const sku of skus) {
+    const line = mine.get(sku);
+    if (line) cents += Math.round(line.quantity * line.unitPrice * 100);
+  }
+  return fromCents(cents);
+}
+
+/** "1 line", "12 lines". */
+function lineCount(count: number): string {
+  return count === 1 ? '1 line' : `${count} lines`;
 }
 
 function qualityScore(profile: SupplierRecord): Part {

@@ -10,6 +10,8 @@ import {
   CURVEBALL,
   type NegotiationMode,
   QUESTION_BUDGET_DEFAULT,
+  SUPPLIER_COUNTERPARTS,
+  type SupplierCounterpart,
   type SupplierProfile,
 } from '../config/business-rules.js';
 import {
@@ -22,6 +24,7 @@ import {
   brandAskSchema,
   type PillarBriefs,
   readBrandAsk,
+  offerDraftProblems,
   readOfferDraft,
   type SupplierAgent,
   type SupplierHistory,
@@ -45,7 +48,17 @@ import {
   readImpasseAnswer,
 } from './impasse.js';
 import { supplierEconomics } from './supplier-economics.js';
-import { evaluateOffer, normalizeOffer, OfferTracker, offerTrackerStateSchema } from './offers.js';
+import {
+  acceptedOffer,
+  evaluateOffer,
+  type NormalizedOffer,
+  type NormalizeOfferResult,
+  normalizeOffer,
+  OfferNotRecordedError,
+  OfferTracker,
+  offerTrackerStateSchema,
+  readLooseOfferDraft,
+} from './offers.js';
 import {
   applyAnswer,
   createMandate,
@@ -58,6 +71,7 @@ import { sampleStrategies } from './strategies.js';
 import {
   assumedFacts,
   assumedFactsByCode,
+  assumeFacts,
   assumptionsSchema,
   initialAssumptions,
   stateFacts,
@@ -65,7 +79,6 @@ import {
 } from './facts.js';
 import { brandPersonaLabel, supplierPersonaLabel } from './personas.js';
 import { formatMoney } from '../commerce/money.js';
-import { normalisePaymentTerms } from '../commerce/payment-terms.js';
 import {
   type AgentTurn,
   agentTurnSchema,
@@ -85,9 +98,20 @@ const stepSchema = z.discriminatedUnion('kind', [
 ]);
 type Step = z.infer<typeof stepSchema>;
 
-const supplierProfileSchema = z.custom<SupplierProfile>(
-  (value) => typeof value === 'object' && value !== null && typeof (value as SupplierProfile).code === 'string',
-);
+/**
+ * Profiles are checked where they are made; the checkpoint needs their code, and who speaks for the supplier, since
+ * that decides how its offers are recorded. A checkpoint from before `counterpart` negotiated only with agents: its
+ * profiles are 'simulated'.
+ */
+const supplierProfileSchema = z
+  .custom<Omit<SupplierProfile, 'counterpart'> & { counterpart?: SupplierCounterpart }>((value) => {
+    if (typeof value !== 'object' || value === null) return false;
+    const { code, counterpart } = value as Partial<Record<'code' | 'counterpart', unknown>>;
+    return (
+      typeof code === 'string' && (counterpart === undefined || SUPPLIER_COUNTERPARTS.some((c) => c === counterpart))
+    );
+  })
+  .transform((profile): SupplierProfile => ({ ...profile, counterpart: profile.counterpart ?? 'simulated' }));
 
 const historyMessageSchema = z.object({
   round: z.number().int(),
@@ -193,6 +217,14 @@ export type NegotiationEvent =
       pillarBriefs: PillarBriefs | null;
     }
   | { type: 'offer_extracted'; round: number; supplierCode: string; offer: Offer; adjustments: string[] }
+  /** A simulated supplier's turn said it offers, but carried no offer that reads: its standing offer stands. */
+  | {
+      type: 'offer_unreadable';
+      round: number;
+      supplierCode: string;
+      action: AgentTurn['action']['type'];
+      problems: string[];
+    }
   | {
       type: 'round_analysis';
       round: number;
@@ -546,23 +578,27 @@ async function supplierStep(
     rng,
   });
 
-  const draft = readOfferDraft(turn.action);
-  const stated: SupplierFact[] = [];
-  if (draft) {
-    const { offer, adjustments } = normalizeOffer(draft, {
-      baseline: state.baseline,
-      supplier: profile,
+  const reading = supplierOffer(state, profile, supplier, { turn, answered: latestBrand.action });
+  let facts: Pick<NormalizedOffer, 'stated' | 'assumed'> = { stated: [], assumed: [] };
+  if (reading?.ok === false) {
+    // A real supplier's offer is never guessed at: whoever submitted it must be asked again.
+    if (profile.counterpart === 'connected') throw new OfferNotRecordedError(profile.code, reading.problems);
+    // An agent's turn that says it offers but carries no readable offer changes nothing, visibly.
+    events.push({
+      type: 'offer_unreadable',
       round: state.round,
-      previous: supplier.offers.at(-1) ?? null,
+      supplierCode: profile.code,
+      action: turn.action.type,
+      problems: reading.problems,
     });
+  } else if (reading) {
+    const { offer, adjustments } = reading;
+    facts = reading;
     // Code, not the agent, enforces the curveball: the capped supplier can never offer more than its share.
     const capped = curveballHere
       ? { ...offer, capacityShare: Math.min(offer.capacityShare, curveballHere.capacityShare) }
       : offer;
     supplier.offers.push(capped);
-    // The supplier's own offer states its terms, unless the normaliser had to replace what it wrote.
-    if (offer.leadTimeDays === draft.leadTimeDays) stated.push('leadTimeDays');
-    if (normalisePaymentTerms(draft.paymentTerms) === offer.paymentTerms) stated.push('paymentTerms');
     const tracker = OfferTracker.fromState(supplier.tracker);
     tracker.addOffer({ round: state.round, source: 'supplier', offer: capped });
     supplier.tracker = tracker.toState();
@@ -575,7 +611,10 @@ async function supplierStep(
     });
   }
   recordMessage(state, supplier, profile, 'supplier', turn, null, events);
-  if (stated.length > 0) state.assumptions = stateFacts(state.assumptions, profile.code, stated, state.messageCount);
+  if (facts.stated.length > 0) {
+    state.assumptions = stateFacts(state.assumptions, profile.code, facts.stated, state.messageCount);
+  }
+  if (facts.assumed.length > 0) state.assumptions = assumeFacts(state.assumptions, profile.code, facts.assumed);
 
   if (turn.action.type === 'ACCEPT') {
     supplier.accepted = true;
@@ -590,6 +629,40 @@ async function supplierStep(
   } else if (isExplicitRejection(turn.action)) {
     supplier.explicitRejection = true;
   }
+}
+
+/** Supplier actions that put an offer on the table. */
+const OFFER_ACTIONS: ReadonlySet<AgentTurn['action']['type']> = new Set(['PROPOSE_OFFER', 'COUNTER_OFFER', 'ACCEPT']);
+
+/**
+ * The offer a supplier's turn puts on record: none when it offers nothing; what it accepted when it accepts; else its
+ * draft, read as its counterpart's offers are read (offers.ts). A turn that offers with nothing readable gives the
+ * problems instead.
+ */
+function supplierOffer(
+  state: NegotiationState,
+  profile: SupplierProfile,
+  supplier: SupplierState,
+  said: { turn: SupplierTurn; answered: AgentTurn['action'] },
+): NormalizeOfferResult | null {
+  const { turn, answered } = said;
+  const previous = supplier.offers.at(-1) ?? null;
+  const loose = readLooseOfferDraft(turn.action.payload);
+  if (turn.action.type === 'ACCEPT' && previous !== null) {
+    // What was on the table: this round's ask, or — when the brand accepted, or asked nothing — the standing offer.
+    const asked = supplier.brandAsks.at(-1);
+    const ask = answered.type !== 'ACCEPT' && asked?.round === state.round ? asked : null;
+    // Accepting is agreeing to every figure of the offer: its lead time and terms are the supplier's word from now on.
+    const accepted = acceptedOffer({ ask, standing: previous, round: state.round, draft: loose });
+    return { ...accepted, stated: ['leadTimeDays', 'paymentTerms'] };
+  }
+  // A simulated supplier's agent must give a whole draft (interfaces.ts); a real supplier's may leave terms unstated.
+  const draft = profile.counterpart === 'connected' ? loose : readOfferDraft(turn.action);
+  if (draft === null) {
+    const offers = OFFER_ACTIONS.has(turn.action.type) || turn.action.payload['offer'] !== undefined;
+    return offers ? { ok: false, problems: offerDraftProblems(turn.action) } : null;
+  }
+  return normalizeOffer(draft, { baseline: state.baseline, supplier: profile, round: state.round, previous });
 }
 
 function recordMessage(

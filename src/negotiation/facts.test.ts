@@ -7,6 +7,7 @@ import { baselineFromQuotation } from './baseline.js';
 import { createNegotiation } from './engine.js';
 import {
   assumedFacts,
+  assumeFacts,
   initialAssumptions,
   labelAssumed,
   showFact,
@@ -57,6 +58,20 @@ describe('initial assumptions', () => {
     expect(missing.quotedSupplier.leadTimeDays).toBe(QUOTED_SUPPLIER_DEFAULTS.leadTimeDays);
     const full = baselineFromQuotation(source(45, '30% T/T deposit, balance before shipment'), new Map());
     expect(full.assumedFacts).toEqual([...TRACK_RECORD_FACTS]);
+  });
+});
+
+describe('assuming a fact', () => {
+  it('adds a term an offer left out as an assumption, and leaves a fact already tracked as it is', () => {
+    const start = initialAssumptions({ leadTimeDays: 45, paymentTerms: '30/70' }, profiles);
+    const assumed = assumeFacts(start, 'SUP-003', ['leadTimeDays', 'paymentTerms']);
+    expect(assumedFacts(assumed, 'SUP-003')).toEqual(['leadTimeDays', 'paymentTerms']);
+    expect(wasAssumedAt(assumed, 'SUP-003', 'leadTimeDays', 99)).toBe(true);
+    // Stated since: a later offer that leaves it out again does not take the supplier's word back.
+    const stated = stateFacts(assumed, 'SUP-003', ['leadTimeDays'], 5);
+    expect(assumedFacts(assumeFacts(stated, 'SUP-003', ['leadTimeDays']), 'SUP-003')).toEqual(['paymentTerms']);
+    expect(assumeFacts(start, 'SUP-003', [])).toBe(start);
+    expect(assumedFacts(assumed, 'SUP-001')).toEqual(assumedFacts(start, 'SUP-001'));
   });
 });
 

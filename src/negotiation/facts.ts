@@ -110,6 +110,21 @@ export function stateFacts(
   };
 }
 
+/**
+ * Marks facts as Parley's assumptions: the terms a supplier's offer left out that Parley filled from its own records.
+ * A fact already tracked keeps its entry (one the supplier stated stays stated: what it said last still stands).
+ */
+export function assumeFacts(
+  assumptions: Assumptions,
+  supplierCode: string,
+  facts: readonly SupplierFact[],
+): Assumptions {
+  const entries = assumptions[supplierCode] ?? [];
+  const added = facts.filter((fact) => !entries.some((a) => a.fact === fact));
+  if (added.length === 0) return assumptions;
+  return { ...assumptions, [supplierCode]: [...entries, ...added.map((fact) => ({ fact, statedAtMessage: null }))] };
+}
+
 /** "90% (assumed)": a figure Parley filled in, labelled wherever it is shown. */
 export function labelAssumed(text: string, assumed: boolean): string {
   return assumed ? `${text} (assumed)` : text;

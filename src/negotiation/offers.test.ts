@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../commerce/rng.js';
 import { LINE_PRICE_SPREAD, PRICE_LEVELS, PRICE_RANGES, type PriceLevel } from '../config/business-rules.js';
+import { formatMoney } from '../commerce/money.js';
 import {
+  acceptedOffer,
   effectiveMandate,
   evaluateOffer,
   type NormalizeOfferContext,
+  type NormalizedOffer,
   normalizeOffer,
   type OfferDraft,
   OfferTracker,
@@ -37,12 +40,24 @@ const baseline: Baseline = {
   notes: [],
 };
 
-const context = (overrides: Partial<NormalizeOfferContext> = {}): NormalizeOfferContext => ({
+type ContextOverrides = Omit<Partial<NormalizeOfferContext>, 'supplier'> & {
+  supplier?: Partial<NormalizeOfferContext['supplier']>;
+};
+
+/** The quoting supplier, simulated unless told: the counterpart is what decides how a draft is read. */
+const context = ({ supplier, ...overrides }: ContextOverrides = {}): NormalizeOfferContext => ({
   baseline,
-  supplier: { code: 'SUP-001', priceLevel: 'cheapest' },
   round: 1,
   ...overrides,
+  supplier: { code: 'SUP-001', priceLevel: 'cheapest', counterpart: 'simulated', ...supplier },
 });
+
+/** A draft the tests expect to be recorded. */
+function normalized(draft: OfferDraft, ctx: NormalizeOfferContext): NormalizedOffer {
+  const result = normalizeOffer(draft, ctx);
+  if (!result.ok) throw new Error(`expected an offer, got: ${result.problems.join('; ')}`);
+  return result;
+}
 
 /** A complete, in-range draft for a cheapest-tier supplier: 9,200.00 in total. */
 const fullDraft = (overrides: Partial<OfferDraft> = {}): OfferDraft => ({
@@ -61,7 +76,7 @@ const price = (offer: Offer, sku: string) => offer.lines.find((line) => line.sku
 
 describe('normalizeOffer', () => {
   it('keeps a complete, in-range draft as it is, with no adjustments', () => {
-    const { offer, adjustments } = normalizeOffer(fullDraft(), context());
+    const { offer, adjustments } = normalized(fullDraft(), context());
     expect(adjustments).toEqual([]);
     expect(offer).toEqual({
       supplierCode: 'SUP-001',
@@ -83,7 +98,7 @@ describe('normalizeOffer', () => {
   });
 
   it('recomputes the total from the lines and reports a stated total that disagrees', () => {
-    const { offer, adjustments } = normalizeOffer(fullDraft({ total: 5000 }), context());
+    const { offer, adjustments } = normalized(fullDraft({ total: 5000 }), context());
     expect(offer.total).toBe(9200);
     expect(adjustments).toEqual([`Stated total $5,000.00 differs from the lines' $9,200.00: the lines' sum is used`]);
   });
@@ -97,7 +112,7 @@ describe('normalizeOffer', () => {
       ],
       total: 0.5,
     };
-    const { offer } = normalizeOffer(
+    const { offer } = normalized(
       {
         lines: [
           { sku: 'A', unitPrice: 0.1 },
@@ -122,7 +137,7 @@ describe('normalizeOffer', () => {
       ],
       total: null,
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     expect(adjustments).toEqual(['MB015-RED-M price 10.00 raised to 10.09 (the floor for a cheapest-tier supplier)']);
     expect(price(offer, 'MB015-RED-M')).toBe(10.09);
     expect(offer.total).toBe(500 * 12 + 50 * 41.5 + 100 * 10.09);
@@ -137,7 +152,7 @@ describe('normalizeOffer', () => {
       ],
       total: null,
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     // 1.0 × (1 + LINE_PRICE_SPREAD.above = 1.5) of 18.25 = 27.375, rounded down to the cent.
     expect(price(offer, 'MB015-RED-M')).toBe(27.37);
     expect(adjustments).toEqual([
@@ -155,7 +170,7 @@ describe('normalizeOffer', () => {
       ],
       total: null,
     });
-    const { offer, adjustments } = normalizeOffer(draft, context({ supplier: { code: 'SUP-003', priceLevel: 'mid' } }));
+    const { offer, adjustments } = normalized(draft, context({ supplier: { code: 'SUP-003', priceLevel: 'mid' } }));
     expect(offer.lines.map((line) => line.unitPrice)).toEqual([14.4, 49.8, 21.9]);
     expect(adjustments).toEqual([
       'The stated prices average 2.00× the quotation, outside the 0.95–1.20× range of a mid-tier supplier: ' +
@@ -171,7 +186,7 @@ describe('normalizeOffer', () => {
         { sku: 'MB015-RED-M', unitPrice: 27 },
       ],
     });
-    const { offer, adjustments } = normalizeOffer(
+    const { offer, adjustments } = normalized(
       draft,
       context({ supplier: { code: 'SUP-002', priceLevel: 'expensive' } }),
     );
@@ -193,7 +208,7 @@ describe('normalizeOffer', () => {
         { sku: 'MB013-0BS-XL', unitPrice: 40 },
       ],
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     // Midway between the line's floor 15.52 (18.25 × 0.85, rounded up) and its ceiling 18.25: 16.885, to the cent.
     expect(offer.lines.at(-1)).toEqual({ sku: 'MB015-RED-M', quantity: 100, unitPrice: 16.89, tiers: [] });
     expect(adjustments).toContain(
@@ -202,7 +217,7 @@ describe('normalizeOffer', () => {
   });
 
   it("backfills from the supplier's previous offer when there is one, tiers included", () => {
-    const previous = normalizeOffer(
+    const previous = normalized(
       fullDraft({
         lines: [
           { sku: 'MC001-BON-XL', unitPrice: 11.5, tiers: [{ minQty: 1000, unitPrice: 10.8 }] },
@@ -212,7 +227,7 @@ describe('normalizeOffer', () => {
       }),
       context(),
     ).offer;
-    const { offer, adjustments } = normalizeOffer(
+    const { offer, adjustments } = normalized(
       { lines: [{ sku: 'MB013-0BS-XL', unitPrice: 39 }] },
       context({ round: 2, previous }),
     );
@@ -230,7 +245,7 @@ describe('normalizeOffer', () => {
   });
 
   it('backfills every line of an empty draft', () => {
-    const { offer, adjustments } = normalizeOffer({}, context());
+    const { offer, adjustments } = normalized({}, context());
     expect(offer.lines.map((line) => line.sku)).toEqual(baseline.lines.map((line) => line.sku));
     expect(offer.lines.map((line) => line.quantity)).toEqual([500, 50, 100]);
     expect(adjustments.filter((text) => text.includes('backfilled'))).toHaveLength(3);
@@ -245,7 +260,7 @@ describe('normalizeOffer', () => {
       ],
       total: null,
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     expect(price(offer, 'MB013-0BS-XL')).toBe(38.39);
     expect(adjustments).toContain('MB013-0BS-XL has an unreadable price: 38.39 used (the middle of the allowed range)');
     expect(adjustments).toContain('MB015-RED-M has no price: 16.89 used (the middle of the allowed range)');
@@ -260,7 +275,7 @@ describe('normalizeOffer', () => {
       ],
       total: 1e20,
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     expect(price(offer, 'MB013-0BS-XL')).toBe(38.39);
     expect(adjustments).toContain('MB013-0BS-XL has an unreadable price: 38.39 used (the middle of the allowed range)');
     expect(offer.lines.find((line) => line.sku === 'MC001-BON-XL')?.tiers).toEqual([]);
@@ -276,7 +291,7 @@ describe('normalizeOffer', () => {
       total: '$9,200.00',
       leadTimeDays: '45 days',
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     expect(adjustments).toEqual([]);
     expect(offer.total).toBe(9200);
     expect(offer.leadTimeDays).toBe(45);
@@ -291,7 +306,7 @@ describe('normalizeOffer', () => {
       ],
       total: null,
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     expect(offer.lines.map((line) => line.quantity)).toEqual([600, 60, 100]);
     expect(adjustments).toEqual([
       'MB013-0BS-XL quantity 60.4 rounded to 60',
@@ -309,7 +324,7 @@ describe('normalizeOffer', () => {
         { sku: 'MB015-RED-M', unitPrice: 17 },
       ],
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     expect(offer.lines.map((line) => line.sku)).toEqual(['MC001-BON-XL', 'MB013-0BS-XL', 'MB015-RED-M']);
     expect(price(offer, 'MC001-BON-XL')).toBe(11);
     expect(adjustments).toEqual([
@@ -334,7 +349,7 @@ describe('normalizeOffer', () => {
         { sku: 'MB015-RED-M', unitPrice: 17 },
       ],
     });
-    const { offer, adjustments } = normalizeOffer(draft, context());
+    const { offer, adjustments } = normalized(draft, context());
     expect(offer.lines[0]?.tiers).toEqual([
       { minQty: 1000, unitPrice: 10.5 },
       { minQty: 2000, unitPrice: 6.63 },
@@ -345,8 +360,8 @@ describe('normalizeOffer', () => {
   });
 
   describe('lead time', () => {
-    const leadTime = (value: OfferDraft['leadTimeDays'], overrides: Partial<NormalizeOfferContext> = {}) =>
-      normalizeOffer(fullDraft({ leadTimeDays: value }), context(overrides));
+    const leadTime = (value: OfferDraft['leadTimeDays'], overrides: ContextOverrides = {}) =>
+      normalized(fullDraft({ leadTimeDays: value }), context(overrides));
 
     it('rounds a fractional lead time up', () => {
       const { offer, adjustments } = leadTime(20.5);
@@ -375,7 +390,7 @@ describe('normalizeOffer', () => {
 
     it('falls back to the supplier profile before the quotation', () => {
       const supplier = { code: 'SUP-001', priceLevel: 'cheapest' as const, leadTimeDays: 15, paymentTerms: '100' };
-      const { offer, adjustments } = normalizeOffer(
+      const { offer, adjustments } = normalized(
         fullDraft({ leadTimeDays: null, paymentTerms: null }),
         context({ supplier }),
       );
@@ -390,7 +405,7 @@ describe('normalizeOffer', () => {
 
   describe('payment terms', () => {
     it('normalises instalments written in words', () => {
-      const { offer, adjustments } = normalizeOffer(
+      const { offer, adjustments } = normalized(
         fullDraft({ paymentTerms: '30% deposit, 70% within 30 days of B/L' }),
         context(),
       );
@@ -399,7 +414,7 @@ describe('normalizeOffer', () => {
     });
 
     it('replaces terms that are not instalments, from the quotation when nothing else is known', () => {
-      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: 'to be agreed' }), context());
+      const { offer, adjustments } = normalized(fullDraft({ paymentTerms: 'to be agreed' }), context());
       expect(offer.paymentTerms).toBe('33/33/33');
       expect(adjustments).toEqual([
         'Payment terms "to be agreed" are not instalments adding up to 100%: 33/33/33 from the quotation',
@@ -407,7 +422,7 @@ describe('normalizeOffer', () => {
     });
 
     it('refuses a split that does not add up to 100% rather than rescale it', () => {
-      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: '30/60' }), context());
+      const { offer, adjustments } = normalized(fullDraft({ paymentTerms: '30/60' }), context());
       expect(offer.paymentTerms).toBe('33/33/33');
       expect(adjustments).toEqual([
         'Payment terms "30/60" are not instalments adding up to 100%: 33/33/33 from the quotation',
@@ -424,14 +439,14 @@ describe('normalizeOffer', () => {
       ['40-60', '40/60'],
       ['T/T 50% / 50%', '50/50'],
     ])('stores %j as %j, as the decision reads it', (text, expected) => {
-      const { offer, adjustments } = normalizeOffer(fullDraft({ paymentTerms: text }), context());
+      const { offer, adjustments } = normalized(fullDraft({ paymentTerms: text }), context());
       expect(offer.paymentTerms).toBe(expected);
       expect(adjustments).toEqual([]);
     });
   });
 
   it('keeps the quotation currency, notes a different one, reads a capacity of "60" as 60%', () => {
-    const { offer, adjustments } = normalizeOffer(fullDraft({ currency: 'eur', capacityShare: 60 }), context());
+    const { offer, adjustments } = normalized(fullDraft({ currency: 'eur', capacityShare: 60 }), context());
     expect(offer.currency).toBe('USD');
     expect(offer.capacityShare).toBe(0.6);
     expect(adjustments).toEqual([
@@ -441,7 +456,7 @@ describe('normalizeOffer', () => {
   });
 
   it('carries concessions, conditions, incoterm and capacity from the previous offer when unstated', () => {
-    const previous = normalizeOffer(
+    const previous = normalized(
       fullDraft({
         concessions: [' free samples ', ''],
         conditions: ['PO by Friday'],
@@ -452,7 +467,7 @@ describe('normalizeOffer', () => {
     ).offer;
     expect(previous.concessions).toEqual(['free samples']);
     expect(previous.incoterm).toBe('EXW');
-    const { offer } = normalizeOffer(fullDraft({ concessions: [] }), context({ previous, round: 2 }));
+    const { offer } = normalized(fullDraft({ concessions: [] }), context({ previous, round: 2 }));
     expect(offer.concessions).toEqual([]);
     expect(offer.conditions).toEqual(['PO by Friday']);
     expect(offer.incoterm).toBe('EXW');
@@ -461,20 +476,17 @@ describe('normalizeOffer', () => {
 
   it("falls back to the quotation's incoterm, and for a simulated supplier to its rule without the quoting port", () => {
     const ningbo = { ...baseline, incoterm: 'FOB Ningbo' };
-    const quoting = normalizeOffer(fullDraft(), context({ baseline: ningbo })).offer;
+    const quoting = normalized(fullDraft(), context({ baseline: ningbo })).offer;
     expect(quoting.incoterm).toBe('FOB Ningbo');
     const simulated = { code: 'SUP-003', priceLevel: 'mid' as const, isSimulated: true };
-    expect(normalizeOffer(fullDraft(), context({ baseline: ningbo, supplier: simulated })).offer.incoterm).toBe('FOB');
+    expect(normalized(fullDraft(), context({ baseline: ningbo, supplier: simulated })).offer.incoterm).toBe('FOB');
     // What the supplier states stands; an incoterm the quotation does not give stays unknown.
-    const stated = normalizeOffer(
+    const stated = normalized(
       fullDraft({ incoterm: 'fob shenzhen' }),
       context({ baseline: ningbo, supplier: simulated }),
     );
     expect(stated.offer.incoterm).toBe('FOB SHENZHEN');
-    const none = normalizeOffer(
-      fullDraft(),
-      context({ baseline: { ...baseline, incoterm: null }, supplier: simulated }),
-    );
+    const none = normalized(fullDraft(), context({ baseline: { ...baseline, incoterm: null }, supplier: simulated }));
     expect(none.offer.incoterm).toBeNull();
   });
 
@@ -489,7 +501,7 @@ describe('normalizeOffer', () => {
           quantity: rng.next() < 0.2 ? null : rng.int(1, 2000),
           unitPrice: rng.next() < 0.1 ? null : Math.round(line.unitPrice * (0.1 + rng.next() * 3) * 1000) / 1000,
         }));
-      const { offer } = normalizeOffer(
+      const { offer } = normalized(
         { lines, leadTimeDays: rng.int(-10, 500) },
         context({ supplier: { code: 'SUP-X', priceLevel: level } }),
       );
@@ -506,6 +518,207 @@ describe('normalizeOffer', () => {
       }
       expect(offer.total).toBe(totalCents / 100);
     }
+  });
+});
+
+describe('normalizeOffer: a connected supplier, recorded as stated', () => {
+  const connected = ({ supplier, ...overrides }: ContextOverrides = {}) =>
+    context({ ...overrides, supplier: { code: 'SUP-004', counterpart: 'connected', ...supplier } });
+
+  it('keeps its prices and quantities as stated, and a line it leaves out is not offered', () => {
+    // Half and nearly twice the quotation: a simulated supplier's prices would be scaled and clipped, the line backfilled.
+    const draft: OfferDraft = {
+      lines: [
+        { sku: 'MC001-BON-XL', unitPrice: '$6.01' },
+        { sku: 'MB013-0BS-XL', quantity: 60, unitPrice: 74.7 },
+      ],
+      total: 7487,
+      leadTimeDays: '30 days',
+      paymentTerms: '30% deposit, 70% before shipment',
+    };
+    const { offer, adjustments, stated, assumed } = normalized(draft, connected());
+    expect(offer.lines).toEqual([
+      { sku: 'MC001-BON-XL', quantity: 500, unitPrice: 6.01, tiers: [] },
+      { sku: 'MB013-0BS-XL', quantity: 60, unitPrice: 74.7, tiers: [] },
+    ]);
+    expect(offer.total).toBe(7487);
+    expect([offer.leadTimeDays, offer.paymentTerms]).toEqual([30, '30/70']);
+    expect(adjustments).toEqual(['MB015-RED-M not offered']);
+    expect(stated).toEqual(['leadTimeDays', 'paymentTerms']);
+    expect(assumed).toEqual([]);
+
+    const simulated = normalized(draft, connected({ supplier: { counterpart: 'simulated' } })).offer;
+    expect(simulated.lines.map((line) => line.sku)).toEqual(baseline.lines.map((line) => line.sku));
+    expect(simulated.total).not.toBe(7487);
+  });
+
+  it('keeps stated tiers, and the previous offer’s when it states none', () => {
+    const tiered = normalized(
+      fullDraft({
+        lines: [{ sku: 'MC001-BON-XL', unitPrice: 11, tiers: [{ minQty: 1000, unitPrice: 3.5 }] }],
+        total: null,
+      }),
+      connected(),
+    ).offer;
+    expect(tiered.lines).toEqual([
+      { sku: 'MC001-BON-XL', quantity: 500, unitPrice: 11, tiers: [{ minQty: 1000, unitPrice: 3.5 }] },
+    ]);
+    const again = normalized(
+      fullDraft({ lines: [{ sku: 'MC001-BON-XL', unitPrice: 10.5 }], total: null }),
+      connected({ previous: tiered, round: 2 }),
+    ).offer;
+    expect(again.lines[0]?.tiers).toEqual([{ minQty: 1000, unitPrice: 3.5 }]);
+  });
+
+  it('leaves terms it does not state as its previous offer’s, or as Parley’s assumption, and says which', () => {
+    const profile = { leadTimeDays: 40, paymentTerms: '100' };
+    const unstated = { ...fullDraft(), leadTimeDays: null, paymentTerms: undefined };
+    const first = normalized(unstated, connected({ supplier: profile }));
+    expect([first.offer.leadTimeDays, first.offer.paymentTerms]).toEqual([40, '100']);
+    expect(first.assumed).toEqual(['leadTimeDays', 'paymentTerms']);
+    expect(first.stated).toEqual([]);
+    expect(first.adjustments).toEqual([
+      "Lead time not stated: 40 days assumed (the supplier's profile)",
+      "Payment terms not stated: 100 assumed (the supplier's profile)",
+    ]);
+
+    const previous = offer(9200, { leadTimeDays: 45, paymentTerms: '40/60' });
+    const later = normalized(unstated, connected({ supplier: profile, previous, round: 2 }));
+    expect([later.offer.leadTimeDays, later.offer.paymentTerms]).toEqual([45, '40/60']);
+    expect(later.assumed).toEqual([]);
+    expect(later.adjustments).toEqual([
+      'Lead time not stated: 45 days kept from the previous offer',
+      'Payment terms not stated: 40/60 kept from the previous offer',
+    ]);
+  });
+
+  it('refuses what it would have to change or guess, and says what to correct', () => {
+    const result = normalizeOffer(
+      {
+        lines: [
+          { sku: 'MC001-BON-XL', unitPrice: 11.555 },
+          { sku: 'mc001-bon-xl', unitPrice: 11 },
+          { sku: 'MB013-0BS-XL', unitPrice: 'n/a' },
+          { sku: 'MB015-RED-M', quantity: 2.5, unitPrice: 17 },
+          { sku: 'ZZ-404', unitPrice: 5 },
+        ],
+        currency: 'eur',
+        leadTimeDays: 'soon',
+        paymentTerms: '30/60',
+        capacityShare: 'most',
+      },
+      connected(),
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        'mc001-bon-xl is listed more than once',
+        'ZZ-404 is not in the quotation',
+        'MC001-BON-XL price 11.555 is not in whole cents',
+        'MB013-0BS-XL price n/a is not an amount above zero',
+        'MB015-RED-M quantity 2.5 is not a whole number of units',
+        'Prices are in EUR; the quotation is in USD',
+        'Lead time soon is not a whole number of days from 1 to 365',
+        'Payment terms "30/60" are not instalments adding up to 100%',
+        'Capacity share most is not a share of 0–100%',
+      ],
+    });
+  });
+
+  it('refuses a total that is not the sum of its lines, and a draft that prices no line of the quotation', () => {
+    expect(normalizeOffer(fullDraft({ total: 5000 }), connected())).toEqual({
+      ok: false,
+      problems: ["The total $5,000.00 is not the lines' sum, $9,200.00"],
+    });
+    expect(normalizeOffer({ lines: [], leadTimeDays: 30, paymentTerms: '100' }, connected())).toEqual({
+      ok: false,
+      problems: ['The offer prices none of the quotation’s lines'],
+    });
+  });
+});
+
+describe('acceptedOffer', () => {
+  const standing: Offer = {
+    supplierCode: 'SUP-001',
+    round: 1,
+    lines: [
+      { sku: 'A', quantity: 600, unitPrice: 150, tiers: [{ minQty: 1000, unitPrice: 140 }] },
+      { sku: 'B', quantity: 450, unitPrice: 110, tiers: [] },
+      { sku: 'C', quantity: 125, unitPrice: 96, tiers: [] },
+      { sku: 'D', quantity: 37, unitPrice: 26, tiers: [] },
+    ],
+    total: 152_462,
+    leadTimeDays: 50,
+    paymentTerms: '33/33/33',
+    incoterm: 'FOB',
+    currency: 'USD',
+    concessions: ['Free samples'],
+    conditions: [],
+    capacityShare: 1,
+  };
+  const ask = { round: 2, targetTotal: 144_854.1, leadTimeDays: 30, paymentTerms: '30/70' };
+  const cents = (lines: Offer['lines']) =>
+    lines.reduce((sum, line) => sum + line.quantity * Math.round(line.unitPrice * 100), 0);
+
+  it('records the ask it accepts: its total to the cent, its delivery and terms, every line cut alike', () => {
+    const { offer, adjustments, stated } = acceptedOffer({ ask, standing, round: 2 });
+    expect(offer.total).toBe(144_854.1);
+    expect(cents(offer.lines)).toBe(14_485_410);
+    const factor = ask.targetTotal / standing.total;
+    for (const [index, line] of offer.lines.entries()) {
+      const before = standing.lines[index];
+      expect(line.sku).toBe(before?.sku);
+      expect(line.quantity).toBe(before?.quantity);
+      // The same cut on every line, give or take the few cents that make the total exact.
+      expect(Math.abs(line.unitPrice / ((before?.unitPrice ?? 0) * factor) - 1)).toBeLessThan(0.005);
+    }
+    expect(offer.lines[0]?.tiers).toEqual([{ minQty: 1000, unitPrice: Math.round(140 * factor * 100) / 100 }]);
+    expect(offer).toMatchObject({ round: 2, leadTimeDays: 30, paymentTerms: '30/70', concessions: ['Free samples'] });
+    expect(adjustments).toEqual([]);
+    expect(stated).toEqual(['leadTimeDays', 'paymentTerms']);
+  });
+
+  it('takes only the words of the accepting draft, never its numbers', () => {
+    const draft: OfferDraft = {
+      lines: standing.lines.map((line) => ({ sku: line.sku, unitPrice: line.unitPrice * 0.997 })),
+      leadTimeDays: 20,
+      paymentTerms: '100',
+      conditions: ['Final offer, valid for 7 days'],
+    };
+    const { offer } = acceptedOffer({ ask, standing, round: 2, draft });
+    expect(offer.total).toBe(144_854.1);
+    expect([offer.leadTimeDays, offer.paymentTerms]).toEqual([30, '30/70']);
+    expect(offer.conditions).toEqual(['Final offer, valid for 7 days']);
+  });
+
+  it('keeps the standing prices for an ask at or above them, and the whole standing offer without an ask', () => {
+    const above = acceptedOffer({ ask: { ...ask, targetTotal: 160_000, paymentTerms: null }, standing, round: 2 });
+    expect(above.offer.lines).toEqual(standing.lines);
+    expect([above.offer.total, above.offer.leadTimeDays, above.offer.paymentTerms]).toEqual([152_462, 30, '33/33/33']);
+    const words = { lines: [], conditions: ['Final offer'], concessions: ['Free freight'] };
+    expect(acceptedOffer({ ask: null, standing, round: 3, draft: words }).offer).toEqual({ ...standing, round: 3 });
+  });
+
+  it('makes up the rounding with single cents on lines whose quantities combine to it', () => {
+    // 300, 200 and 500 units: totals move in whole dollars, and a dollar is +1¢ on 300 units and −1¢ on 200.
+    const lines = [
+      { sku: 'A', quantity: 300, unitPrice: 10, tiers: [] },
+      { sku: 'B', quantity: 200, unitPrice: 20, tiers: [] },
+      { sku: 'C', quantity: 500, unitPrice: 30, tiers: [] },
+    ];
+    const whole = { ...standing, lines, total: 22_000 };
+    for (const target of [20_999, 21_001, 19_876, 21_999]) {
+      const { offer, adjustments } = acceptedOffer({ ask: { ...ask, targetTotal: target }, standing: whole, round: 2 });
+      expect(offer.total, `ask ${target}`).toBe(target);
+      expect(cents(offer.lines)).toBe(target * 100);
+      expect(adjustments).toEqual([]);
+    }
+    // Half a dollar is no sum of whole cents on these quantities: the nearest total, and the adjustment says so.
+    const { offer, adjustments } = acceptedOffer({ ask: { ...ask, targetTotal: 20_999.5 }, standing: whole, round: 2 });
+    expect(Math.abs(offer.total - 20_999.5)).toBe(0.5);
+    expect(adjustments).toEqual([
+      `The ask's $20,999.50 cannot be priced in whole cents at these quantities: the lines come to ${formatMoney(offer.total)}`,
+    ]);
   });
 });
 

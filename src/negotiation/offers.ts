@@ -1,9 +1,14 @@
-// Offers as code trusts them. An agent or the LLM extractor produces a loose draft; normalizeOffer turns it into an
-// Offer whose numbers code decided (seed 002 §6.6, DESIGN.md "numbers are decided by code"): the total is recomputed
-// from the lines, prices are clipped into the supplier's allowed range, and whatever the draft leaves unstated is
-// read as unchanged (the supplier's previous offer, else the quotation). The OfferTracker keeps one supplier's offers
-// for impasse detection and early termination (seed 000), and evaluateOffer scores an offer against the buyer's
-// mandate (seed 001 PASS / NEUTRAL / FAIL).
+// Offers as code records them. An agent, the LLM extractor or a supplier's form produces a loose draft; normalizeOffer
+// turns it into an Offer, and who speaks for the supplier decides how (SupplierProfile.counterpart):
+// - a simulated supplier's numbers are decided by code (seed 002 §6.6, DESIGN.md "numbers are decided by code"): the
+//   total is recomputed from the lines, prices are scaled and clipped into the supplier's allowed range, and whatever
+//   the draft leaves unstated is read as unchanged (the supplier's previous offer, else the quotation);
+// - a connected supplier (a real organisation) is a commercial record: its offer is stored exactly as stated — a line
+//   it leaves out is not offered, a figure it leaves out is not stated (and labelled as Parley's assumption), and
+//   anything code would have to change is refused with the reasons, for the supplier to correct.
+// An acceptance records what was accepted (acceptedOffer): the brand's ask, or the supplier's offer the brand took.
+// The OfferTracker keeps one supplier's offers for impasse detection and early termination (seed 000), and
+// evaluateOffer scores an offer against the buyer's mandate (seed 001 PASS / NEUTRAL / FAIL).
 import { z } from 'zod';
 import {
   IMPASSE,
@@ -16,6 +21,8 @@ import {
 import { parseNumber } from '../quotation/numbers.js';
 import { formatMoney, isSafeAmount, toCents } from '../commerce/money.js';
 import { normalisePaymentTerms } from '../commerce/payment-terms.js';
+import type { BrandAsk } from './agents/interfaces.js';
+import type { SupplierFact } from './facts.js';
 import {
   type Baseline,
   type BaselineLine,
@@ -56,10 +63,19 @@ export const offerDraftSchema = z.object({
 });
 export type OfferDraft = z.infer<typeof offerDraftSchema>;
 
+/** The offer in an action's payload, read loosely (every field optional); null when there is none to read. */
+export function readLooseOfferDraft(payload: Readonly<Record<string, unknown>>): OfferDraft | null {
+  const parsed = offerDraftSchema.safeParse(payload['offer']);
+  return parsed.success && parsed.data !== null ? parsed.data : null;
+}
+
 export interface NormalizeOfferContext {
   baseline: Baseline;
-  /** The supplier's price level sets its range; its lead time and terms are fallbacks for a draft that omits them. */
-  supplier: Pick<SupplierProfile, 'code' | 'priceLevel'> &
+  /**
+   * Who speaks for the supplier decides how its draft is read. A simulated supplier's price level sets its range; a
+   * profile's lead time and terms stand in for a draft that omits them.
+   */
+  supplier: Pick<SupplierProfile, 'code' | 'priceLevel' | 'counterpart'> &
     Partial<Pick<SupplierProfile, 'leadTimeDays' | 'paymentTerms' | 'isSimulated'>>;
   round: number;
   /** The supplier's previous offer, so that a detail the draft leaves out is not read as a change. */
@@ -67,9 +83,36 @@ export interface NormalizeOfferContext {
 }
 
 export interface NormalizedOffer {
+  ok: true;
   offer: Offer;
-  /** Every change code made to the draft, in words a buyer can read in the thread. */
+  /** Every change code made to the draft, and every line not offered, in words a buyer can read in the thread. */
   adjustments: string[];
+  /** The offer's terms the draft stated itself: from now on the supplier's word, no longer Parley's assumption. */
+  stated: SupplierFact[];
+  /**
+   * The offer's terms the draft left out (or stated unreadably) that Parley filled from its own records — the profile,
+   * the quotation, a default — rather than from the supplier's previous offer: assumptions, to be labelled as such.
+   */
+  assumed: SupplierFact[];
+}
+
+/** A connected supplier's draft that cannot be recorded as stated: what to correct, one sentence per problem. */
+export interface UnreadableOffer {
+  ok: false;
+  problems: string[];
+}
+
+export type NormalizeOfferResult = NormalizedOffer | UnreadableOffer;
+
+/** A connected supplier's offer reached the engine unreadable: nothing was recorded, and its sender must be asked again. */
+export class OfferNotRecordedError extends Error {
+  override name = 'OfferNotRecordedError';
+  constructor(
+    readonly supplierCode: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`The offer of ${supplierCode} cannot be recorded as stated: ${problems.join('; ')}`);
+  }
 }
 
 /** A lead time over a year is a misread (a date, a quantity), not an offer. */
@@ -82,7 +125,17 @@ const tierPhrase: Record<PriceLevel, string> = {
 };
 
 /**
- * Turns a draft into an Offer: lines in the quotation's order, one per baseline SKU.
+ * Turns a draft into an Offer, lines in the quotation's order: a connected supplier's as stated (recordAsStated), a
+ * simulated supplier's held to its range (normalizeSimulated). A simulated supplier's draft always gives an offer.
+ */
+export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext): NormalizeOfferResult {
+  return context.supplier.counterpart === 'connected'
+    ? recordAsStated(draft, context)
+    : normalizeSimulated(draft, context);
+}
+
+/**
+ * A simulated supplier's offer: one line per baseline SKU.
  *
  * - Lines for SKUs the quotation does not have are dropped (there is no baseline to check their price against); a SKU
  *   listed twice keeps its first line.
@@ -97,12 +150,19 @@ const tierPhrase: Record<PriceLevel, string> = {
  * - Lead time, payment terms, incoterm, concessions, conditions and capacity share: stated and valid, else the
  *   previous offer's, else the supplier profile's, else the quotation's.
  */
-export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext): NormalizedOffer {
+function normalizeSimulated(draft: OfferDraft, context: NormalizeOfferContext): NormalizedOffer {
   const { baseline, supplier, round, previous } = context;
   const adjustments: string[] = [];
   const note = (text: string) => adjustments.push(text);
 
-  const drafted = draftLinesBySku(draft.lines ?? [], baseline, note);
+  const { bySku: drafted, skipped } = draftLinesBySku(draft.lines ?? [], baseline);
+  for (const { sku, why } of skipped) {
+    note(
+      why === 'unknown'
+        ? `${sku} is not in the quotation: line dropped`
+        : `${sku} listed twice: the first line is used`,
+    );
+  }
   const previousBySku = new Map((previous?.lines ?? []).map((line) => [skuKey(line.sku), line]));
 
   const working = baseline.lines.map((base): WorkingLine => {
@@ -177,20 +237,181 @@ export function normalizeOffer(draft: OfferDraft, context: NormalizeOfferContext
     );
   }
 
+  const facts = new Facts();
   const offer = offerSchema.parse({
     supplierCode: supplier.code,
     round,
     lines,
     total: totalCents / 100,
-    leadTimeDays: readLeadTime(draft.leadTimeDays, context, note),
-    paymentTerms: readPaymentTerms(draft.paymentTerms, context, note),
+    leadTimeDays: facts.take('leadTimeDays', leadTimeOf(draft.leadTimeDays, context, note)),
+    paymentTerms: facts.take('paymentTerms', paymentTermsOf(draft.paymentTerms, context, note)),
     incoterm: cleanText(draft.incoterm)?.toUpperCase() ?? previous?.incoterm ?? fallbackIncoterm(context),
     currency: baseline.currency,
     concessions: cleanList(draft.concessions) ?? previous?.concessions ?? [],
     conditions: cleanList(draft.conditions) ?? previous?.conditions ?? [],
     capacityShare: readCapacityShare(draft.capacityShare, previous, note),
   });
-  return { offer, adjustments };
+  return { ok: true, offer, adjustments, stated: facts.stated, assumed: facts.assumed };
+}
+
+/**
+ * A connected supplier's offer, exactly as stated: its lines for the quotation's SKUs, at its prices to the cent, its
+ * quantities, its tiers — nothing scaled, clipped or backfilled. A quotation line it leaves out is not offered (absent
+ * from the offer: nothing can be awarded to it there, and it adds nothing to the total). A lead time or terms it leaves
+ * out are kept from its previous offer, else taken from Parley's records and reported as assumed. Whatever would
+ * need changing — a price that is not whole cents, a total that is not its lines' sum, another currency, a line for
+ * something the quotation does not have, a figure that does not read — is a problem, and there is no offer.
+ */
+function recordAsStated(draft: OfferDraft, context: NormalizeOfferContext): NormalizeOfferResult {
+  const { baseline, supplier, round, previous } = context;
+  const adjustments: string[] = [];
+  const problems: string[] = [];
+  const problem = (text: string) => problems.push(text);
+
+  const { bySku: drafted, skipped } = draftLinesBySku(draft.lines ?? [], baseline);
+  for (const { sku, why } of skipped) {
+    problem(why === 'unknown' ? `${sku} is not in the quotation` : `${sku} is listed more than once`);
+  }
+  const previousBySku = new Map((previous?.lines ?? []).map((line) => [skuKey(line.sku), line]));
+  const lines: OfferLine[] = [];
+  for (const base of baseline.lines) {
+    const stated = drafted.get(skuKey(base.sku));
+    if (!stated) {
+      adjustments.push(`${base.sku} not offered`);
+      continue;
+    }
+    const cents = statedCents(stated.unitPrice, `${base.sku} price`, problem);
+    const quantity = statedQuantity(stated.quantity, base, problem);
+    // A draft that says nothing about tiers leaves them as they were; an empty list withdraws them.
+    const tiers =
+      stated.tiers === null || stated.tiers === undefined
+        ? (previousBySku.get(skuKey(base.sku))?.tiers ?? [])
+        : statedTiers(stated.tiers, base.sku, problem);
+    if (cents !== null && quantity !== null) lines.push({ sku: base.sku, quantity, unitPrice: cents / 100, tiers });
+  }
+  if (drafted.size === 0) problem('The offer prices none of the quotation’s lines');
+
+  const totalCents = lines.reduce((sum, line) => sum + line.quantity * toCents(line.unitPrice), 0);
+  const statedTotal = readAmount(draft.total);
+  if (draft.total !== null && draft.total !== undefined && statedTotal === null) {
+    problem(`The total ${String(draft.total)} is not an amount`);
+  } else if (statedTotal !== null && toCents(statedTotal) !== totalCents && problems.length === 0) {
+    problem(
+      `The total ${formatMoney(statedTotal, baseline.currency)} is not the lines' sum, ` +
+        formatMoney(totalCents / 100, baseline.currency),
+    );
+  }
+  const draftCurrency = draft.currency?.trim().toUpperCase();
+  if (draftCurrency && draftCurrency !== baseline.currency.toUpperCase()) {
+    problem(`Prices are in ${draftCurrency}; the quotation is in ${baseline.currency}`);
+  }
+
+  const facts = new Facts();
+  const lead = statedLeadTime(draft.leadTimeDays, context, problem, adjustments);
+  const terms = statedPaymentTerms(draft.paymentTerms, context, problem, adjustments);
+  const capacityShare = readShare(draft.capacityShare);
+  if (capacityShare === 'unreadable') problem(`Capacity share ${String(draft.capacityShare)} is not a share of 0–100%`);
+  if (problems.length > 0 || lead === null || terms === null || capacityShare === 'unreadable') {
+    return { ok: false, problems };
+  }
+
+  const offer = offerSchema.parse({
+    supplierCode: supplier.code,
+    round,
+    lines,
+    total: totalCents / 100,
+    leadTimeDays: facts.take('leadTimeDays', lead),
+    paymentTerms: facts.take('paymentTerms', terms),
+    incoterm: cleanText(draft.incoterm)?.toUpperCase() ?? previous?.incoterm ?? fallbackIncoterm(context),
+    currency: baseline.currency,
+    concessions: cleanList(draft.concessions) ?? previous?.concessions ?? [],
+    conditions: cleanList(draft.conditions) ?? previous?.conditions ?? [],
+    capacityShare: capacityShare ?? previous?.capacityShare ?? 1,
+  });
+  return { ok: true, offer, adjustments, stated: facts.stated, assumed: facts.assumed };
+}
+
+/** Where a term of an offer came from: the draft, the supplier's previous offer, or Parley's own records. */
+type FactSource = 'stated' | 'previous' | 'assumed';
+
+interface ReadFact<T> {
+  value: T;
+  source: FactSource;
+}
+
+/** Collects which of an offer's terms the draft stated and which Parley assumed, as it reads them. */
+class Facts {
+  readonly stated: SupplierFact[] = [];
+  readonly assumed: SupplierFact[] = [];
+
+  take<T>(fact: SupplierFact, read: ReadFact<T>): T {
+    if (read.source === 'stated') this.stated.push(fact);
+    if (read.source === 'assumed') this.assumed.push(fact);
+    return read.value;
+  }
+}
+
+/** A stated price in whole cents, or null (with the problem) when it is missing, unreadable or not whole cents. */
+function statedCents(
+  value: number | string | null | undefined,
+  what: string,
+  problem: (text: string) => void,
+): number | null {
+  if (value === null || value === undefined) {
+    problem(`${what} is missing`);
+    return null;
+  }
+  const amount = readAmount(value);
+  if (amount === null || amount <= 0) {
+    problem(`${what} ${String(value)} is not an amount above zero`);
+    return null;
+  }
+  const cents = toCents(amount);
+  // The record holds cents: a price in fractions of one would be stored as another price than the one stated.
+  if (Math.abs(cents - amount * 100) > 1e-6) {
+    problem(`${what} ${String(value)} is not in whole cents`);
+    return null;
+  }
+  return cents;
+}
+
+function statedQuantity(
+  value: number | string | null | undefined,
+  base: BaselineLine,
+  problem: (text: string) => void,
+): number | null {
+  if (value === null || value === undefined) return base.quantity;
+  const quantity = readNumber(value);
+  if (quantity === null || quantity <= 0 || !Number.isInteger(quantity)) {
+    problem(`${base.sku} quantity ${String(value)} is not a whole number of units`);
+    return null;
+  }
+  return quantity;
+}
+
+function statedTiers(
+  tiers: NonNullable<OfferDraftLine['tiers']>,
+  sku: string,
+  problem: (text: string) => void,
+): PriceTier[] {
+  const byMinQty = new Map<number, number>();
+  for (const tier of tiers) {
+    const minQty = readNumber(tier.minQty);
+    const cents = statedCents(tier.unitPrice, `${sku} tier price`, problem);
+    if (minQty === null || !Number.isInteger(minQty) || minQty <= 0) {
+      problem(`${sku} tier quantity ${String(tier.minQty)} is not a whole number of units`);
+    } else if (byMinQty.has(minQty)) problem(`${sku} has two tiers from ${minQty} units`);
+    else if (cents !== null) byMinQty.set(minQty, cents / 100);
+  }
+  return [...byMinQty].sort(([a], [b]) => a - b).map(([minQty, unitPrice]) => ({ minQty, unitPrice }));
+}
+
+/** A stated capacity share as a fraction — "60" from an LLM or a form means 60%, the curveball's own wording. */
+function readShare(value: number | string | null | undefined): number | null | 'unreadable' {
+  if (value === null || value === undefined) return null;
+  const share = readNumber(value);
+  if (share === null || share < 0 || share > 100) return 'unreadable';
+  return share > 1 ? share / 100 : share;
 }
 
 interface PriceBounds {
@@ -264,20 +485,23 @@ function readAmount(value: number | string | null | undefined): number | null {
   return amount !== null && isSafeAmount(amount) ? amount : null;
 }
 
-function draftLinesBySku(
-  lines: readonly OfferDraftLine[],
-  baseline: Baseline,
-  note: (text: string) => void,
-): Map<string, OfferDraftLine> {
+interface DraftedLines {
+  /** The first line of each quotation SKU the draft lists, by skuKey. */
+  bySku: Map<string, OfferDraftLine>;
+  /** Lines left out, in the draft's order: for a SKU the quotation does not have, or one listed before. */
+  skipped: { sku: string; why: 'unknown' | 'repeated' }[];
+}
+
+function draftLinesBySku(lines: readonly OfferDraftLine[], baseline: Baseline): DraftedLines {
   const known = new Set(baseline.lines.map((line) => skuKey(line.sku)));
-  const bySku = new Map<string, OfferDraftLine>();
+  const drafted: DraftedLines = { bySku: new Map(), skipped: [] };
   for (const line of lines) {
     const key = skuKey(line.sku);
-    if (!known.has(key)) note(`${line.sku.trim()} is not in the quotation: line dropped`);
-    else if (bySku.has(key)) note(`${line.sku.trim()} listed twice: the first line is used`);
-    else bySku.set(key, line);
+    if (!known.has(key)) drafted.skipped.push({ sku: line.sku.trim(), why: 'unknown' });
+    else if (drafted.bySku.has(key)) drafted.skipped.push({ sku: line.sku.trim(), why: 'repeated' });
+    else drafted.bySku.set(key, line);
   }
-  return bySku;
+  return drafted;
 }
 
 function readQuantity(line: OfferDraftLine, base: BaselineLine, note: (text: string) => void): number {
@@ -335,12 +559,26 @@ function fallbackIncoterm({ supplier, baseline }: NormalizeOfferContext): string
   return /^[A-Z]{3}\b/i.exec(baseline.incoterm.trim())?.[0].toUpperCase() ?? null;
 }
 
-function fallbackLeadTime(context: NormalizeOfferContext): { days: number; source: string } {
+/** What stands in for a lead time the draft does not give: the supplier's previous offer, else Parley's records. */
+function fallbackLeadTime(context: NormalizeOfferContext): { days: number; source: string; from: FactSource } {
   const { previous, supplier, baseline } = context;
-  if (previous) return { days: previous.leadTimeDays, source: 'the previous offer' };
-  if (supplier.leadTimeDays !== undefined) return { days: supplier.leadTimeDays, source: "the supplier's profile" };
-  if (baseline.leadTimeDays !== null) return { days: baseline.leadTimeDays, source: 'the quotation' };
-  return { days: QUOTED_SUPPLIER_DEFAULTS.leadTimeDays, source: 'the default' };
+  if (previous) return { days: previous.leadTimeDays, source: 'the previous offer', from: 'previous' };
+  if (supplier.leadTimeDays !== undefined) {
+    return { days: supplier.leadTimeDays, source: "the supplier's profile", from: 'assumed' };
+  }
+  if (baseline.leadTimeDays !== null) return { days: baseline.leadTimeDays, source: 'the quotation', from: 'assumed' };
+  return { days: QUOTED_SUPPLIER_DEFAULTS.leadTimeDays, source: 'the default', from: 'assumed' };
+}
+
+/** What stands in for payment terms the draft does not give: the supplier's previous offer, else Parley's records. */
+function fallbackPaymentTerms(context: NormalizeOfferContext): { terms: string; source: string; from: FactSource } {
+  const { previous, supplier, baseline } = context;
+  if (previous) return { terms: previous.paymentTerms, source: 'the previous offer', from: 'previous' };
+  if (supplier.paymentTerms !== undefined) {
+    return { terms: supplier.paymentTerms, source: "the supplier's profile", from: 'assumed' };
+  }
+  const quoted = normalisePaymentTerms(baseline.paymentTerms) ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms;
+  return { terms: quoted, source: 'the quotation', from: 'assumed' };
 }
 
 /**
@@ -357,49 +595,96 @@ function readDays(value: number | string): number | null {
   return /^w/i.test(match[3] ?? '') ? days * 7 : days;
 }
 
-function readLeadTime(
+/** Stated days, or null when they are not 1–MAX_LEAD_TIME_DAYS. */
+function readLeadDays(value: number | string): number | null {
+  const days = readDays(value);
+  return days === null || days <= 0 || days > MAX_LEAD_TIME_DAYS ? null : days;
+}
+
+/** A simulated supplier's lead time: as stated (whole days, rounded up), else what stands in for it, noted. */
+function leadTimeOf(
   value: number | string | null | undefined,
   context: NormalizeOfferContext,
   note: (text: string) => void,
-): number {
+): ReadFact<number> {
   const fallback = fallbackLeadTime(context);
   if (value === null || value === undefined) {
     note(`Lead time not stated: ${fallback.days} days kept from ${fallback.source}`);
-    return fallback.days;
+    return { value: fallback.days, source: fallback.from };
   }
-  const days = readDays(value);
-  if (days === null || days <= 0 || days > MAX_LEAD_TIME_DAYS) {
+  const days = readLeadDays(value);
+  if (days === null) {
     note(
       `Lead time ${String(value)} is not 1–${MAX_LEAD_TIME_DAYS} days: ${fallback.days} days from ${fallback.source}`,
     );
-    return fallback.days;
+    return { value: fallback.days, source: fallback.from };
   }
   // A supplier quoting 20.5 days will not deliver on day 20.
   const whole = Math.ceil(days);
   if (whole !== days) note(`Lead time ${days} days rounded up to ${whole}`);
-  return whole;
+  return { value: whole, source: 'stated' };
 }
 
-function readPaymentTerms(
+/** A connected supplier's lead time: as stated in whole days, else what stands in for it; null when unreadable. */
+function statedLeadTime(
+  value: number | string | null | undefined,
+  context: NormalizeOfferContext,
+  problem: (text: string) => void,
+  adjustments: string[],
+): ReadFact<number> | null {
+  if (value === null || value === undefined) {
+    const fallback = fallbackLeadTime(context);
+    adjustments.push(notStatedText('Lead time', `${fallback.days} days`, fallback));
+    return { value: fallback.days, source: fallback.from };
+  }
+  const days = readLeadDays(value);
+  if (days === null || !Number.isInteger(days)) {
+    problem(`Lead time ${String(value)} is not a whole number of days from 1 to ${MAX_LEAD_TIME_DAYS}`);
+    return null;
+  }
+  return { value: days, source: 'stated' };
+}
+
+/** A simulated supplier's terms: as stated when they are instalments, else what stands in for them, noted. */
+function paymentTermsOf(
   value: string | null | undefined,
   context: NormalizeOfferContext,
   note: (text: string) => void,
-): string {
+): ReadFact<string> {
   // The decision reads the same terms the same way (commerce/payment-terms.ts): what is stored is what is priced.
   const parsed = normalisePaymentTerms(value);
-  if (parsed !== null) return parsed;
-  const { previous, supplier, baseline } = context;
-  const [terms, source] = previous
-    ? [previous.paymentTerms, 'the previous offer']
-    : supplier.paymentTerms !== undefined
-      ? [supplier.paymentTerms, "the supplier's profile"]
-      : [normalisePaymentTerms(baseline.paymentTerms) ?? QUOTED_SUPPLIER_DEFAULTS.paymentTerms, 'the quotation'];
+  if (parsed !== null) return { value: parsed, source: 'stated' };
+  const fallback = fallbackPaymentTerms(context);
   note(
     value === null || value === undefined
-      ? `Payment terms not stated: ${terms} kept from ${source}`
-      : `Payment terms "${value}" are not instalments adding up to 100%: ${terms} from ${source}`,
+      ? `Payment terms not stated: ${fallback.terms} kept from ${fallback.source}`
+      : `Payment terms "${value}" are not instalments adding up to 100%: ${fallback.terms} from ${fallback.source}`,
   );
-  return terms;
+  return { value: fallback.terms, source: fallback.from };
+}
+
+/** A connected supplier's terms: as stated, else what stands in for them; null when they are not instalments. */
+function statedPaymentTerms(
+  value: string | null | undefined,
+  context: NormalizeOfferContext,
+  problem: (text: string) => void,
+  adjustments: string[],
+): ReadFact<string> | null {
+  if (value === null || value === undefined || value.trim() === '') {
+    const fallback = fallbackPaymentTerms(context);
+    adjustments.push(notStatedText('Payment terms', fallback.terms, fallback));
+    return { value: fallback.terms, source: fallback.from };
+  }
+  const parsed = normalisePaymentTerms(value);
+  if (parsed === null) problem(`Payment terms "${value}" are not instalments adding up to 100%`);
+  return parsed === null ? null : { value: parsed, source: 'stated' };
+}
+
+/** "Lead time not stated: 45 days kept from the previous offer", or "…: 50 days assumed (the supplier's profile)". */
+function notStatedText(what: string, value: string, fallback: { source: string; from: FactSource }): string {
+  return fallback.from === 'previous'
+    ? `${what} not stated: ${value} kept from ${fallback.source}`
+    : `${what} not stated: ${value} assumed (${fallback.source})`;
 }
 
 function readCapacityShare(
@@ -408,17 +693,14 @@ function readCapacityShare(
   note: (text: string) => void,
 ): number {
   const fallback = previous?.capacityShare ?? 1;
-  if (value === null || value === undefined) return fallback;
-  const share = readNumber(value);
-  if (share === null || share < 0 || share > 100) {
+  const share = readShare(value);
+  if (share === null) return fallback;
+  if (share === 'unreadable') {
     note(`Capacity share ${String(value)} unreadable: ${fallback} used`);
     return fallback;
   }
-  if (share > 1) {
-    // "60" from an LLM means 60 %, the curveball's own wording.
-    note(`Capacity share ${share} read as ${share}%`);
-    return share / 100;
-  }
+  const stated = readNumber(value);
+  if (stated !== null && stated > 1) note(`Capacity share ${stated} read as ${stated}%`);
   return share;
 }
 
@@ -430,6 +712,134 @@ function cleanText(text: string | null | undefined): string | null {
 function cleanList(items: readonly string[] | null | undefined): string[] | null {
   if (items === null || items === undefined) return null;
   return items.flatMap((item) => cleanText(item) ?? []);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Acceptances
+
+export interface AcceptedOfferOptions {
+  /**
+   * The brand's ask the supplier accepts; null when it accepts with no ask on the table (the brand took its offer,
+   * or asked nothing this round): then its standing offer is what was agreed.
+   */
+  ask: BrandAsk | null;
+  /** The supplier's offer standing when it accepted: what the ask asked a change of. */
+  standing: Offer;
+  round: number;
+  /**
+   * The accepting turn's own draft, if any: of an ask's acceptance, only its words (concessions, conditions) are
+   * taken, never a number; an acceptance of the standing offer records that offer exactly.
+   */
+  draft?: OfferDraft | null;
+}
+
+/**
+ * What a supplier agreed to when it accepted: the ask's figures, for every supplier — an acceptance stored at another
+ * price than the one accepted is a false record, whoever made it. The ask names a total, and a lead time and terms
+ * when it asks for them; it names no line prices, so its lines are the standing offer's with every price (and tier
+ * price) cut by the same share, which is how the brand's message puts the ask to the supplier for the line it cites.
+ * What the ask does not name stays as the standing offer has it; an ask at or above the standing total changes no
+ * price (nobody pays more than the supplier asked for). What rounding to whole cents leaves over is made up in cents,
+ * on the lines with the most units first, so the lines add up to the ask exactly wherever the quantities allow it
+ * (a line may move a few cents off the common cut); when they cannot, the adjustment says by how much they differ.
+ */
+export function acceptedOffer(options: AcceptedOfferOptions): NormalizedOffer {
+  const { ask, standing, round } = options;
+  const draft = ask === null ? null : options.draft;
+  const adjustments: string[] = [];
+  const standingCents = toCents(standing.total);
+  const askedCents = ask?.targetTotal === null || ask?.targetTotal === undefined ? null : toCents(ask.targetTotal);
+  const lines =
+    askedCents === null || askedCents >= standingCents ? standing.lines : linesForTotal(standing.lines, askedCents);
+  const totalCents = lines.reduce((sum, line) => sum + line.quantity * toCents(line.unitPrice), 0);
+  if (askedCents !== null && askedCents < standingCents && totalCents !== askedCents) {
+    adjustments.push(
+      `The ask's ${formatMoney(askedCents / 100, standing.currency)} cannot be priced in whole cents at these ` +
+        `quantities: the lines come to ${formatMoney(totalCents / 100, standing.currency)}`,
+    );
+  }
+  const stated: SupplierFact[] = [];
+  if (ask?.leadTimeDays !== null && ask?.leadTimeDays !== undefined) stated.push('leadTimeDays');
+  if (ask?.paymentTerms !== null && ask?.paymentTerms !== undefined) stated.push('paymentTerms');
+  const offer: Offer = {
+    ...standing,
+    round,
+    lines,
+    total: totalCents / 100,
+    leadTimeDays: ask?.leadTimeDays ?? standing.leadTimeDays,
+    paymentTerms: ask?.paymentTerms ?? standing.paymentTerms,
+    concessions: cleanList(draft?.concessions) ?? standing.concessions,
+    conditions: cleanList(draft?.conditions) ?? standing.conditions,
+  };
+  return { ok: true, offer: offerSchema.parse(offer), adjustments, stated, assumed: [] };
+}
+
+/** The lines repriced by one factor to come to `targetCents` (see acceptedOffer), each price at least a cent. */
+function linesForTotal(lines: readonly OfferLine[], targetCents: number): OfferLine[] {
+  const currentCents = lines.reduce((sum, line) => sum + line.quantity * toCents(line.unitPrice), 0);
+  const factor = currentCents > 0 ? targetCents / currentCents : 1;
+  const scaled = (price: number) => Math.max(1, Math.round(toCents(price) * factor));
+  const cents = lines.map((line) => scaled(line.unitPrice));
+  const quantities = lines.map((line) => line.quantity);
+  let rest = targetCents - quantities.reduce((sum, quantity, index) => sum + quantity * (cents[index] ?? 0), 0);
+  // Whole cents on the lines with the most units first, which leaves less than the fewest units' worth of cents …
+  const byUnits = quantities.map((quantity, index) => ({ quantity, index }));
+  byUnits.sort((a, b) => b.quantity - a.quantity || a.index - b.index);
+  for (const { quantity, index } of byUnits) {
+    const current = cents[index] ?? 1;
+    const step = Math.max(1 - current, Math.trunc(rest / quantity));
+    cents[index] = current + step;
+    rest -= step * quantity;
+  }
+  // … and that rest is made up of single cents on lines whose quantities combine to it (300 and 200 units make 100).
+  for (const move of centMoves(rest, quantities, cents)) cents[move.index] = (cents[move.index] ?? 1) + move.cents;
+  return lines.map((line, index) => ({
+    ...line,
+    unitPrice: (cents[index] ?? toCents(line.unitPrice)) / 100,
+    tiers: line.tiers.map((tier) => ({ minQty: tier.minQty, unitPrice: scaled(tier.unitPrice) / 100 })),
+  }));
+}
+
+/** Distinct quantities tried by centMoves: enough to combine to any small rest, few enough to search quickly. */
+const CENT_MOVE_QUANTITIES = 24;
+/** A line gives or takes single cents only at a dollar or more, so that no price can fall to zero. */
+const CENT_MOVE_MIN_CENTS = 100;
+
+/**
+ * The fewest one-cent changes (+1 or −1 on a line's unit price) that change the lines' total by `rest` cents — or,
+ * when the quantities cannot make it up, that come nearest: a breadth-first search over what is still missing,
+ * within ± the largest quantity tried, one line per distinct quantity, the smallest quantities first.
+ */
+function centMoves(
+  rest: number,
+  quantities: readonly number[],
+  cents: readonly number[],
+): { index: number; cents: 1 | -1 }[] {
+  if (rest === 0) return [];
+  const lineOf = new Map<number, number>();
+  quantities.forEach((quantity, index) => {
+    if ((cents[index] ?? 0) >= CENT_MOVE_MIN_CENTS && !lineOf.has(quantity)) lineOf.set(quantity, index);
+  });
+  const tried = [...lineOf].sort(([a], [b]) => a - b).slice(0, CENT_MOVE_QUANTITIES);
+  const bound = Math.max(Math.abs(rest), ...tried.map(([quantity]) => quantity));
+  const reached = new Map<number, { from: number; index: number; cents: 1 | -1 } | null>([[rest, null]]);
+  const queue = [rest];
+  let nearest = rest;
+  for (let head = 0; head < queue.length && nearest !== 0; head++) {
+    const missing = queue[head] ?? 0;
+    for (const [quantity, index] of tried) {
+      for (const step of [1, -1] as const) {
+        const next = missing - step * quantity;
+        if (Math.abs(next) > bound || reached.has(next)) continue;
+        reached.set(next, { from: missing, index, cents: step });
+        queue.push(next);
+        if (Math.abs(next) < Math.abs(nearest)) nearest = next;
+      }
+    }
+  }
+  const moves: { index: number; cents: 1 | -1 }[] = [];
+  for (let at = reached.get(nearest); at; at = reached.get(at.from)) moves.push({ index: at.index, cents: at.cents });
+  return moves;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -101,6 +101,12 @@ export function negotiationTranscript(state: NegotiationState, events: readonly 
             `${event.offer.capacityShare < 1 ? `, max ${Math.round(event.offer.capacityShare * 100)}% of the order` : ''}`,
         );
         break;
+      case 'offer_unreadable':
+        out.push(
+          `   ⇏ ${event.supplierCode} ${event.action} carried no readable offer (${event.problems.join('; ')}): ` +
+            'its standing offer stands',
+        );
+        break;
       case 'question_asked':
         out.push(
           `?? Alex asks the buyer (${event.questionId}, about ${event.supplierCode}): ${event.question} [${event.suggestedAnswers.join(' | ')}]`,

@@ -53,8 +53,10 @@ export function firstBySku<T extends { sku: string }>(lines: readonly T[]): Map<
 }
 
 /**
- * A supplier's offer as code understands it. `total` is always recomputed from the lines (never taken from an LLM);
- * prices are clipped into the supplier's allowed range before an offer is stored.
+ * A supplier's offer as code understands it. `total` is always Σ quantity × unit price of the lines (never taken from
+ * an LLM). A simulated supplier's prices are held to its allowed range, and it has a line for every quotation SKU; a
+ * connected supplier's are as it stated them, and a quotation SKU with no line is one it does not offer
+ * (negotiation/offers.ts).
  */
 export const offerSchema = z.object({
   supplierCode: z.string(),

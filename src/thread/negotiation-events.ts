@@ -160,6 +160,8 @@ export function negotiationEventCalls(
       case 'supplier_done':
       case 'negotiation_complete':
         break; // the status card shows these
+      case 'offer_unreadable':
+        break; // an agent's slip that changed no offer: the transcript reports it, the buyer has nothing to act on
     }
   }
   return calls;

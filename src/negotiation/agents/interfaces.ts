@@ -24,9 +24,9 @@ export type NegotiationPhase = 'initial' | 'post_curveball';
 export const BRAND_PERSONA = 'Alex';
 
 /**
- * An offer as an agent states it (the payload of PROPOSE_OFFER / COUNTER_OFFER / ACCEPT). Loose on purpose: the engine
- * turns it into an `Offer` — totals recomputed, prices clipped, missing lines and quantities backfilled from the
- * baseline.
+ * An offer as an agent states it (the payload of PROPOSE_OFFER / COUNTER_OFFER / ACCEPT): every term given. The engine
+ * turns it into an `Offer` (negotiation/offers.ts) — for a simulated supplier, totals recomputed, prices clipped,
+ * missing lines and quantities backfilled from the baseline. An ACCEPT records the ask it accepts, not these numbers.
  */
 export const offerDraftSchema = z.object({
   lines: z
@@ -121,6 +121,13 @@ export type BrandTurn = z.infer<typeof brandTurnSchema>;
 export function readOfferDraft(action: AgentTurn['action']): OfferDraft | null {
   const parsed = offerDraftSchema.safeParse(action.payload['offer']);
   return parsed.success ? parsed.data : null;
+}
+
+/** Why the action carries no valid offer, one line per problem (the first few); empty when it carries one. */
+export function offerDraftProblems(action: AgentTurn['action']): string[] {
+  const parsed = offerDraftSchema.safeParse(action.payload['offer']);
+  if (parsed.success) return [];
+  return parsed.error.issues.slice(0, 3).map((issue) => `${['offer', ...issue.path].join('.')}: ${issue.message}`);
 }
 
 /** The ask in a brand action, when it carries a valid one. */

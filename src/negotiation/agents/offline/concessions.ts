@@ -320,6 +320,16 @@ function buyerGives(position: Position, ask: BrandAsk | null): { changes: Partia
   return { changes, given };
 }
 
+/**
+ * Whether a position gives everything an ask names besides its price: the delivery asked for, and terms paying no
+ * more upfront. Only then may a supplier accept — an acceptance records the ask whole (negotiation/offers.ts).
+ */
+export function meetsAsk(position: Position, ask: BrandAsk | null): boolean {
+  if (ask === null) return true;
+  if (ask.leadTimeDays !== null && position.leadTimeDays > ask.leadTimeDays) return false;
+  return ask.paymentTerms === null || upfrontShare(position.paymentTerms) <= upfrontShare(ask.paymentTerms);
+}
+
 interface PriceInput {
   economics: SupplierEconomics;
   value: number;

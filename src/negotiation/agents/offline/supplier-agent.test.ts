@@ -5,6 +5,7 @@ import { formatMoney } from '../../../commerce/money.js';
 import { agentTurnSchema, type Baseline, type Offer } from '../../types.js';
 import { baselineValue } from './concessions.js';
 import { readOfferDraft, supplierTurnSchema, type CompetitorMention, type SupplierTurn } from '../interfaces.js';
+import { acceptedOffer } from '../../offers.js';
 import { offlineSupplierTurn } from './supplier-agent.js';
 import {
   BASELINE,
@@ -205,11 +206,11 @@ describe('offline supplier: SUP-002, the premium house', () => {
       const text = run.turns[1]?.message_text ?? '';
       expect(text.search(/sample|warranty/i)).toBeLessThan(text.indexOf(money(second.total)));
       const gap = opening.total - ask * VALUE;
-      // A gap within what it closes by accepting is accepted (a small room makes the halfway ask one): the ask, to the
-      // cent or just above. Any other gap, it closes less of than its pace.
+      // A gap within what it closes by accepting is accepted (a small room makes the halfway ask one): the ask the
+      // brand made (runSupplier rounds it to the dollar), to the cent. Any other gap, it closes less of than its pace.
       if (gap <= economics.acceptGap * VALUE) {
-        expect(second.total).toBeGreaterThanOrEqual(ask * VALUE - 0.005);
-        expect(second.total).toBeLessThan(ask * VALUE + 1);
+        expect(run.turns[1]?.action.type).toBe('ACCEPT');
+        expect(second.total).toBe(Math.round(ask * VALUE));
       } else expect(opening.total - second.total).toBeLessThan(gap * economics.pace);
     }
   });
@@ -293,6 +294,31 @@ describe('offline supplier: reactions', () => {
     const accept = run.turns[1];
     expect(accept?.action.type).toBe('ACCEPT');
     expect(run.offers[1]?.total).toBeCloseTo(VALUE * 0.99, -1);
+  });
+
+  it('accepts only an ask it meets whole, saying the figures the acceptance records', () => {
+    let accepts = 0;
+    for (const code of CODES) {
+      for (const seed of SEEDS.slice(0, 10)) {
+        const standing = standingOffer(code, seed, BASELINE);
+        // A hair under its standing offer: inside what it accepts outright.
+        const targetTotal = Math.round(standing.total * 0.998);
+        const plain = answerTo(code, seed, { targetTotal, paymentTerms: '30/70' });
+        if (plain.turn.action.type !== 'ACCEPT') continue;
+        accepts++;
+        const ask = { round: 2, targetTotal, leadTimeDays: null, paymentTerms: '30/70' };
+        const recorded = acceptedOffer({ ask, standing, round: 2 }).offer;
+        const draft = readOfferDraft(plain.turn.action);
+        expect(draft?.lines, `${code} seed ${seed}`).toEqual(recorded.lines);
+        expect([draft?.leadTimeDays, draft?.paymentTerms]).toEqual([recorded.leadTimeDays, '30/70']);
+        expect(plain.turn.message_text).toContain(money(recorded.total));
+        // The same price with a delivery it cannot make is its offer at that price, not an acceptance.
+        const tooFast = answerTo(code, seed, { targetTotal, paymentTerms: '30/70', leadTimeDays: 3 });
+        expect(tooFast.turn.action.type, `${code} seed ${seed}`).toBe('COUNTER_OFFER');
+        expect(readOfferDraft(tooFast.turn.action)?.leadTimeDays).toBeGreaterThan(3);
+      }
+    }
+    expect(accepts).toBeGreaterThan(5);
   });
 
   it('confirms the standing offer unchanged when the brand accepts it', () => {

@@ -8,6 +8,7 @@ import {
   draftOf,
   EXTRAS,
   isPush,
+  meetsAsk,
   planNext,
   tierQuantity,
   type BuyerGive,
@@ -16,6 +17,7 @@ import {
   type Position,
 } from './concessions.js';
 import { formatMoney, formatPercent } from '../../../commerce/money.js';
+import { acceptedOffer } from '../../offers.js';
 import { describePaymentTerms } from '../../../commerce/payment-terms.js';
 import { MAX_MESSAGE_CHARS, skuRef } from '../format.js';
 import {
@@ -82,8 +84,13 @@ export function offlineSupplierTurn(context: SupplierTurnContext): SupplierTurn 
   switch (plan.decision.kind) {
     case 'open':
       return voice.opening();
-    case 'accept':
-      return voice.accept(plan.next);
+    case 'accept': {
+      // It takes the asked price; when its delivery or terms fall short of the rest of the ask, that is an offer at
+      // the asked price, not an acceptance (which would record the ask whole).
+      if (meetsAsk(plan.next, latestAsk)) return voice.accept(plan.next);
+      const nearFloor = plan.next.total - plan.reservation <= 0.002 * value;
+      return voice.counter({ push: false, warn: false, nearFloor });
+    }
     case 'walk_away':
       return voice.walkAway(plan.decision.pushes);
     case 'counter':
@@ -185,11 +192,29 @@ class Voice {
     return this.turn('COUNTER_OFFER', { offer: draft }, parts, fill);
   }
 
-  /** It takes the ask — or, asked for more than its standing offer, the standing offer: the total it says is its own. */
+  /**
+   * It takes the ask — or, asked for more than its standing offer, the standing offer: the total it says is its own.
+   * What it says is what the engine records for an acceptance (offers.ts acceptedOffer): the ask's prices, delivery and
+   * terms, with its own concessions and conditions.
+   */
   accept(position: Position): SupplierTurn {
-    const draft = this.draft(position);
+    const standing = this.offers.at(-1);
+    const agreed =
+      standing === undefined ? null : acceptedOffer({ ask: this.ask, standing, round: this.context.round }).offer;
+    const settled: Position =
+      agreed === null
+        ? position
+        : { ...position, total: agreed.total, leadTimeDays: agreed.leadTimeDays, paymentTerms: agreed.paymentTerms };
+    const priced = this.draft(settled);
+    const draft: OfferDraft =
+      agreed === null
+        ? priced
+        : {
+            ...priced,
+            lines: agreed.lines.map(({ sku, quantity, unitPrice, tiers }) => ({ sku, quantity, unitPrice, tiers })),
+          };
     const fill = {
-      ...this.fill(draft, position),
+      ...this.fill(draft, settled),
       askTotal: formatMoney(draftTotal(draft), this.context.baseline.currency),
     };
     const parts = [this.part(this.bank.accept, fill, false, 9)];
