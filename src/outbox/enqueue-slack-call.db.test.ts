@@ -220,9 +220,9 @@ describe('enqueueSlackCall', () => {
     // A review click's batch: the review (the same as its last edit: skipped) and the status card (never edited).
     const batch = [edit('review:2', 'Review 1', 'review'), edit('status:1', 'Status 1', 'status')];
     expect(await enqueueSlackCalls(counted, batch)).toBe(1);
-    // A transaction waits for each statement, and a click's acknowledgement for its transaction: the channels' check
-    // against the suppliers' (the discretion gate, supplier-channels.ts), the last edits with the time, the insert.
-    expect(operations).toEqual(['Supplier.findMany', '$queryRaw', 'SlackOutbox.createMany']);
+    // A transaction waits for each statement, and a click's acknowledgement for its transaction: the last edits with
+    // the time and the supplier channels among the batch's (the discretion gate, supplier-channels.ts), the insert.
+    expect(operations).toEqual(['$queryRaw', 'SlackOutbox.createMany']);
     const edits = await ws.slackOutbox.findMany({ where: { method: 'chat.update' }, orderBy: { createdAt: 'asc' } });
     expect(edits.map((row) => row.dedupeKey)).toEqual(['review:1', 'status:1']);
   });
@@ -233,7 +233,7 @@ describe('enqueueSlackCall', () => {
     const databaseTime = new Date(Date.now() + 3_600_000);
     const skewed = new Proxy(ws, {
       get(target, property, receiver) {
-        if (property === '$queryRaw') return async () => [{ at: databaseTime }];
+        if (property === '$queryRaw') return async () => [{ at: databaseTime, recipients: [] }];
         return Reflect.get(target, property, receiver);
       },
     });

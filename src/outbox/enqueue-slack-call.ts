@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { toJsonColumn } from '../db/json.js';
 import type { WorkspaceDb, WorkspaceTx } from '../db/scoped.js';
 import { canonicalJson } from '../canonical-json.js';
-import { databaseNow } from '../db/database-now.js';
-import { screenSupplierChannelCalls } from './supplier-channels.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { z } from 'zod';
+import { type SupplierRecipient, screenSupplierChannelCalls } from './supplier-channels.js';
 import { OUTBOX_REFERENCE_KEY, type OutboxCall, storedPayload, validateOutboxCall } from './outbox-call.js';
 
 /** Anything scoped to one workspace that can write outbox rows. */
@@ -44,12 +45,12 @@ function randomSuffix(): string {
 export async function enqueueSlackCalls(writer: OutboxWriter, calls: readonly OutboxCall[]): Promise<number> {
   if (calls.length === 0) return 0;
   for (const call of calls) validateOutboxCall(call);
-  const screened = await screenSupplierChannelCalls(writer, calls);
+  const known = await readBeforeWriting(writer, calls);
+  const screened = await screenSupplierChannelCalls(writer, calls, known.recipients);
   for (const call of screened) validateOutboxCall(call);
-  const known = await lastEditsAndNow(writer, screened);
   const changing = withoutRepeatedEdits(screened, known.lastEdits);
   if (changing.length === 0) return 0;
-  const databaseNowMs = (known.databaseNow ?? (await databaseNow(writer))).getTime();
+  const databaseNowMs = known.databaseNow.getTime();
   const rows = changing.map((call) => {
     const { id, createdAt } = nextRowIdentity(databaseNowMs);
     return {
@@ -71,29 +72,43 @@ export async function enqueueSlackCalls(writer: OutboxWriter, calls: readonly Ou
 /** The message a chat.update edits, as a key of `lastEdits`. */
 const editTarget = (channelId: string, updateOf: string) => `${channelId}\u0000${updateOf}`;
 
+/** The supplier channels among a batch's channels (as `screenSupplierChannelCalls` takes them), from SQL. */
+const recipientsSchema = z.array(z.object({ code: z.string(), name: z.string(), channelId: z.string() }));
+
 /**
- * The payload (canonical JSON) of the newest chat.update of each message the calls edit — null when there is none or
- * it failed — and the database's time, in one statement: a review click edits two messages, and its transaction
- * (which its acknowledgement waits for) asked for each, then for the time, one after the other. Without edits, only
- * the time is needed, and read later if any row is written.
+ * What writing the calls needs to know first, in one statement (a transaction waits for each, and a click's
+ * acknowledgement for its transaction): the payload (canonical JSON) of the newest chat.update of each message the
+ * calls edit — null when there is none or it failed —, the database's time, and which of the calls' channels are a
+ * connected supplier's (the discretion gate, supplier-channels.ts).
  */
-async function lastEditsAndNow(
+async function readBeforeWriting(
   writer: OutboxWriter,
   calls: readonly OutboxCall[],
-): Promise<{ lastEdits: Map<string, string | null>; databaseNow: Date | null }> {
+): Promise<{ lastEdits: Map<string, string | null>; databaseNow: Date; recipients: SupplierRecipient[] }> {
   const targets = new Map<string, { channelId: string; updateOf: string }>();
   for (const call of calls) {
     // A chat.update always has a channel (validateOutboxCall: only views.publish has none).
     if (call.method !== 'chat.update' || !call.updateOf || call.channelId === null) continue;
     targets.set(editTarget(call.channelId, call.updateOf), { channelId: call.channelId, updateOf: call.updateOf });
   }
+  const channels = [...new Set(calls.flatMap((call) => (call.channelId === null ? [] : [call.channelId])))];
+  const recipientsSql = Prisma.sql`(
+    SELECT COALESCE(json_agg(json_build_object('code', s.code, 'name', s.name, 'channelId', s."slackChannelId")), '[]')
+    FROM "Supplier" s
+    WHERE s."workspaceId" = ${writer.$workspaceId} AND s."slackChannelId" = ANY(${channels}::text[])
+  )`;
   const lastEdits = new Map<string, string | null>();
-  if (targets.size === 0) return { lastEdits, databaseNow: null };
   const wanted = [...targets.values()];
+  if (wanted.length === 0) {
+    const [row] = await writer.$queryRaw<{ at: Date; recipients: unknown }[]>`
+      SELECT clock_timestamp() AS at, ${recipientsSql} AS recipients`;
+    if (!(row?.at instanceof Date)) throw new Error('clock_timestamp() returned no time');
+    return { lastEdits, databaseNow: row.at, recipients: recipientsSchema.parse(row.recipients) };
+  }
   const rows = await writer.$queryRaw<
-    { channelId: string; updateOf: string; payload: unknown; status: string | null; at: Date }[]
+    { channelId: string; updateOf: string; payload: unknown; status: string | null; at: Date; recipients: unknown }[]
   >`
-    SELECT t."channelId", t."updateOf", e.payload, e.status, clock_timestamp() AS at
+    SELECT t."channelId", t."updateOf", e.payload, e.status, clock_timestamp() AS at, ${recipientsSql} AS recipients
     FROM unnest(${wanted.map((t) => t.channelId)}::text[], ${wanted.map((t) => t.updateOf)}::text[])
       AS t("channelId", "updateOf")
     LEFT JOIN LATERAL (
@@ -107,9 +122,9 @@ async function lastEditsAndNow(
     const found = row.status !== null && row.status !== 'failed';
     lastEdits.set(editTarget(row.channelId, row.updateOf), found ? canonicalJson(row.payload) : null);
   }
-  const at = rows[0]?.at;
-  if (!(at instanceof Date)) throw new Error('clock_timestamp() returned no time');
-  return { lastEdits, databaseNow: at };
+  const first = rows[0];
+  if (!(first?.at instanceof Date)) throw new Error('clock_timestamp() returned no time');
+  return { lastEdits, databaseNow: first.at, recipients: recipientsSchema.parse(first.recipients) };
 }
 
 /** `calls` less every chat.update that repeats the last edit of its message (in the table, or earlier in `calls`). */
