@@ -238,3 +238,24 @@ export interface ConnectSupplierInput {
   channelId: string;
   supplier: { id: string } | { name: string };
 }
+
+/** An offer as a connected supplier's person submitted it (Submit offer): one price per line it was shown, in order. */
+export interface SubmittedOffer {
+  /** null: the line is not offered. */
+  unitPrices: (number | null)[];
+  leadTimeDays: number | null;
+  paymentTerms: string | null;
+  validityDays: number | null;
+  notes: string | null;
+}
+
+export interface SubmitSupplierOfferInput {
+  /** The modal's reference: the negotiation, the supplier's row in it and the round it was opened for. */
+  negotiationId: string;
+  negotiationSupplierId: string;
+  round: number;
+  offer: SubmittedOffer;
+  /** The person submitting, and their own organisation (`user.team_id`). */
+  by: string;
+  byTeamId: string | null;
+}

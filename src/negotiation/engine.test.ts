@@ -21,6 +21,8 @@ import {
   type NegotiationSetup,
   type NegotiationState,
   negotiationStateSchema,
+  receiveSupplierTurn,
+  closeWithoutReply,
 } from './engine.js';
 import {
   exampleBaselineTotal as baselineTotal,
@@ -331,16 +333,43 @@ describe('what a supplier’s turn puts on record', () => {
     conditions: ['Valid 7 days'],
   };
 
-  async function firstRound(profiles: SupplierProfile[], agents: EngineAgents) {
+  /**
+   * Round 1 to its end. A connected supplier's answer is a person's, not an agent's: `replies` gives it, delivered
+   * once the round waits for it (none given: the round stays open).
+   */
+  async function firstRound(
+    profiles: SupplierProfile[],
+    agents: EngineAgents,
+    replies: Record<string, SupplierTurn> = {},
+  ) {
     let { state } = createNegotiation(setup(1, { baseline, profiles, maxRounds: 2 }));
     const events: NegotiationEvent[] = [];
-    while (state.status === 'running' && state.round === 1) {
-      const result = await advance(state, agents);
+    const take = (result: { state: NegotiationState; events: NegotiationEvent[] }) => {
       events.push(...result.events);
       state = result.state;
+    };
+    while (state.round === 1) {
+      if (state.status === 'running') take(await advance(state, agents));
+      else if (state.status !== 'awaiting_suppliers') break;
+      else {
+        const waiting = Object.keys(state.suppliers).filter((code) => state.suppliers[code]?.awaitingReply);
+        const answering = waiting.filter((code) => replies[code]);
+        if (answering.length === 0) break;
+        for (const code of answering) take(receiveSupplierTurn(state, code, replies[code] as SupplierTurn));
+      }
     }
     return { state, events };
   }
+  /** A person's turn: this action with this offer, as a form would deliver it. */
+  const reply = (type: SupplierTurn['action']['type'], offer: unknown, text = 'Our answer.'): SupplierTurn => {
+    const turn: SupplierTurn = { action: { type, payload: {} }, message_text: text, used_strategies: [] };
+    Object.assign(turn.action.payload, { offer });
+    return turn;
+  };
+  /** No agent may be asked to speak for a connected supplier. */
+  const nobody: SupplierAgent = {
+    respond: () => Promise.reject(new Error('a connected supplier’s turn was asked of an agent')),
+  };
   const extracted = (events: NegotiationEvent[], code: string) =>
     events.flatMap((event) => (event.type === 'offer_extracted' && event.supplierCode === code ? [event] : []));
 
@@ -385,11 +414,14 @@ describe('what a supplier’s turn puts on record', () => {
       ],
       paymentTerms: '100',
     };
-    const { state, events } = await firstRound([quoted, connected], {
-      brand: brand('ask'),
-      supplier: (code) =>
-        code === connected.code ? supplier('PROPOSE_OFFER', stated) : supplier('COUNTER_OFFER', repriced),
-    });
+    const { state, events } = await firstRound(
+      [quoted, connected],
+      {
+        brand: brand('ask'),
+        supplier: (code) => (code === connected.code ? nobody : supplier('COUNTER_OFFER', repriced)),
+      },
+      { [connected.code]: reply('PROPOSE_OFFER', stated) },
+    );
     const [offer] = extracted(events, connected.code);
     expect(offer?.offer.lines.map((line) => [line.sku, line.unitPrice])).toEqual([
       ['MC001-BON-XL', 99.99],
@@ -411,12 +443,14 @@ describe('what a supplier’s turn puts on record', () => {
   it('refuses a connected supplier’s unreadable offer, changing nothing; notes a simulated one’s and goes on', async () => {
     const connected = { ...quoted, counterpart: 'connected' } as const;
     const unreadable = { lines: [{ sku: 'MC001-BON-XL', unitPrice: 'ask me' }] };
-    let { state } = createNegotiation(setup(1, { baseline, profiles: [connected] }));
-    const agents = { brand: brand('ask'), supplier: () => supplier('COUNTER_OFFER', unreadable) };
-    state = (await advance(state, agents)).state;
+    const { state } = await firstRound([connected], { brand: brand('ask'), supplier: () => nobody });
+    expect(state.status).toBe('awaiting_suppliers');
     const before = JSON.stringify(state);
-    await expect(advance(state, agents)).rejects.toThrow(OfferNotRecordedError);
-    await expect(advance(state, agents)).rejects.toThrow(/MC001-BON-XL price ask me is not an amount above zero/);
+    const answer = reply('COUNTER_OFFER', unreadable);
+    expect(() => receiveSupplierTurn(state, connected.code, answer)).toThrow(OfferNotRecordedError);
+    expect(() => receiveSupplierTurn(state, connected.code, answer)).toThrow(
+      /MC001-BON-XL price ask me is not an amount above zero/,
+    );
     expect(JSON.stringify(state)).toBe(before);
 
     const simulated = await firstRound([quoted], {
@@ -428,6 +462,79 @@ describe('what a supplier’s turn puts on record', () => {
     expect(noted?.type === 'offer_unreadable' ? noted.problems.length : 0).toBeGreaterThan(0);
     expect(simulated.state.suppliers['SUP-001']?.offers).toHaveLength(1);
     expect(extracted(simulated.events, 'SUP-001')).toEqual([]);
+  });
+
+  it('waits for a connected supplier without asking an agent, holding the round open, and goes on once it answers', async () => {
+    const connected = { ...quoted, counterpart: 'connected' } as const;
+    const agents = { brand: brand('ask'), supplier: () => nobody };
+    const { state, events } = await firstRound([connected], agents);
+    expect(state).toMatchObject({ status: 'awaiting_suppliers', round: 1 });
+    expect(state.suppliers[connected.code]?.awaitingReply).toBe(true);
+    expect(events.some((event) => event.type === 'round_analysis')).toBe(false);
+    // Nothing to step while it waits: no worker runs, the checkpoint stays as it is.
+    expect((await advance(state, agents)).state).toBe(state);
+
+    const stated = { lines: baseline.lines.map((line) => ({ sku: line.sku, unitPrice: line.unitPrice - 1 })) };
+    const answered = receiveSupplierTurn(
+      state,
+      connected.code,
+      reply('COUNTER_OFFER', stated, 'Our best: 1 less a line.'),
+    );
+    expect(answered.state.status).toBe('running');
+    expect(answered.state.suppliers[connected.code]?.awaitingReply).toBe(false);
+    expect(answered.events.map((event) => event.type)).toEqual(['offer_extracted', 'message']);
+    const [offer] = extracted(answered.events, connected.code);
+    expect(offer?.offer.lines.map((line) => [line.sku, line.unitPrice])).toEqual(
+      baseline.lines.map((line) => [line.sku, line.unitPrice - 1]),
+    );
+    expect(answered.state.suppliers[connected.code]?.messages.at(-1)).toMatchObject({
+      from: 'supplier',
+      round: 1,
+      text: 'Our best: 1 less a line.',
+    });
+    const next = await advance(answered.state, agents);
+    expect(next.events.map((event) => event.type)).toContain('round_analysis');
+    expect(next.state.round).toBe(2);
+  });
+
+  it('records a connected supplier’s ACCEPT at the figures of the ask it accepts', async () => {
+    const connected = { ...quoted, counterpart: 'connected' } as const;
+    const { state, events } = await firstRound(
+      [connected],
+      { brand: brand('ask'), supplier: () => nobody },
+      { [connected.code]: reply('ACCEPT', undefined, 'We accept.') },
+    );
+    const [accepted] = extracted(events, connected.code);
+    expect(accepted?.offer).toMatchObject({ total: 144_854.1, leadTimeDays: 30, paymentTerms: '30/70' });
+    expect(state.suppliers[connected.code]).toMatchObject({ accepted: true, status: 'completed' });
+  });
+
+  it('takes a connected supplier’s answer once: a repeat, or one after the buyer closed its round, changes nothing', async () => {
+    const connected = { ...quoted, counterpart: 'connected' } as const;
+    const other = { ...SIMULATED_SUPPLIERS[1], counterpart: 'connected' } as SupplierProfile;
+    const agents = { brand: brand('ask'), supplier: () => nobody };
+    const { state } = await firstRound([connected, other], agents);
+    const turn = reply('COUNTER_OFFER', { lines: [{ sku: 'MC001-BON-XL', unitPrice: 140 }] });
+    const first = receiveSupplierTurn(state, connected.code, turn);
+    // The other supplier still owes its answer: the round stays open.
+    expect(first.state.status).toBe('awaiting_suppliers');
+    const again = receiveSupplierTurn(first.state, connected.code, turn);
+    expect(again).toEqual({ state: first.state, events: [] });
+
+    const closed = closeWithoutReply(first.state, other.code, 'U0BUYER001');
+    expect(closed.events).toEqual([
+      { type: 'supplier_no_reply', round: 1, supplierCode: other.code, by: 'U0BUYER001' },
+    ]);
+    expect(closed.state.status).toBe('running');
+    expect(closeWithoutReply(closed.state, other.code, 'U0BUYER001').events).toEqual([]);
+    const late = receiveSupplierTurn(closed.state, other.code, turn);
+    expect(late).toEqual({ state: closed.state, events: [] });
+    // A simulated supplier's turn is its agent's: none is taken from outside.
+    const simulated = await firstRound([quoted], {
+      brand: brand('ask'),
+      supplier: () => supplier('COUNTER_OFFER', repriced),
+    });
+    expect(receiveSupplierTurn(simulated.state, quoted.code, turn).events).toEqual([]);
   });
 
   it('reads checkpoints from before counterparts with every supplier simulated, and refuses an unknown one', () => {

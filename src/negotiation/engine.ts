@@ -139,6 +139,11 @@ const supplierStateSchema = z.object({
   explicitRejection: z.boolean(),
   /** Impasse reasons the buyer chose to negotiate through: not asked about again for this supplier. */
   waivedImpasses: z.array(z.enum(IMPASSE_REASONS)).default([]),
+  /**
+   * A connected supplier has the brand's message of this round and has not answered yet: its turn comes from a person
+   * in its Slack Connect channel (receiveSupplierTurn), or the round closes without it (closeWithoutReply).
+   */
+  awaitingReply: z.boolean().default(false),
 });
 type SupplierState = z.infer<typeof supplierStateSchema>;
 
@@ -166,7 +171,8 @@ export const negotiationStateSchema = z.object({
   baseline: baselineSchema,
   profiles: z.array(supplierProfileSchema).min(1),
   strategies: z.array(z.string()),
-  status: z.enum(['running', 'awaiting_answer', 'awaiting_early_termination', 'completed']),
+  /** awaiting_suppliers: the round's steps are taken; it ends when every connected supplier answered or was closed. */
+  status: z.enum(['running', 'awaiting_answer', 'awaiting_early_termination', 'awaiting_suppliers', 'completed']),
   round: z.number().int().min(1),
   phase: z.enum(['initial', 'post_curveball']),
   plan: z.array(stepSchema),
@@ -259,6 +265,8 @@ export type NegotiationEvent =
     }
   | { type: 'curveball'; curveball: Curveball }
   | { type: 'early_termination_offered'; questionId: string; record: EarlyTerminationRecord }
+  /** The buyer closed the round for a connected supplier that had not answered: its standing offer stands. */
+  | { type: 'supplier_no_reply'; round: number; supplierCode: string; by: string }
   | {
       type: 'supplier_done';
       supplierCode: string;
@@ -324,6 +332,7 @@ export function createNegotiation(input: NegotiationSetup): StepResult {
       tracker: tracker.toState(),
       explicitRejection: false,
       waivedImpasses: [],
+      awaitingReply: false,
     };
   }
   // The quotation itself is the quoting supplier's opening offer (seed 002: round 1 presents the baseline).
@@ -460,6 +469,12 @@ export async function advance(current: NegotiationState, agents: EngineAgents): 
       state.status = 'awaiting_answer';
       return { state, events };
     }
+    if (Object.values(state.suppliers).some((supplier) => supplier.awaitingReply)) {
+      // A real supplier answers in its own time: the round stays open, and no worker waits for it.
+      state.cursor--;
+      state.status = 'awaiting_suppliers';
+      return { state, events };
+    }
     endRound(state, events);
   } else {
     const supplier = state.suppliers[step.supplier];
@@ -555,9 +570,14 @@ async function supplierStep(
   rng: ReturnType<typeof createRng>,
   events: NegotiationEvent[],
 ): Promise<void> {
-  const latestBrand = [...supplier.messages].reverse().find((message) => message.from === 'brand');
+  const latestBrand = latestBrandMessage(state, supplier);
   // Nothing was said to this supplier this round (its brand turn was a question for the buyer): nothing to answer.
-  if (!latestBrand || latestBrand.round !== state.round || !latestBrand.action) return;
+  if (!latestBrand) return;
+  if (profile.counterpart === 'connected') {
+    // A person at the supplier answers, not an agent: the turn arrives through receiveSupplierTurn.
+    supplier.awaitingReply = true;
+    return;
+  }
   const curveballHere = state.curveball && state.curveball.supplierCode === profile.code ? state.curveball : null;
   const turn: SupplierTurn = await agents.supplier(profile.code).respond({
     profile,
@@ -577,8 +597,26 @@ async function supplierStep(
     suggestedStrategies: state.strategies,
     rng,
   });
+  applySupplierTurn(state, profile, supplier, { turn, answered: latestBrand.action }, events);
+}
 
-  const reading = supplierOffer(state, profile, supplier, { turn, answered: latestBrand.action });
+/** The brand's message of this round to the supplier, which its turn answers; null when none was sent. */
+function latestBrandMessage(state: NegotiationState, supplier: SupplierState) {
+  const latest = supplier.messages.findLast((message) => message.from === 'brand');
+  return latest && latest.round === state.round && latest.action ? { ...latest, action: latest.action } : null;
+}
+
+/** A supplier's turn on record: its offer (read as its counterpart's offers are read), its message, its facts. */
+function applySupplierTurn(
+  state: NegotiationState,
+  profile: SupplierProfile,
+  supplier: SupplierState,
+  said: { turn: AgentTurn; answered: AgentTurn['action'] },
+  events: NegotiationEvent[],
+): void {
+  const { turn } = said;
+  const curveballHere = state.curveball && state.curveball.supplierCode === profile.code ? state.curveball : null;
+  const reading = supplierOffer(state, profile, supplier, said);
   let facts: Pick<NormalizedOffer, 'stated' | 'assumed'> = { stated: [], assumed: [] };
   if (reading?.ok === false) {
     // A real supplier's offer is never guessed at: whoever submitted it must be asked again.
@@ -643,7 +681,7 @@ function supplierOffer(
   state: NegotiationState,
   profile: SupplierProfile,
   supplier: SupplierState,
-  said: { turn: SupplierTurn; answered: AgentTurn['action'] },
+  said: { turn: AgentTurn; answered: AgentTurn['action'] },
 ): NormalizeOfferResult | null {
   const { turn, answered } = said;
   const previous = supplier.offers.at(-1) ?? null;
@@ -670,7 +708,7 @@ function recordMessage(
   supplier: SupplierState,
   profile: SupplierProfile,
   from: 'brand' | 'supplier',
-  turn: BrandTurn | SupplierTurn,
+  turn: AgentTurn,
   briefs: PillarBriefs | null,
   events: NegotiationEvent[],
 ): void {
@@ -1055,6 +1093,45 @@ export function decideEarlyTermination(current: NegotiationState, finish: boolea
   if (finish) complete(state, events);
   else state.status = openQuestions(state.askInfo).length > 0 ? 'awaiting_answer' : 'running';
   return { state, events };
+}
+
+// ───────────────────────────── A connected supplier's answers ─────────────────────────────
+
+/**
+ * A person at a connected supplier answers this round's message (its Submit offer, a confirmed reply): the turn goes
+ * on record as an agent's would, its offer exactly as stated — read loosely (a person's form is not an agent's whole
+ * draft: a term left out stays the supplier's previous word). A turn from a supplier that is not waited for (answered
+ * already, closed without a reply, simulated) changes nothing. An offer that cannot be recorded as stated throws
+ * OfferNotRecordedError and changes nothing: whoever submitted it is asked again.
+ */
+export function receiveSupplierTurn(current: NegotiationState, supplierCode: string, turn: AgentTurn): StepResult {
+  const waiting = current.suppliers[supplierCode];
+  const profile = current.profiles.find((candidate) => candidate.code === supplierCode);
+  if (!waiting?.awaitingReply || profile?.counterpart !== 'connected') return { state: current, events: [] };
+  const state = copyForStep(current);
+  const supplier = state.suppliers[supplierCode];
+  const latestBrand = supplier && latestBrandMessage(state, supplier);
+  if (!supplier || !latestBrand) return { state: current, events: [] };
+  const events: NegotiationEvent[] = [];
+  applySupplierTurn(state, profile, supplier, { turn, answered: latestBrand.action }, events);
+  stopAwaiting(state, supplier);
+  return { state, events };
+}
+
+/** The buyer closes the round for a connected supplier that has not answered (or its reply-by time passed). */
+export function closeWithoutReply(current: NegotiationState, supplierCode: string, by: string): StepResult {
+  if (!current.suppliers[supplierCode]?.awaitingReply) return { state: current, events: [] };
+  const state = copyForStep(current);
+  const supplier = state.suppliers[supplierCode];
+  if (!supplier) return { state: current, events: [] };
+  stopAwaiting(state, supplier);
+  return { state, events: [{ type: 'supplier_no_reply', round: state.round, supplierCode, by }] };
+}
+
+function stopAwaiting(state: NegotiationState, supplier: SupplierState): void {
+  supplier.awaitingReply = false;
+  const stillAwaited = Object.values(state.suppliers).some((other) => other.awaitingReply);
+  if (state.status === 'awaiting_suppliers' && !stillAwaited) state.status = 'running';
 }
 
 /** Runs steps until the negotiation waits for the buyer or completes, handing every step to `onStep` (the save). */

@@ -43,7 +43,8 @@ export async function runUnattended(
       events.push(...result.events);
       options.onStep?.(result);
     });
-    if (options.answers === 'none') break;
+    // Nobody here answers for a connected supplier: the run stops where it waits for one.
+    if (options.answers === 'none' || state.status === 'awaiting_suppliers') break;
     if (state.status === 'awaiting_early_termination') {
       collect(decideEarlyTermination(state, options.earlyTermination !== 'continue', 'auto'));
     }

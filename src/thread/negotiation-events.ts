@@ -158,6 +158,7 @@ export function negotiationEventCalls(
       case 'round_start':
       case 'offer_extracted':
       case 'supplier_done':
+      case 'supplier_no_reply':
       case 'negotiation_complete':
         break; // the status card shows these
       case 'offer_unreadable':

@@ -130,7 +130,7 @@ function statusRows(state: NegotiationState): StatusSupplierRow[] {
     const status = supplier?.status ?? 'active';
     return {
       name: profile.name,
-      status: status === 'completed' ? 'done' : status,
+      status: supplier?.awaitingReply ? 'awaiting' : status === 'completed' ? 'done' : status,
       reason: supplier?.impasse ? `${supplier.impasse.reason.replace('_', ' ')}: ${supplier.impasse.details}` : null,
       latestTotal: latest?.total ?? null,
       leadTimeDays: latest?.leadTimeDays ?? null,

@@ -7,7 +7,7 @@ import { seedWorkspace } from '../../src/db/seed.js';
 import { createOfflineBrandAgent } from '../../src/negotiation/agents/offline/brand-agent.js';
 import { createOfflineSupplierAgent } from '../../src/negotiation/agents/offline/supplier-agent.js';
 import { nextOpenQuestion } from '../../src/negotiation/ask-info.js';
-import type { EngineAgents } from '../../src/negotiation/engine.js';
+import type { EngineAgents, NegotiationSetup } from '../../src/negotiation/engine.js';
 import { exampleSetup } from './negotiation-fixtures.js';
 import { seedNegotiationSuppliers } from './negotiation-workspace.js';
 import { applyBuyerInput, runNegotiation, startNegotiation } from '../../src/db/stores/negotiation-store.js';
@@ -47,8 +47,11 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
   const contexts = createContextFactory({ prisma, env, llm: null });
   let files = 0;
 
-  /** `place`: a thread of its own in CHANNEL_ID by default; an end-to-end test names a real thread and buyer. */
-  async function newNegotiation(seed: number, place: NegotiationPlace = {}) {
+  /**
+   * `place`: a thread of its own in CHANNEL_ID by default; an end-to-end test names a real thread and buyer. `setup`
+   * changes the example's (a connected supplier's profile, say).
+   */
+  async function newNegotiation(seed: number, place: NegotiationPlace = {}, setup: Partial<NegotiationSetup> = {}) {
     files += 1;
     const buyer = place.buyer ?? BUYER;
     const quotation = await ws.quotation.create({
@@ -68,7 +71,7 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
       {
         quotationId: quotation.id,
         startedBySlackUserId: buyer,
-        setup: exampleSetup(seed),
+        setup: { ...exampleSetup(seed), ...setup },
         supplierIds,
         questionBudget: 3,
       },
@@ -123,5 +126,15 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
     return { negotiationId, po };
   }
 
-  return { workspaceId, ws, contexts, env, pausedNegotiation, decidedNegotiation };
+  return {
+    workspaceId,
+    ws,
+    contexts,
+    env,
+    supplierIds,
+    newNegotiation,
+    alsoWrite,
+    pausedNegotiation,
+    decidedNegotiation,
+  };
 }

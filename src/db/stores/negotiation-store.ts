@@ -13,14 +13,17 @@ import {
   advance,
   answer,
   chooseCurveballStrategy,
+  closeWithoutReply,
   createNegotiation,
   decideEarlyTermination,
   type EngineAgents,
   type NegotiationEvent,
   type NegotiationSetup,
   type NegotiationState,
+  receiveSupplierTurn,
   type StepResult,
 } from '../../negotiation/engine.js';
+import type { AgentTurn } from '../../negotiation/types.js';
 
 export const LEASE_MS = 60_000;
 
@@ -405,6 +408,16 @@ function planEvents(
   return { messages: (rowFor) => messages.map((row) => row(rowFor)), others };
 }
 
+/**
+ * The engine role a negotiation's supplier row plays, by the row's supplier code: the competitors' own codes; the
+ * quoting role (SUP-001) for the quotation's supplier, whatever code it has in this workspace.
+ */
+export function engineRoleOf(state: Pick<NegotiationState, 'profiles'>, supplierCode: string): string {
+  const [quotedRole, ...otherRoles] = state.profiles;
+  if (!quotedRole || otherRoles.some((profile) => profile.code === supplierCode)) return supplierCode;
+  return quotedRole.code;
+}
+
 /** Writes a step's planned events, in its transaction. */
 async function writeEvents(
   tx: WorkspaceTx,
@@ -412,13 +425,7 @@ async function writeEvents(
   planned: ReturnType<typeof planEvents>,
   suppliers: SupplierRows,
 ) {
-  // Engine roles → rows: the simulated suppliers by their code; the quoting role (SUP-001) is the other row, whatever
-  // code the quotation's own supplier has in this workspace.
-  const [quotedRole, ...otherRoles] = state.profiles;
-  const otherCodes = new Set(otherRoles.map((profile) => profile.code));
-  const rowFor = (code: string) =>
-    suppliers.find((row) => row.supplier.code === code)?.id ??
-    (code === quotedRole?.code ? suppliers.find((row) => !otherCodes.has(row.supplier.code))?.id : undefined);
+  const rowFor = (code: string) => suppliers.find((row) => engineRoleOf(state, row.supplier.code) === code)?.id;
   const messages = planned.messages(rowFor);
   if (messages.length > 0) await tx.message.createMany({ data: messages });
   for (const write of planned.others) await write(tx, rowFor);
@@ -536,7 +543,11 @@ export async function applyBuyerInput(
   input:
     | { kind: 'answer'; questionId: string; answer: string; by: string }
     | { kind: 'early_termination'; finish: boolean; by: string }
-    | { kind: 'curveball_strategy'; strategyId: string; by: string },
+    | { kind: 'curveball_strategy'; strategyId: string; by: string }
+    /** A person at a connected supplier answered this round (its Submit offer): `by` is that person. */
+    | { kind: 'supplier_turn'; supplierCode: string; turn: AgentTurn; by: string }
+    /** The buyer closed the round for a connected supplier that had not answered. */
+    | { kind: 'no_reply'; supplierCode: string; by: string },
   alsoWrite?: AlsoWrite,
 ): Promise<StepResult> {
   let { state, version } = await loadCheckpoint(db, negotiationId);
@@ -558,6 +569,8 @@ export async function applyBuyerInput(
 function buyerStep(state: NegotiationState, input: Parameters<typeof applyBuyerInput>[2]): StepResult {
   if (input.kind === 'answer') return answer(state, input.questionId, input.answer, input.by);
   if (input.kind === 'early_termination') return decideEarlyTermination(state, input.finish, input.by);
+  if (input.kind === 'supplier_turn') return receiveSupplierTurn(state, input.supplierCode, input.turn);
+  if (input.kind === 'no_reply') return closeWithoutReply(state, input.supplierCode, input.by);
   // The award is decided once the run completes: a strategy picked in the same moment (the click read the
   // checkpoint before the last step was saved) changes nothing, as a click after it would be refused.
   if (state.status === 'completed') return { state, events: [] };

@@ -102,6 +102,18 @@ function buyerInputAudit(negotiationId: string, input: Parameters<typeof applyBu
   if (input.kind === 'early_termination') {
     return { ...base, action: 'negotiation.early_termination_decided', data: { finish: input.finish } };
   }
+  if (input.kind === 'supplier_turn') {
+    // The supplier's own words and figures, as they were recorded: what the award and the PO stand on.
+    const { supplierCode, turn } = input;
+    return {
+      ...base,
+      action: 'negotiation.supplier_answered',
+      data: { supplierCode, action: turn.action.type, text: turn.message_text, payload: turn.action.payload },
+    };
+  }
+  if (input.kind === 'no_reply') {
+    return { ...base, action: 'negotiation.supplier_round_closed', data: { supplierCode: input.supplierCode } };
+  }
   return { ...base, action: 'negotiation.curveball_strategy_chosen', data: { strategyId: input.strategyId } };
 }
 

@@ -22,7 +22,7 @@ const model = (lines: number, over: Partial<OfferModalModel> = {}): OfferModalMo
     sku: `MC00${i}-GLW-M`,
     description: `Summit Jacket ${i}`,
     quantity: 100 * (i + 1),
-    lastUnitPrice: i === 0 ? 42.125 : null,
+    lastUnitPrice: i === 0 ? 42.12 : i === 2 ? 42.125 : null,
   })),
   last: { leadTimeDays: 45, paymentTerms: '30/70' },
   ...over,
@@ -61,11 +61,14 @@ describe('buildOfferModal', () => {
     expect(first).toMatchObject({
       type: 'input',
       optional: true,
-      element: { type: 'number_input', is_decimal_allowed: true, initial_value: '42.125' },
+      element: { type: 'number_input', is_decimal_allowed: true, initial_value: '42.12' },
     });
     const second = view.blocks.find((block) => block.block_id === offerPriceBlockId(1));
     expect(second).toMatchObject({ element: { type: 'number_input' } });
     expect(JSON.stringify(second)).not.toContain('initial_value');
+    // A quoted price finer than a cent is not rounded by Parley: the supplier types its offer.
+    const third = view.blocks.find((block) => block.block_id === offerPriceBlockId(2));
+    expect(JSON.stringify(third)).not.toContain('initial_value');
     expect(JSON.stringify(view)).toContain('200 units · USD per unit');
     expect(blockKitViolations(view, 'modal')).toEqual([]);
   });
@@ -97,10 +100,10 @@ describe('buildOfferModal', () => {
 
 describe('parseOfferModal', () => {
   it('returns the offer as typed: empty lines not offered, nothing filled in', () => {
-    expect(parseOfferModal(submitted(['42.125', null, '1,234.5'], { lead: '40', terms: 'T/T 30 days' }), 3)).toEqual({
+    expect(parseOfferModal(submitted(['42.12', null, '1,234.5'], { lead: '40', terms: 'T/T 30 days' }), 3)).toEqual({
       ok: true,
       value: {
-        unitPrices: [42.125, null, 1234.5],
+        unitPrices: [42.12, null, 1234.5],
         leadTimeDays: 40,
         paymentTerms: 'T/T 30 days',
         validityDays: null,
@@ -110,11 +113,11 @@ describe('parseOfferModal', () => {
   });
 
   it('refuses malformed prices and terms with a field error where they were typed', () => {
-    const result = parseOfferModal(submitted(['12.12345', '-3', '0'], { lead: '0', valid: '999' }), 3);
+    const result = parseOfferModal(submitted(['12.125', '-3', '0'], { lead: '0', valid: '999' }), 3);
     expect(result).toMatchObject({
       ok: false,
       errors: {
-        [offerPriceBlockId(0)]: expect.stringContaining('four decimals'),
+        [offerPriceBlockId(0)]: expect.stringContaining('to the cent'),
         [offerPriceBlockId(1)]: expect.any(String),
         [offerPriceBlockId(2)]: expect.stringContaining('above zero'),
         [BLOCK.offerLeadTime]: expect.any(String),
@@ -130,8 +133,9 @@ describe('parseOfferModal', () => {
     });
   });
 
-  it('reads unit prices to the ten-thousandth, as Parley stores them', () => {
-    expect(parseUnitPrice('0.0001')).toEqual({ ok: true, value: 0.0001 });
+  it('reads unit prices to the cent, as a negotiation records offers', () => {
+    expect(parseUnitPrice('0.01')).toEqual({ ok: true, value: 0.01 });
+    expect(parseUnitPrice('0.0001')).toMatchObject({ ok: false });
     expect(parseUnitPrice('144854.10')).toEqual({ ok: true, value: 144854.1 });
     expect(parseUnitPrice('1e3')).toMatchObject({ ok: false });
     expect(parseUnitPrice('12,50 €')).toMatchObject({ ok: false });

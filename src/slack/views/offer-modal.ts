@@ -5,6 +5,7 @@
 // (untrusted) and are escaped here; the modal reaches another organisation, so it shows only the lines, their
 // quantities and the supplier's own earlier prices, never anything of the brand's or another supplier's.
 import type { InputBlock, KnownBlock, ModalView } from '@slack/types';
+import type { SubmittedOffer } from '../../app-types.js';
 import { z } from 'zod';
 import { ACTION, BLOCK, CALLBACK, PRIVATE_METADATA_MAX, idSchema, valueCodec } from '../ids.js';
 import { context, section } from './blocks.js';
@@ -48,13 +49,19 @@ export function offerPriceBlockId(index: number): string {
   return `${BLOCK.offerPrice}:${index}`;
 }
 
-/** A unit price as people write it: digits, a decimal point, up to four decimals (Parley stores prices to 1/10,000). */
-function formatPrice(price: number): string {
-  return String(Math.round(price * 10_000) / 10_000);
+/**
+ * The supplier's last price as the field's starting value, when it is whole cents: a negotiation records offers to the
+ * cent (offers.ts, recordAsStated), so a finer quoted price (42.125) starts empty rather than rounded by Parley.
+ */
+function startingPrice(price: number | null): string | null {
+  if (price === null || !(price > 0)) return null;
+  const cents = Math.round(price * 100);
+  return Math.abs(cents - price * 100) < 1e-6 ? String(cents / 100) : null;
 }
 
 function priceInput(line: OfferModalLine, index: number, currency: string): InputBlock {
   const what = `${line.sku} — ${line.description}`;
+  const start = startingPrice(line.lastUnitPrice);
   return {
     type: 'input',
     block_id: offerPriceBlockId(index),
@@ -65,10 +72,8 @@ function priceInput(line: OfferModalLine, index: number, currency: string): Inpu
       type: 'number_input',
       action_id: ACTION.offerPrice,
       is_decimal_allowed: true,
-      min_value: '0.0001',
-      ...(line.lastUnitPrice !== null && line.lastUnitPrice > 0
-        ? { initial_value: formatPrice(line.lastUnitPrice) }
-        : {}),
+      min_value: '0.01',
+      ...(start === null ? {} : { initial_value: start }),
     },
   };
 }
@@ -151,21 +156,12 @@ export function buildOfferModal(model: OfferModalModel): ModalView | null {
   };
 }
 
-/** An offer as its supplier submitted it: one entry per line of the modal, in its order; null is "not offered". */
-export interface SubmittedOffer {
-  unitPrices: (number | null)[];
-  leadTimeDays: number | null;
-  paymentTerms: string | null;
-  validityDays: number | null;
-  notes: string | null;
-}
-
-/** A unit price a person typed: above zero, at most four decimals, below a billion. */
+/** A unit price a person typed: above zero, in whole cents (as offers are recorded), below a billion. */
 export function parseUnitPrice(raw: string | null): { ok: true; value: number | null } | { ok: false; error: string } {
   if (raw === null) return { ok: true, value: null };
   const cleaned = raw.replace(/[,\s]/g, '');
-  if (!/^\d+(\.\d{1,4})?$/.test(cleaned)) {
-    return { ok: false, error: 'Enter a unit price like 12.5 or 12.4375 (at most four decimals).' };
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) {
+    return { ok: false, error: 'Enter a unit price like 12.5 or 12.45 (offers are recorded to the cent).' };
   }
   const value = Number(cleaned);
   if (!(value > 0)) return { ok: false, error: 'Enter a price above zero, or leave the line empty.' };

@@ -16,7 +16,8 @@ import {
 } from './blocks.js';
 import { escapeTruncate, inline } from './escape.js';
 
-export type SupplierRowStatus = 'active' | 'paused' | 'done' | 'impasse';
+/** awaiting: a connected supplier has this round's message and has not answered yet. */
+export type SupplierRowStatus = 'active' | 'awaiting' | 'paused' | 'done' | 'impasse';
 
 export interface StatusSupplierRow {
   name: string;
@@ -63,6 +64,7 @@ export interface StatusCardModel {
 const MAX_SUPPLIER_ROWS = 8;
 const SUPPLIER_STATUS: Record<SupplierRowStatus, string> = {
   active: ':large_green_circle: active',
+  awaiting: ':hourglass_flowing_sand: awaiting its reply',
   paused: ':double_vertical_bar: paused',
   done: ':white_check_mark: done',
   impasse: ':no_entry: impasse',
