@@ -259,3 +259,12 @@ export interface SubmitSupplierOfferInput {
   by: string;
   byTeamId: string | null;
 }
+
+/** The buyer's Send or Skip on a draft Alex wrote for a connected supplier. */
+export interface DecideDraftInput {
+  negotiationId: string;
+  /** The draft message's sequence in the negotiation. */
+  sequence: number;
+  send: boolean;
+  by: string;
+}

@@ -4,10 +4,10 @@
 // the recommendation (or the no-award message) offers a premium above the quote, the buyer clicks it or leaves it, as
 // the story says; with no award and no premium accepted, there is nothing to approve and the story ends there.
 // Every step is a real signed request into Parley's Bolt receiver; nothing is called behind its back.
-import { ACTION, BLOCK, answerCodec, reviewConfirmCodec, whichQuestionCodec } from '../../src/slack/ids.js';
+import { ACTION, BLOCK, CALLBACK, answerCodec, reviewConfirmCodec, whichQuestionCodec } from '../../src/slack/ids.js';
 import type { SubmitValues } from './driver.js';
 import type { SlackSandbox } from './index.js';
-import type { SandboxMessage } from './model.js';
+import type { SandboxMessage, SandboxView } from './model.js';
 import { CHANNEL, PEOPLE } from './sandboxed-parley.js';
 
 /** Where the story is played: the stand-in, and a way to wait until Parley has done what the last click asked. */
@@ -93,6 +93,12 @@ export interface StoryOptions {
   premium?: 'accept' | 'leave';
   /** On a comparison of suppliers, whose column the buyer picks to negotiate: its place, left to right (default 0). */
   comparisonColumn?: number;
+  /**
+   * The quoting supplier is connected in a Slack Connect channel: the buyer sends each of Alex's drafts to it, and
+   * `person` (of the supplier's organisation) answers each request there with Submit offer, filling the form as
+   * `answer` says (by block id; the rest keep the form's starting values).
+   */
+  supplier?: { person: string; channelId: string; answer: (form: SandboxView) => SubmitValues };
 }
 
 const MAX_STEPS = 200;
@@ -192,6 +198,36 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   });
   await parley.settle(here);
 
+  /** The buyer sends Alex's draft; the supplier's person opens the request's Submit offer and submits the form. */
+  const answered = new Set<string | undefined>();
+  const sendAndAnswer = async (draft: SandboxMessage, supplier: NonNullable<StoryOptions['supplier']>) => {
+    const send = buttonsIn(draft).find((b) => b.actionId === ACTION.draftSend);
+    if (!send) throw new Error('A draft without its Send button');
+    actions.push(`${PEOPLE.buyer.name} clicks [${send.text}] on Alex's draft`);
+    await click(buyer, draft, send);
+    const { person, channelId } = supplier;
+    const pending = () =>
+      model
+        .messages(channelId)
+        .flatMap((message) => buttonsIn(message).map((button) => ({ message, button })))
+        .find(({ button }) => button.actionId === ACTION.offerOpen && !answered.has(button.value));
+    const { message, button } = await sandbox.waitFor(pending, { what: 'the request in the supplier’s channel' });
+    answered.add(button.value);
+    const name = model.userName(person);
+    await oneModalAtATime(sandbox, person, async () => {
+      await driver.clickButton(person, { channel: channelId, ts: message.ts }, ACTION.offerOpen, {
+        value: button.value,
+      });
+      const form = await sandbox.waitFor(
+        () => model.openViews(person).find((view) => view.view.callback_id === CALLBACK.offerModal),
+        { what: 'the supplier’s offer form' },
+      );
+      actions.push(`${name} (the supplier) clicks [${button.text}] and submits an offer`);
+      await driver.submitView(person, form.id, supplier.answer(form));
+    });
+    await parley.settle(here);
+  };
+
   // Questions until the decision is in (a recommendation, or no award within the mandate).
   const noAward = () => thread().filter((m) => (m.blocks ?? []).some((b) => b.block_id === BLOCK.decisionNoAward));
   const concluded = () => withButton(ACTION.decisionOpenPo).length > 0 || noAward().length > 0;
@@ -208,10 +244,20 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
         continue;
       }
     }
+    const draft = options.supplier && withButton(ACTION.draftSend)[0];
+    if (draft && options.supplier) {
+      await sendAndAnswer(draft, options.supplier);
+      continue;
+    }
     const question = withButton(ACTION.questionAnswer)[0];
     if (!question) {
       await parley.settle(here);
-      if (withButton(ACTION.questionAnswer).length === 0 && withButton(ACTION.earlyTerminationFinish).length === 0) {
+      const waiting = [
+        ACTION.questionAnswer,
+        ACTION.earlyTerminationFinish,
+        ...(options.supplier ? [ACTION.draftSend] : []),
+      ];
+      if (waiting.every((actionId) => withButton(actionId).length === 0)) {
         if (concluded()) break;
         throw new Error('The negotiation stopped without a question or a decision');
       }

@@ -730,7 +730,8 @@ function recordMessage(
     round: state.round,
     supplierCode: profile.code,
     role: from === 'brand' ? 'brand_agent' : 'supplier_agent',
-    speaker: from === 'brand' ? brandPersonaLabel(state.brandName) : supplierPersonaLabel(profile.name),
+    speaker:
+      from === 'brand' ? brandPersonaLabel(state.brandName) : supplierPersonaLabel(profile.name, profile.counterpart),
     text: turn.message_text,
     action: turn.action,
     usedStrategies: turn.used_strategies,

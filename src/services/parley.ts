@@ -8,6 +8,8 @@ import type * as Inputs from '../app-types.js';
 import type { EngineAgents } from '../negotiation/engine.js';
 import { log } from '../log.js';
 import { answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
+import { submitSupplierOffer } from './negotiation/submit-supplier-offer.js';
+import { decideDraft } from './negotiation/supplier-drafts.js';
 import { answerWhichQuestion } from './negotiation/answer-which-question.js';
 import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receive-thread-reply.js';
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
@@ -97,6 +99,16 @@ export interface Parley {
     teamId: string,
     input: Inputs.ChooseCurveballInput,
   ): InTeam<ServiceResult<{ resume: boolean }>>;
+  /** The buyer's Send or Skip on a draft for a connected supplier; a Skip resumes the round when it waited only for it. */
+  decideDraft(
+    teamId: string,
+    input: Inputs.DecideDraftInput,
+  ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
+  /** A connected supplier's offer, recorded as submitted; the round goes on once it waits for nobody else. */
+  submitSupplierOffer(
+    teamId: string,
+    input: Inputs.SubmitSupplierOfferInput,
+  ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
   /** Records the buyer's consent to a premium, then concludes the negotiation again in the background. */
   acceptPremium(teamId: string, input: Inputs.AcceptPremiumInput): InTeam<ServiceResult<{ resume: boolean }>>;
   rateRecommendation(teamId: string, input: Inputs.RateRecommendationInput): InTeam<ServiceResult>;
@@ -322,8 +334,12 @@ export function createParley(options: ParleyOptions): Parley {
     return result;
   }
 
-  async function answer(ctx: ServiceContext, input: Inputs.AnswerQuestionInput) {
-    const result = await answerQuestion(ctx, input);
+
+  /** A step that may let the run go on (an answer, a supplier's offer): queued again when it does. */
+  async function thenDrive<R extends ServiceResult<{ negotiationId: string; resume: boolean }>>(
+    ctx: ServiceContext,
+    result: R,
+  ): Promise<R> {
     if (result.ok && result.value.resume) await drive(ctx, result.value.negotiationId);
     return result;
   }
@@ -345,11 +361,6 @@ export function createParley(options: ParleyOptions): Parley {
     return result;
   }
 
-  async function whichQuestion(ctx: ServiceContext, input: Inputs.AnswerWhichQuestionInput) {
-    const result = await answerWhichQuestion(ctx, input);
-    if (result.ok && result.value.resume) await drive(ctx, result.value.negotiationId);
-    return result;
-  }
 
   async function answerReply(teamId: string, input: Inputs.ThreadReplyInput): Promise<ThreadReplyAnswer | null> {
     const ctx = await contexts.forTeam(teamId);
@@ -419,12 +430,16 @@ export function createParley(options: ParleyOptions): Parley {
     chooseComparisonColumn: (teamId, input) => inTeam(teamId, (ctx) => pickColumn(ctx, input)),
     showReviewPage: (teamId, input) => inTeam(teamId, (ctx) => showReviewPage(ctx, input)),
     beginNegotiation: (teamId, input) => inTeam(teamId, (ctx) => begin(ctx, input)),
-    answerQuestion: (teamId, input) => inTeam(teamId, (ctx) => answer(ctx, input)),
+    answerQuestion: (teamId, input) => inTeam(teamId, async (ctx) => thenDrive(ctx, await answerQuestion(ctx, input))),
+    decideDraft: (teamId, input) => inTeam(teamId, async (ctx) => thenDrive(ctx, await decideDraft(ctx, input))),
+    submitSupplierOffer: (teamId, input) =>
+      inTeam(teamId, async (ctx) => thenDrive(ctx, await submitSupplierOffer(ctx, input))),
     chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => curveball(ctx, input)),
     acceptPremium: (teamId, input) => inTeam(teamId, (ctx) => premium(ctx, input)),
     rateRecommendation: (teamId, input) => inTeam(teamId, (ctx) => rateRecommendation(ctx, input)),
     threadReply: (teamId, input) => track(answerReply(teamId, input)),
-    answerWhichQuestion: (teamId, input) => inTeam(teamId, (ctx) => whichQuestion(ctx, input)),
+    answerWhichQuestion: (teamId, input) =>
+      inTeam(teamId, async (ctx) => thenDrive(ctx, await answerWhichQuestion(ctx, input))),
     approvePo: (teamId, input) => inTeam(teamId, (ctx) => approve(ctx, input)),
     rejectPo: (teamId, input) => inTeam(teamId, (ctx) => rejectPurchaseOrder(ctx, input)),
     previewCatalog: (teamId, input) => inTeam(teamId, (ctx) => previewCatalogImport(ctx, { ...input, files })),

@@ -10,12 +10,15 @@ import {
   buildAppHome,
   type HomeRole,
   buildChannelStatus,
+  buildOfferModal,
   buildPoModal,
   buildRejectModal,
   buildCatalogModal,
   buildSettingsModal,
   buildSuppliersModal,
   buildStartModal,
+  OFFER_MODAL_LINES_MAX,
+  type OfferModalRef,
   type SettingsValues,
   type SlackMessage,
 } from '../slack/views/index.js';
@@ -27,6 +30,7 @@ import { consentedPremium } from '../negotiation/mandate.js';
 import { describeCatalog } from './catalog/describe-catalog.js';
 import { describeSuppliers } from './suppliers/connect-supplier.js';
 import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
+import { offerFormFor } from './negotiation/submit-supplier-offer.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import { mayApprove, mayWorkOnQuotation } from './workspace/workspace-settings.js';
 import { changeSettings, settingsForEditing } from './workspace/change-settings.js';
@@ -100,6 +104,25 @@ export function createScreens(options: ScreensOptions) {
             viewer: poViewer(po, userId, settings.approvers),
           }),
         );
+      }),
+
+    offerModal: (teamId: string, ref: OfferModalRef, userTeamId: string | null) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        const form = await offerFormFor(ctx, {
+          negotiationId: ref.n,
+          negotiationSupplierId: ref.s,
+          round: ref.r,
+          byTeamId: userTeamId,
+        });
+        if (!form.ok) return form;
+        const view = buildOfferModal(form.value);
+        return view
+          ? done(view)
+          : refused(
+              'invalid_input',
+              `This request has more lines than the form takes (${OFFER_MODAL_LINES_MAX}): reply in the thread ` +
+                'with your revised quotation workbook.',
+            );
       }),
 
     rejectModal: (teamId: string, ref: { po: string; v: number }, userId: string) =>

@@ -19,15 +19,17 @@ import type {
   ChooseComparisonColumnInput,
   ChooseSupplierInput,
   ConfirmAllInput,
+  DecideDraftInput,
   DownloadReviewLinesInput,
   FileSharedInput,
   RecentChannelFile,
   RejectPoInput,
   ReviewItemInput,
   ShowReviewPageInput,
+  SubmitSupplierOfferInput,
   ThreadReplyInput,
 } from '../app-types.js';
-import type { SettingsValues, SlackMessage } from './views/index.js';
+import type { OfferModalRef, SettingsValues, SlackMessage } from './views/index.js';
 
 /** Why a call was refused, and the sentence to show the person (written by Parley's services: trusted mrkdwn). */
 export interface Refusal {
@@ -61,6 +63,10 @@ export interface Parley {
   beginNegotiation(teamId: string, input: BeginNegotiationInput): Promise<Outcome>;
   answerQuestion(teamId: string, input: AnswerQuestionInput): Promise<Outcome>;
   chooseCurveballStrategy(teamId: string, input: ChooseCurveballInput): Promise<Outcome>;
+  /** The buyer's Send or Skip on a draft Alex wrote for a connected supplier. */
+  decideDraft(teamId: string, input: DecideDraftInput): Promise<Outcome>;
+  /** A person of a connected supplier submits its offer (refused to anyone else). */
+  submitSupplierOffer(teamId: string, input: SubmitSupplierOfferInput): Promise<Outcome>;
   /** Paying above the quote takes this click; the negotiation is then concluded again. */
   acceptPremium(teamId: string, input: AcceptPremiumInput): Promise<Outcome>;
   /** One rating a person per recommendation: the same click again changes nothing. */
@@ -101,6 +107,8 @@ export interface Screens {
   /** `ref`: the PO at the version the approver saw. */
   rejectModal(teamId: string, ref: { po: string; v: number }, userId: string): Promise<Shown<ModalView>>;
   channelStatus(teamId: string, channelId: string): Promise<SlackMessage>;
+  /** A connected supplier's Submit offer modal, for a person of that supplier (`userTeamId`: their own team). */
+  offerModal(teamId: string, ref: OfferModalRef, userTeamId: string | null): Promise<Shown<ModalView>>;
   settingsModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
   /** `/parley catalog` and the App Home's Import catalog: the upload modal, for approvers and admins. */
   catalogModal(teamId: string, userId: string): Promise<Shown<ModalView>>;

@@ -73,6 +73,11 @@ export const ACTION = {
   supplierPick: 'supplier_pick',
   supplierNewName: 'supplier_new_name',
   supplierChannel: 'supplier_channel',
+  // A message Alex drafted for a connected supplier, in the buyer's thread: sent as written, or not at all
+  draftSend: 'draft_send',
+  draftSkip: 'draft_skip',
+  /** In the supplier's own channel: opens its Submit offer modal. */
+  offerOpen: 'offer_open',
   // The supplier's Submit offer modal: a price per line (one action id, the block names the line) and its terms
   offerPrice: 'offer_price',
   offerLeadTime: 'offer_lead_time',
@@ -277,6 +282,12 @@ export const questionRefCodec = valueCodec(z.strictObject({ q: idSchema }), BUTT
 export const whichQuestionCodec = valueCodec(z.strictObject({ r: idSchema, q: idSchema.nullable() }), BUTTON_VALUE_MAX);
 /** One curveball strategy of a negotiation. */
 export const curveballChoiceCodec = valueCodec(z.strictObject({ n: idSchema, s: idSchema }), BUTTON_VALUE_MAX);
+/** A draft for a connected supplier: the negotiation and the message's sequence in it. */
+export const draftRefCodec = valueCodec(
+  z.strictObject({ n: idSchema, q: z.number().int().min(1).max(100_000) }),
+  BUTTON_VALUE_MAX,
+);
+
 /** A premium the buyer may accept: the negotiation and the offer's id (decide.ts PremiumOption.id). */
 export const premiumChoiceCodec = valueCodec(z.strictObject({ n: idSchema, p: idSchema }), BUTTON_VALUE_MAX);
 /** A rating of a negotiation's recommendation: the negotiation and the side clicked. */

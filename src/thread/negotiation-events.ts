@@ -11,6 +11,7 @@ import {
   buildEarlyTerminationAnswered,
   buildQuestion,
   buildRoundMessage,
+  buildSupplierDraft,
   type CurveballModel,
   type RoundAnalysisModel,
   type RoundTurn,
@@ -21,6 +22,7 @@ import { RFQ_LINES_FILE, RFQ_LISTED_LINES, rfqItemList, rfqLinesCsv } from '../n
 import {
   askerName,
   changeKey,
+  draftKey,
   edit,
   message,
   negKey,
@@ -103,6 +105,19 @@ export function negotiationEventCalls(
           roundsDone.add(event.round);
           calls.push(...roundMessageCalls(thread, negotiationId, state, event.round, events));
         }
+        // What Alex writes to a connected supplier is a draft until the buyer sends it (supplier-drafts.ts).
+        if (event.type === 'message' && event.role === 'brand_agent' && isConnected(state, event.supplierCode)) {
+          post(
+            draftKey(negotiationId, event.sequence),
+            buildSupplierDraft({
+              negotiationId,
+              sequence: event.sequence,
+              supplierName: supplierName(state, event.supplierCode),
+              round: event.round,
+              text: event.text,
+            }),
+          );
+        }
         break;
       case 'question_asked':
         postQuestion(event.questionId, (asked) =>
@@ -168,6 +183,10 @@ export function negotiationEventCalls(
   return calls;
 }
 
+function isConnected(state: NegotiationState, supplierCode: string): boolean {
+  return state.profiles.some((profile) => profile.code === supplierCode && profile.counterpart === 'connected');
+}
+
 /** The curveball's strategies with the shares each would give (deterministic: from the latest offers). */
 function curveballModel(negotiationId: string, state: NegotiationState, curveball: Curveball): CurveballModel {
   const capped = supplierName(state, curveball.supplierCode);
@@ -231,6 +250,7 @@ function roundMessageCalls(
     return {
       role: m.from,
       supplierName: profile.name,
+      counterpart: profile.counterpart,
       text: m.text,
       action: m.action?.type ?? 'SUMMARIZE_VALIDATE',
       offer: offer

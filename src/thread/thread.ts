@@ -15,6 +15,12 @@ export const negKey = (negotiationId: string, what: string) => `neg:${negotiatio
 export const questionKey = (negotiationId: string, engineQuestionId: string) =>
   negKey(negotiationId, `q:${engineQuestionId}`);
 
+/** A draft for a connected supplier in the buyer's thread (its Send / Skip edit it). */
+export const draftKey = (negotiationId: string, sequence: number) => negKey(negotiationId, `draft:${sequence}`);
+/** The negotiation's thread in a connected supplier's channel: its first post, which the messages sent reply to. */
+export const supplierThreadKey = (negotiationId: string, supplierCode: string) =>
+  negKey(negotiationId, `supplier:${supplierCode}`);
+
 export function changeKey(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 }

@@ -99,6 +99,44 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
     throw new Error(`no seed from ${seed} pauses`);
   }
 
+  /**
+   * A negotiation whose quoting supplier is connected (its row given `slackTeamId` and a channel), run — answering the
+   * buyer's questions with their first suggestion — until the round waits for that supplier.
+   */
+  async function waitingForConnectedSupplier(seed: number, slackTeamId: string) {
+    await ws.supplier.update({
+      where: { id: supplierIds['SUP-001'] },
+      data: { slackChannelId: 'C0SHARED01', slackTeamId },
+    });
+    const setup = exampleSetup(seed);
+    const [quoted, ...others] = setup.profiles;
+    if (!quoted) throw new Error('the example names the quoting supplier first');
+    const { negotiationId } = await newNegotiation(
+      seed,
+      {},
+      { profiles: [{ ...quoted, counterpart: 'connected' }, ...others] },
+    );
+    for (let guard = 0; guard < 10; guard++) {
+      const state = await runNegotiation(ws, negotiationId, offlineAgents, 'fixture', alsoWrite(negotiationId));
+      if (state?.status === 'awaiting_suppliers') {
+        const row = await ws.negotiationSupplier.findFirstOrThrow({
+          where: { negotiationId, supplierId: supplierIds['SUP-001'] },
+        });
+        return { negotiationId, negotiationSupplierId: row.id, state };
+      }
+      const question = state && nextOpenQuestion(state.askInfo);
+      if (!question) throw new Error(`seed ${seed} stopped at ${state?.status}`);
+      const answer = question.suggestedAnswers[0] ?? 'Yes';
+      await applyBuyerInput(
+        ws,
+        negotiationId,
+        { kind: 'answer', questionId: question.id, answer, by: BUYER },
+        alsoWrite(negotiationId),
+      );
+    }
+    throw new Error('the negotiation never waited for the supplier');
+  }
+
   /** Runs to completion answering with the first suggestion, then concludes: a decision and a draft PO. */
   async function decidedNegotiation(seed: number) {
     const { negotiationId } = await newNegotiation(seed);
@@ -132,9 +170,8 @@ export async function createJobsFixture(prisma: PrismaClient, slackTeamId: strin
     contexts,
     env,
     supplierIds,
-    newNegotiation,
-    alsoWrite,
     pausedNegotiation,
+    waitingForConnectedSupplier,
     decidedNegotiation,
   };
 }

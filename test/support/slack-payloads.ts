@@ -111,6 +111,8 @@ export function fakeParley() {
     beginNegotiation: vi.fn<Parley['beginNegotiation']>(async () => DONE),
     answerQuestion: vi.fn<Parley['answerQuestion']>(async () => DONE),
     chooseCurveballStrategy: vi.fn<Parley['chooseCurveballStrategy']>(async () => DONE),
+    decideDraft: vi.fn<Parley['decideDraft']>(async () => DONE),
+    submitSupplierOffer: vi.fn<Parley['submitSupplierOffer']>(async () => DONE),
     acceptPremium: vi.fn<Parley['acceptPremium']>(async () => DONE),
     rateRecommendation: vi.fn<Parley['rateRecommendation']>(async () => DONE),
     threadReply: vi.fn<Parley['threadReply']>(async () => null),
@@ -142,6 +144,7 @@ export function fakeScreens() {
     purchaseOrderChannel: vi.fn<Screens['purchaseOrderChannel']>(async () => CHANNEL),
     catalogModal: vi.fn<Screens['catalogModal']>(async () => ({ ok: true, value: MODAL })),
     suppliersModal: vi.fn<Screens['suppliersModal']>(async () => ({ ok: true, value: MODAL })),
+    offerModal: vi.fn<Screens['offerModal']>(async () => ({ ok: true, value: MODAL })),
   } satisfies Screens;
 }
 

@@ -59,10 +59,19 @@ export async function beginNegotiation(
   const { baseline, quotedSupplier } = baselineFromQuotation(source.quotation, source.catalogNames);
   const notNegotiable = whyNotNegotiable(baseline);
   if (notNegotiable) return refused('not_ready', notNegotiable);
-  const simulated = await ctx.db.supplier.findMany({
-    where: { code: { in: SIMULATED_SUPPLIERS.map((s) => s.code) } },
-    select: { id: true, code: true },
-  });
+  const [simulated, quoting] = await Promise.all([
+    ctx.db.supplier.findMany({
+      where: { code: { in: SIMULATED_SUPPLIERS.map((s) => s.code) } },
+      select: { id: true, code: true },
+    }),
+    ctx.db.supplier.findUnique({
+      where: { id: quotation.supplierId },
+      select: { slackChannelId: true, connectionLostAt: true },
+    }),
+  ]);
+  // A quoting supplier connected in Slack Connect negotiates as itself: its people answer in its channel, and Alex's
+  // messages reach it only as the buyer sends them (supplier-drafts.ts). Any other is played by the simulator.
+  const connected = typeof quoting?.slackChannelId === 'string' && quoting.connectionLostAt === null;
   const supplierIds = Object.fromEntries([
     [quotedSupplier.code, quotation.supplierId],
     ...simulated.map((s) => [s.code, s.id]),
@@ -80,7 +89,7 @@ export async function beginNegotiation(
       mandate: mandate.value,
       buyerNotes: request.notes,
       baseline,
-      profiles: [quotedSupplier, ...SIMULATED_SUPPLIERS],
+      profiles: [{ ...quotedSupplier, counterpart: connected ? 'connected' : 'simulated' }, ...SIMULATED_SUPPLIERS],
       // Carried into the negotiation at its start: a later change of the setting does not alter talks under way.
       discloseCompetitors: ctx.workspace.settings.discloseCompetitors,
     },

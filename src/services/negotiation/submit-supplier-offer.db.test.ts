@@ -1,12 +1,12 @@
 // A connected supplier's Submit offer on a real database: the quoting supplier negotiates as a real organisation (its
-// row connected to a Slack Connect channel), the offline brand agent writes to it, and the round waits for its person.
+// row connected to a Slack Connect channel: its SUP-004, the quoting role SUP-001 in the engine), the offline brand
+// agent writes to it, and the round waits for its person.
 // What they submit is what is recorded — in the checkpoint, the round's row and the audit — and only they can submit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubmittedOffer } from '../../app-types.js';
-import { applyBuyerInput, loadCheckpoint, runNegotiation } from '../../db/stores/negotiation-store.js';
+import { applyBuyerInput, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import type { NegotiationState } from '../../negotiation/engine.js';
-import { exampleSetup } from '../../../test/support/negotiation-fixtures.js';
-import { BUYER, createJobsFixture, offlineAgents } from '../../../test/support/jobs.js';
+import { BUYER, createJobsFixture } from '../../../test/support/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { ServiceContext } from '../service-context.js';
 import { SUBMITTED_WITHOUT_NOTES, submitSupplierOffer, supplierTurnFromSubmission } from './submit-supplier-offer.js';
@@ -25,51 +25,12 @@ beforeAll(async () => {
   const context = await fixture.contexts.forWorkspace(fixture.workspaceId);
   if (!context) throw new Error('the fixture seeds the workspace');
   ctx = context;
-  // The quoting supplier (SUP-004 in this workspace, the quoting role SUP-001 in the engine) is connected.
-  await fixture.ws.supplier.update({
-    where: { id: fixture.supplierIds['SUP-001'] },
-    data: { slackChannelId: 'C0SHARED01', slackTeamId: SUPPLIER_TEAM },
-  });
 }, 60_000);
 afterAll(async () => {
   await db?.destroy();
 });
 
-/** A negotiation whose quoting supplier is connected, run (answering the buyer's questions) until it waits for it. */
-async function waitingForSupplier(seed = 1) {
-  const setup = exampleSetup(seed);
-  const [quoted, ...others] = setup.profiles;
-  if (!quoted) throw new Error('the example names the quoting supplier first');
-  const { negotiationId } = await fixture.newNegotiation(
-    seed,
-    {},
-    { profiles: [{ ...quoted, counterpart: 'connected' }, ...others] },
-  );
-  for (let guard = 0; guard < 10; guard++) {
-    const state = await runNegotiation(
-      fixture.ws,
-      negotiationId,
-      offlineAgents,
-      'test',
-      fixture.alsoWrite(negotiationId),
-    );
-    if (state?.status === 'awaiting_suppliers') {
-      const row = await fixture.ws.negotiationSupplier.findFirstOrThrow({
-        where: { negotiationId, supplierId: fixture.supplierIds['SUP-001'] },
-      });
-      return { negotiationId, negotiationSupplierId: row.id, state };
-    }
-    const question = state?.askInfo.questions.find((q) => q.status === 'open');
-    if (!state || !question) throw new Error(`seed ${seed} stopped at ${state?.status}`);
-    await applyBuyerInput(
-      fixture.ws,
-      negotiationId,
-      { kind: 'answer', questionId: question.id, answer: question.suggestedAnswers[0] ?? 'Yes', by: BUYER },
-      fixture.alsoWrite(negotiationId),
-    );
-  }
-  throw new Error('the negotiation never waited for the supplier');
-}
+const waitingForSupplier = (seed = 1) => fixture.waitingForConnectedSupplier(seed, SUPPLIER_TEAM);
 
 const version = async (negotiationId: string) =>
   (await fixture.ws.negotiation.findUniqueOrThrow({ where: { id: negotiationId } })).checkpointVersion;

@@ -5,7 +5,9 @@
 import type { SubmitSupplierOfferInput, SubmittedOffer } from '../../app-types.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import type { AgentTurn } from '../../negotiation/types.js';
+import { assumedFacts } from '../../negotiation/facts.js';
 import { OfferNotRecordedError } from '../../negotiation/offers.js';
+import type { OfferModalModel } from '../../slack/views/index.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
@@ -40,41 +42,90 @@ export function supplierTurnFromSubmission(offer: SubmittedOffer, skus: readonly
   };
 }
 
-export async function submitSupplierOffer(
-  ctx: ServiceContext,
-  input: SubmitSupplierOfferInput,
-): Promise<ServiceResult<{ negotiationId: string; resume: boolean }>> {
+/** The modal's reference and who is acting: a Submit offer button's, or the modal's own on submit. */
+interface OfferFormRef {
+  negotiationId: string;
+  negotiationSupplierId: string;
+  round: number;
+  byTeamId: string | null;
+}
+
+/**
+ * Whether this person may answer for this supplier in this round: of the supplier's own organisation (its channel
+ * still shared), in a negotiation that is going on and waiting for it in that round. With the checkpoint and the
+ * supplier's engine role when so.
+ */
+async function openForSupplier(ctx: ServiceContext, ref: OfferFormRef) {
   const row = await ctx.db.negotiationSupplier.findUnique({
-    where: { id: input.negotiationSupplierId },
+    where: { id: ref.negotiationSupplierId },
     select: {
       negotiationId: true,
       negotiation: { select: { status: true } },
       supplier: { select: { code: true, name: true, slackTeamId: true, connectionLostAt: true } },
     },
   });
-  if (!row || row.negotiationId !== input.negotiationId) {
+  if (!row || row.negotiationId !== ref.negotiationId) {
     return refused('not_found', 'This offer form is for no negotiation Parley has.');
   }
   const { supplier, negotiationId } = row;
   // The supplier's organisation, and nobody else — the brand's own people included: an offer is the supplier's word.
-  if (supplier.slackTeamId === null || input.byTeamId !== supplier.slackTeamId) {
+  if (supplier.slackTeamId === null || ref.byTeamId !== supplier.slackTeamId) {
     return refused('not_allowed', `Only people of ${supplier.name} can submit its offer.`);
   }
   if (supplier.connectionLostAt !== null) {
-    return refused('conflict', 'This channel is no longer shared with the buyer: the offer was not sent.');
+    return refused('conflict', 'This channel is no longer shared with the buyer: nothing can be submitted here.');
   }
   const ended = ENDED[row.negotiation.status];
-  if (ended) return refused('conflict', `This negotiation ${ended}; your offer was not recorded.`);
+  if (ended) return refused('conflict', `This negotiation ${ended}; it takes no more offers.`);
   const { state } = await loadCheckpoint(ctx.db, negotiationId);
   const supplierCode = engineRoleOf(state, supplier.code);
-  const waiting = state.suppliers[supplierCode];
-  if (state.round !== input.round || !waiting?.awaitingReply) {
+  if (state.round !== ref.round || !state.suppliers[supplierCode]?.awaitingReply) {
     return refused(
       'conflict',
-      `Round ${input.round} takes no more offers: your answer is recorded already, or the round closed. ` +
+      `Round ${ref.round} takes no more offers: your answer is recorded already, or the round closed. ` +
         'The buyer’s next message comes with a new form.',
     );
   }
+  return done({ negotiationId, state, supplierCode });
+}
+
+/**
+ * The Submit offer modal's contents for the person who clicked: the quotation's lines with the supplier's own latest
+ * prices, and the terms it stated itself — never one Parley assumed for it, which would be put in its mouth.
+ */
+export async function offerFormFor(ctx: ServiceContext, ref: OfferFormRef): Promise<ServiceResult<OfferModalModel>> {
+  const open = await openForSupplier(ctx, ref);
+  if (!open.ok) return open;
+  const { state, supplierCode } = open.value;
+  const latest = state.suppliers[supplierCode]?.offers.at(-1) ?? null;
+  const priced = new Map((latest?.lines ?? []).map((line) => [line.sku, line.unitPrice]));
+  const assumed = new Set(assumedFacts(state.assumptions, supplierCode));
+  return done({
+    negotiationId: ref.negotiationId,
+    negotiationSupplierId: ref.negotiationSupplierId,
+    round: state.round,
+    brandName: state.brandName,
+    currency: state.baseline.currency,
+    lines: state.baseline.lines.map((line) => ({
+      sku: line.sku,
+      description: line.description,
+      quantity: line.quantity,
+      lastUnitPrice: priced.get(line.sku) ?? null,
+    })),
+    last: {
+      leadTimeDays: assumed.has('leadTimeDays') ? null : (latest?.leadTimeDays ?? null),
+      paymentTerms: assumed.has('paymentTerms') ? null : (latest?.paymentTerms ?? null),
+    },
+  });
+}
+
+export async function submitSupplierOffer(
+  ctx: ServiceContext,
+  input: SubmitSupplierOfferInput,
+): Promise<ServiceResult<{ negotiationId: string; resume: boolean }>> {
+  const open = await openForSupplier(ctx, input);
+  if (!open.ok) return open;
+  const { negotiationId, state, supplierCode } = open.value;
   const skus = state.baseline.lines.map((line) => line.sku);
   if (input.offer.unitPrices.length !== skus.length) {
     return refused('invalid_input', 'This form was made for other lines: open Submit offer again.');

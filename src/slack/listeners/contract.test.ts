@@ -20,6 +20,7 @@ import {
   confirmAllCodec,
   curveballChoiceCodec,
   downloadLinesCodec,
+  draftRefCodec,
   feedbackCodec,
   fileRefCodec,
   indexedActionId,
@@ -35,7 +36,14 @@ import {
   supplierChoiceCodec,
   whichQuestionCodec,
 } from '../ids.js';
-import { buildCatalogFailedModal, buildCatalogPreviewModal, buildLoadingModal } from '../views/index.js';
+import {
+  buildCatalogFailedModal,
+  buildCatalogPreviewModal,
+  buildLoadingModal,
+  offerButtonCodec,
+  offerModalRefCodec,
+  offerPriceBlockId,
+} from '../views/index.js';
 import { OUTSIDER_CLICK } from './actions/click.js';
 import { register as registerClicks } from './actions/index.js';
 import { register as registerSubmissions } from './views/index.js';
@@ -64,6 +72,7 @@ import {
   startModalValues,
   type StateValues,
   THREAD_TS,
+  TEAM,
   TRIGGER_ID,
   USER,
   viewSubmission,
@@ -181,6 +190,12 @@ interface ClickBase {
   on?: 'modal' | 'catalog preview';
   /** Values its codec must refuse — stale, forged, another button's — or why it reads none. */
   forged: (string | undefined)[] | { none: string };
+  /**
+   * 'open their own form': a connected supplier's button (Submit offer), pressed by people of the supplier's
+   * organisation: not turned away here, the screen is asked with the person's own team. Every other click refuses
+   * someone of another organisation.
+   */
+  outsiders?: 'open their own form';
 }
 
 /**
@@ -258,6 +273,9 @@ const WHICH_QUESTION_FORGED = [
   JSON.stringify({ r: REPLY, q: null, by: 'U0OTHER001' }),
   NO_VALUE,
 ];
+const DRAFT = draftRefCodec.encode({ n: IDS.negotiation, q: 7 });
+const DRAFT_FORGED = [JSON.stringify({ n: IDS.negotiation }), JSON.stringify({ n: IDS.negotiation, q: 0 }), NO_VALUE];
+const OFFER_REF = { n: IDS.negotiation, s: IDS.supplier, r: 2 };
 const CATALOG_IMPORT = catalogImportCodec.encode({ ci: CATALOG_PREVIEW.importId });
 const CATALOG_IMPORT_FORGED = ['{"ci":"<x>"}', NO_VALUE];
 
@@ -382,6 +400,29 @@ const CLICKS: ClickRow[] = [
     forged: WHICH_QUESTION_FORGED,
     service: (f) => answering(f.parley.answerWhichQuestion, DONE),
     ...COMMITS,
+  },
+  // Connected suppliers
+  {
+    action: ACTION.draftSend,
+    value: DRAFT,
+    forged: DRAFT_FORGED,
+    service: (f) => answering(f.parley.decideDraft, DONE),
+    ...COMMITS,
+  },
+  {
+    action: ACTION.draftSkip,
+    value: DRAFT,
+    forged: DRAFT_FORGED,
+    service: (f) => answering(f.parley.decideDraft, DONE),
+    ...COMMITS,
+  },
+  {
+    action: ACTION.offerOpen,
+    value: offerButtonCodec.encode(OFFER_REF),
+    forged: [JSON.stringify({ n: IDS.negotiation, s: IDS.supplier }), JSON.stringify({ ...OFFER_REF, r: 0 }), NO_VALUE],
+    service: (f) => answering(f.screens.offerModal, LOADED),
+    ...OPENS_MODAL,
+    outsiders: 'open their own form',
   },
   {
     action: indexedActionId(ACTION.curveballChoose, 1),
@@ -534,23 +575,32 @@ describe.each(CLICKS)('click $action', (row) => {
     return;
   }
 
-  it('refuses someone of another organisation: acknowledged, nothing asked, told privately where there is a channel', async () => {
-    const clicked = click(row, undefined, true);
-    await clicked.run();
-    expect(clicked.ack).toHaveBeenCalledTimes(1);
-    for (const spy of [...Object.values(clicked.parley), ...Object.values(clicked.screens)]) {
-      expect(spy).not.toHaveBeenCalled();
-    }
-    const { postEphemeral, ...others } = (({ client: _client, ...sent }) => sent)(clicked.slack);
-    for (const spy of Object.values(others)) expect(spy).not.toHaveBeenCalled();
-    if (clicked.payload.body.channel) {
-      expect(postEphemeral).toHaveBeenCalledWith(
-        expect.objectContaining({ text: expect.stringContaining(OUTSIDER_CLICK.message) }),
-      );
-    } else {
-      expect(postEphemeral).not.toHaveBeenCalled();
-    }
-  });
+  if (row.outsiders === 'open their own form') {
+    it('opens someone of another organisation their own form: the screen is asked with their own team', async () => {
+      const clicked = click(row, undefined, true);
+      await clicked.run();
+      expect(clicked.ack).toHaveBeenCalledTimes(1);
+      expect(row.service(clicked).spy.mock.calls).toEqual([[TEAM, OFFER_REF, 'T0OUTSIDER']]);
+      expect(clicked.slack.postEphemeral).not.toHaveBeenCalled();
+    });
+  } else
+    it('refuses someone of another organisation: acknowledged, nothing asked, told privately where there is a channel', async () => {
+      const clicked = click(row, undefined, true);
+      await clicked.run();
+      expect(clicked.ack).toHaveBeenCalledTimes(1);
+      for (const spy of [...Object.values(clicked.parley), ...Object.values(clicked.screens)]) {
+        expect(spy).not.toHaveBeenCalled();
+      }
+      const { postEphemeral, ...others } = (({ client: _client, ...sent }) => sent)(clicked.slack);
+      for (const spy of Object.values(others)) expect(spy).not.toHaveBeenCalled();
+      if (clicked.payload.body.channel) {
+        expect(postEphemeral).toHaveBeenCalledWith(
+          expect.objectContaining({ text: expect.stringContaining(OUTSIDER_CLICK.message) }),
+        );
+      } else {
+        expect(postEphemeral).not.toHaveBeenCalled();
+      }
+    });
 
   if (row.acks === 'after the service') {
     it('acknowledges once, only after the service resolved', async () => {
@@ -732,6 +782,15 @@ const SUBMISSIONS: SubmissionRow[] = [
     // Nothing is changed by the submission: its answer is the next view, the preview or why there is none.
     refusal: 'in its place',
     failure: 'a failed view in its place, thrown on',
+  },
+  {
+    callback: CALLBACK.offerModal,
+    metadata: offerModalRefCodec.encode(OFFER_REF),
+    forged: { metadata: [JSON.stringify({ n: IDS.negotiation, s: IDS.supplier }), ''], answer: CLOSES },
+    service: (f) => answering(f.parley.submitSupplierOffer, DONE),
+    // Its submitter is of another organisation: the form itself says what went wrong, under its first line.
+    refusal: { field: offerPriceBlockId(0) },
+    failure: 'kept open like a refusal',
   },
   {
     callback: CALLBACK.suppliersModal,

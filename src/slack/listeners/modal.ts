@@ -96,3 +96,16 @@ export function onModalClick(plan: (args: ClickArgs, at: ClickedAt) => ModalToSh
     if (modal) await showModal(args.client, args.body.trigger_id, modal);
   };
 }
+
+/**
+ * A click from a connected supplier's channel that opens its own form (Submit offer): people of the supplier's
+ * organisation press it, so nobody is turned away here — `plan` reads the form for the person's own team, and the
+ * screen refuses anyone the form is not for.
+ */
+export function onSupplierModalClick(plan: (args: ClickArgs, at: ClickedAt) => ModalToShow | null) {
+  return async (args: ClickArgs): Promise<void> => {
+    await args.ack();
+    const modal = plan(args, clickedAt(args.body));
+    if (modal) await showModal(args.client, args.body.trigger_id, modal);
+  };
+}

@@ -29,3 +29,4 @@ export * from './notices.js';
 export * from './comparison-choice.js';
 export * from './suppliers.js';
 export * from './offer-modal.js';
+export * from './supplier-thread.js';

@@ -7,7 +7,7 @@
 import type { InputBlock, KnownBlock, ModalView } from '@slack/types';
 import type { SubmittedOffer } from '../../app-types.js';
 import { z } from 'zod';
-import { ACTION, BLOCK, CALLBACK, PRIVATE_METADATA_MAX, idSchema, valueCodec } from '../ids.js';
+import { ACTION, BLOCK, BUTTON_VALUE_MAX, CALLBACK, PRIVATE_METADATA_MAX, idSchema, valueCodec } from '../ids.js';
 import { context, section } from './blocks.js';
 import { inline, label, plain } from './escape.js';
 import { ModalState, type ParseResult, parseWhole } from './modal-state.js';
@@ -19,11 +19,11 @@ export const PAYMENT_TERMS_MAX = 120;
 export const LEAD_TIME_DAYS_MAX = 3650;
 export const VALIDITY_DAYS_MAX = 365;
 
+const offerRefSchema = z.strictObject({ n: idSchema, s: idSchema, r: z.number().int().min(1).max(99) });
 /** The negotiation and supplier an offer modal is for, in its private_metadata (checked again on submit). */
-export const offerModalRefCodec = valueCodec(
-  z.strictObject({ n: idSchema, s: idSchema, r: z.number().int().min(1).max(99) }),
-  PRIVATE_METADATA_MAX,
-);
+export const offerModalRefCodec = valueCodec(offerRefSchema, PRIVATE_METADATA_MAX);
+/** The same, on the supplier thread's Submit offer button that opens the modal. */
+export const offerButtonCodec = valueCodec(offerRefSchema, BUTTON_VALUE_MAX);
 export type OfferModalRef = NonNullable<ReturnType<typeof offerModalRefCodec.decode>>;
 
 export interface OfferModalLine {

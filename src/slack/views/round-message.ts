@@ -4,7 +4,8 @@
 // round is over. Agents' words and names are LLM output or sheet text: escaped like any untrusted text.
 import type { KnownBlock } from '@slack/types';
 import type { ActionType } from '../../negotiation/types.js';
-import { AI_AGENT_SUFFIX, SIMULATED_SUFFIX } from '../../negotiation/personas.js';
+import type { SupplierCounterpart } from '../../config/business-rules.js';
+import { AI_AGENT_SUFFIX, supplierPersonaLabel } from '../../negotiation/personas.js';
 import {
   ACTION_LABEL,
   type AgentTurnOffer,
@@ -33,6 +34,8 @@ export interface RoundTurn {
   role: 'brand' | 'supplier';
   /** The supplier speaking, or the one the brand agent addresses. */
   supplierName: string;
+  /** Who speaks for it: an agent standing in (labelled simulated), or its own people. Absent: simulated. */
+  counterpart?: SupplierCounterpart;
   text: string;
   action: ActionType;
   /** Supplier turns: the offer code extracted and checked. */
@@ -69,12 +72,15 @@ export interface RoundMessageModel {
 const TURN_TEXT_MAX = 2000;
 const REQUEST_LIST_MAX = 2600;
 
-/** "Alex (AI agent) → RapidGear Co" / "RapidGear Co (simulated)": who speaks, saying what each speaker is. */
-export function turnSpeaker(turn: Pick<RoundTurn, 'role' | 'supplierName'>): string {
+/**
+ * "Alex (AI agent) → RapidGear Co" / "RapidGear Co (simulated)" / "Ningbo Everbright" (connected: its own people):
+ * who speaks, saying what each speaker is.
+ */
+export function turnSpeaker(turn: Pick<RoundTurn, 'role' | 'supplierName' | 'counterpart'>): string {
   const supplier = inline(turn.supplierName, 80) || 'Supplier';
   return turn.role === 'brand'
     ? `${BRAND_AGENT_NAME}${AI_AGENT_SUFFIX} → ${supplier}`
-    : `${supplier}${SIMULATED_SUFFIX}`;
+    : supplierPersonaLabel(supplier, turn.counterpart);
 }
 
 /** A request's own words without its item list: the round's request block lists the items once for everyone. */

@@ -25,16 +25,20 @@ export interface ClickedAt {
   userId: string;
   /** Someone of another organisation (a Slack Connect channel's external member): they never act in Parley. */
   outsider: boolean;
+  /** The person's own team, where the payload says (`user.team_id`): a connected supplier's, for its people. */
+  userTeamId: string | null;
   channelId: string | null;
   threadTs: string | null;
 }
 
 export function clickedAt(body: BlockAction): ClickedAt {
   const teamId = interactionTeamId(body) ?? '';
+  const userTeamId = interactionUserTeamId(body);
   return {
     teamId,
     userId: body.user.id,
-    outsider: isOutsider(interactionUserTeamId(body), teamId),
+    outsider: isOutsider(userTeamId, teamId),
+    userTeamId,
     channelId: body.channel?.id ?? null,
     threadTs: body.message?.thread_ts ?? null,
   };

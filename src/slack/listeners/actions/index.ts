@@ -17,8 +17,10 @@ import type { ClickArgs } from './click.js';
 import { confirmAll } from './confirm-all.js';
 import { downloadReviewLines } from './download-review-lines.js';
 import { confirmMatch } from './confirm-match.js';
+import { decideDraft } from './decide-draft.js';
 import { earlyTermination } from './early-termination.js';
 import { negotiateFile } from './negotiate-file.js';
+import { openOfferModal } from './open-offer-modal.js';
 import { openPoModal } from './open-po-modal.js';
 import { openRejectModal } from './open-reject-modal.js';
 import { openStartModal } from './open-start-modal.js';
@@ -52,6 +54,10 @@ export function register(app: App, deps: SlackDeps): void {
   on(actionIdPattern(ACTION.whichQuestion), answerWhichQuestion(deps));
   on(ACTION.whichQuestionNone, answerWhichQuestion(deps));
   on(actionIdPattern(ACTION.curveballChoose), chooseCurveball(deps));
+  // Connected suppliers: the buyer's Send / Skip on Alex's drafts; the supplier's own Submit offer
+  on(ACTION.draftSend, decideDraft(deps));
+  on(ACTION.draftSkip, decideDraft(deps));
+  on(ACTION.offerOpen, openOfferModal(deps));
   // Decision and PO
   on(ACTION.decisionOpenPo, openPoModal(deps));
   on(ACTION.decisionAcceptPremium, acceptPremium(deps));

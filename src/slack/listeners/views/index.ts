@@ -11,6 +11,7 @@ import { connectSupplier } from './connect-supplier.js';
 import { rejectPo } from './reject-po.js';
 import { saveSettings } from './save-settings.js';
 import { startNegotiation } from './start-negotiation.js';
+import { submitOffer } from './submit-offer.js';
 
 export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.startModal, startNegotiation(deps));
@@ -19,4 +20,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.settingsModal, saveSettings(deps));
   app.view<ViewSubmitAction>(CALLBACK.catalogModal, catalogUpload(deps));
   app.view<ViewSubmitAction>(CALLBACK.suppliersModal, connectSupplier(deps));
+  app.view<ViewSubmitAction>(CALLBACK.offerModal, submitOffer(deps));
 }

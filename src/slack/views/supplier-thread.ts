@@ -1,0 +1,126 @@
+// A connected supplier's side of a negotiation. In the buyer's own thread, each message Alex drafts for the supplier,
+// with Send and Skip: nothing reaches the supplier before a person of the brand sends it. In the supplier's Slack
+// Connect channel, one thread per negotiation: who is writing (an AI agent, for the brand, on behalf of the buyer),
+// then each message sent, with the lines to quote and **Submit offer**. Everything there is read by another
+// organisation: it names the brand, the buyer and this supplier's own lines, nothing else (the discretion check in
+// src/outbox/supplier-channels.ts checks every call again before it is written).
+import type { KnownBlock } from '@slack/types';
+import { ACTION, draftRefCodec } from '../ids.js';
+import { BRAND_AGENT_NAME } from './agent-turn.js';
+import { type SlackMessage, actions, button, context, plural, quantity, section } from './blocks.js';
+import { channelMention, escapeTruncate, inline, mention, preformatted } from './escape.js';
+import { OFFER_MODAL_LINES_MAX, offerButtonCodec, type OfferModalRef } from './offer-modal.js';
+
+export interface SupplierDraftModel {
+  negotiationId: string;
+  /** The message's sequence in the negotiation: which draft a button is about. */
+  sequence: number;
+  supplierName: string;
+  round: number;
+  text: string;
+}
+
+/** In the buyer's thread: Alex's draft for a connected supplier, to send or skip. */
+export function buildSupplierDraft(model: SupplierDraftModel): SlackMessage {
+  const value = draftRefCodec.encode({ n: model.negotiationId, q: model.sequence });
+  const supplier = inline(model.supplierName, 80);
+  return {
+    text: `Draft for ${model.supplierName}: send it or skip it`,
+    blocks: [
+      section(
+        `:pencil: *Draft for ${supplier}* (round ${model.round}), for its Slack Connect channel — the supplier sees ` +
+          'nothing of it until you send it.',
+      ),
+      section(`>${escapeTruncate(model.text.trim(), 2800).replace(/\n/g, '\n>')}`),
+      actions(`draft:${model.sequence}`, [
+        button({ text: 'Send to the supplier', actionId: ACTION.draftSend, value, style: 'primary' }),
+        button({
+          text: 'Skip',
+          actionId: ACTION.draftSkip,
+          value,
+          confirm: {
+            title: 'Skip this message?',
+            text: `${model.supplierName} gets nothing this round, and the round goes on without its answer.`,
+            confirm: 'Skip it',
+            deny: 'Keep it',
+          },
+        }),
+      ]),
+    ],
+  };
+}
+
+/** The draft once decided: what was sent (or that nothing was), by whom. No buttons: it is decided once. */
+export function buildSupplierDraftDecided(
+  model: SupplierDraftModel & { by: string } & ({ decision: 'sent'; channelId: string } | { decision: 'skipped' }),
+): SlackMessage {
+  const supplier = inline(model.supplierName, 80);
+  const outcome =
+    model.decision === 'sent'
+      ? `:outbox_tray: *Sent to ${supplier}* in ${channelMention(model.channelId)} by ${mention(model.by)} (round ${model.round}).`
+      : `:fast_forward: *Not sent to ${supplier}*: skipped by ${mention(model.by)}; round ${model.round} goes on without its answer.`;
+  return {
+    text: model.decision === 'sent' ? `Sent to ${model.supplierName}` : `Skipped: not sent to ${model.supplierName}`,
+    blocks: [section(outcome), section(`>${escapeTruncate(model.text.trim(), 2800).replace(/\n/g, '\n>')}`)],
+  };
+}
+
+/** The supplier thread's first message: who writes, for whom, and how to answer. */
+export function buildSupplierThreadStart(model: { brandName: string; supplierName: string; buyerId: string }) {
+  const brand = inline(model.brandName, 80);
+  return {
+    text: `${model.brandName} asks ${model.supplierName} for an offer`,
+    blocks: [
+      section(
+        `:handshake: *${brand}* asks *${inline(model.supplierName, 80)}* for an offer. I am ${BRAND_AGENT_NAME}, an AI ` +
+          `agent negotiating for ${brand} on behalf of ${mention(model.buyerId)}, who approves every message before ` +
+          'it is sent.',
+      ),
+      context(['Answer in this thread with *Submit offer*: what you submit is recorded exactly as you enter it.']),
+    ],
+  } satisfies SlackMessage;
+}
+
+export interface SupplierRequestModel {
+  brandName: string;
+  text: string;
+  round: number;
+  currency: string;
+  lines: readonly { sku: string; description: string; quantity: number }[];
+  /** What the Submit offer button opens the modal for. */
+  offer: OfferModalRef;
+}
+
+/** One message the buyer sent, in the supplier's thread: its words, the lines to quote, and Submit offer. */
+export function buildSupplierRequest(model: SupplierRequestModel): SlackMessage {
+  const listed = preformatted(
+    model.lines.map((line) => `${line.sku} · ${line.description} · ${quantity(line.quantity)} units`),
+    2800,
+  );
+  const formFits = model.lines.length <= OFFER_MODAL_LINES_MAX;
+  const blocks: KnownBlock[] = [
+    section(`*${BRAND_AGENT_NAME}, for ${inline(model.brandName, 80)}* (round ${model.round}):`),
+    section(escapeTruncate(model.text.trim(), 2900)),
+  ];
+  if (listed.text !== '') {
+    blocks.push(section(`*${plural(model.lines.length, 'line')} to quote, in ${inline(model.currency, 8)}:*`));
+    blocks.push(section(listed.text));
+    if (listed.omitted > 0) blocks.push(context([`${plural(listed.omitted, 'more line')} not shown here.`]));
+  }
+  blocks.push(
+    formFits
+      ? actions(`offer:${model.offer.r}`, [
+          button({
+            text: 'Submit offer',
+            actionId: ACTION.offerOpen,
+            value: offerButtonCodec.encode(model.offer),
+            style: 'primary',
+          }),
+        ])
+      : context([
+          `${plural(model.lines.length, 'line')} is more than the form takes (${OFFER_MODAL_LINES_MAX}): reply in ` +
+            'this thread with your revised quotation workbook.',
+        ]),
+  );
+  return { text: `${BRAND_AGENT_NAME}, for ${model.brandName}: ${model.text.slice(0, 200)}`, blocks };
+}

@@ -1,0 +1,141 @@
+// The quoting supplier as a real counterpart, end to end through the stand-in: an approver connects Ningbo Everbright
+// to its Slack Connect channel; the buyer shares Ningbo's quotation and starts. Each message Alex writes to Ningbo is a
+// draft in the buyer's thread; the buyer sends it; a person of Ningbo's own organisation answers it in Ningbo's channel
+// with Submit offer, 2% under their last price each round. What they submit is what is recorded; the channel shows no
+// other supplier and no mandate figure; nobody but Ningbo's people can open or submit the form.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useSandboxedParley } from './harness.js';
+import { callProblems } from '../../dev/slack-stand-in/call-log.js';
+import { buttonsIn, playStory } from '../../dev/slack-stand-in/play-story.js';
+import type { SandboxView } from '../../dev/slack-stand-in/model.js';
+import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-parley.js';
+import { SIMULATED_SUPPLIERS } from '../../src/config/business-rules.js';
+import { loadCheckpoint } from '../../src/db/stores/negotiation-store.js';
+import { scopeToWorkspace } from '../../src/db/scoped.js';
+import { ACTION, BLOCK, CALLBACK, SLASH_COMMAND } from '../../src/slack/ids.js';
+
+const SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
+const SUPPLIER_TEAM = 'T0NINGBO01';
+const WEI = { id: 'U0WEI00001', name: 'wei', realName: 'Wei Zhang', isBot: false, teamId: SUPPLIER_TEAM };
+const SHARED = { id: 'C0NINGBO01', name: 'valden-ningbo' };
+const NINGBO = 'Ningbo Everbright Garments Co., Ltd.';
+
+const running = useSandboxedParley({
+  afterStart: async ({ db, parley }) => {
+    await db.prisma.workspace.update({
+      where: { slackTeamId: TEAM_ID },
+      data: { settings: { approvers: [PEOPLE.approver.id] } },
+    });
+    const { model } = parley.sandbox;
+    model.addUser(WEI);
+    model.addChannel({
+      ...SHARED,
+      isPrivate: false,
+      members: [PEOPLE.approver.id, PEOPLE.buyer.id, WEI.id, model.botUserId],
+      sharedWith: { teamId: SUPPLIER_TEAM },
+    });
+  },
+});
+
+/** Wei's offer: every line 2% under the form's starting price (their own last one), at 40 days and 30/70. */
+function twoPercentLess(form: SandboxView) {
+  const values: Record<string, string> = { [BLOCK.offerLeadTime]: '40', [BLOCK.offerPaymentTerms]: '30/70' };
+  const blocks = (form.view.blocks ?? []) as { block_id?: string; element?: { initial_value?: string } }[];
+  for (const { block_id: blockId, element } of blocks) {
+    if (blockId?.startsWith(`${BLOCK.offerPrice}:`) && element?.initial_value) {
+      values[blockId] = String(Math.round(Number(element.initial_value) * 98) / 100);
+    }
+  }
+  return values;
+}
+
+describe('negotiating with a connected supplier', () => {
+  it('sends only what the buyer sent, records what the supplier submitted, and keeps the channel discreet', async () => {
+    const { sandbox } = running.parley;
+    const { driver, model } = sandbox;
+    // The approver connects Ningbo to its shared channel.
+    await driver.slashCommand(PEOPLE.approver.id, CHANNEL.id, SLASH_COMMAND, 'suppliers');
+    const connect = await sandbox.waitFor(
+      () => model.openViews(PEOPLE.approver.id).find((view) => view.view.callback_id === CALLBACK.suppliersModal),
+      { what: 'the suppliers modal' },
+    );
+    await driver.submitView(PEOPLE.approver.id, connect.id, {
+      [BLOCK.supplierNewName]: NINGBO,
+      [BLOCK.supplierChannel]: SHARED.id,
+    });
+
+    const submitted: SandboxView[] = [];
+    const story = await playStory(running.parley, {
+      file: { name: 'ningbo-quote.xlsx', bytes: await readFile(SAMPLE) },
+      supplier: {
+        person: WEI.id,
+        channelId: SHARED.id,
+        answer: (form) => {
+          submitted.push(form);
+          return twoPercentLess(form);
+        },
+      },
+      stopBeforeApproval: true,
+    });
+    expect(story.actions.some((action) => /clicks \[Send to the supplier\]/.test(action))).toBe(true);
+    expect(submitted.length).toBeGreaterThan(0);
+
+    // Recorded as submitted: Ningbo's offers after its quotation are each 2% under the one before, to the cent.
+    const negotiation = await running.db.prisma.negotiation.findFirstOrThrow();
+    expect(negotiation.status).toBe('completed');
+    const ws = scopeToWorkspace(running.db.prisma, negotiation.workspaceId);
+    const { state } = await loadCheckpoint(ws, negotiation.id);
+    expect(state.profiles[0]).toMatchObject({ name: NINGBO, counterpart: 'connected' });
+    const offers = state.suppliers['SUP-001']?.offers ?? [];
+    expect(offers.length).toBe(submitted.length + 1);
+    for (let i = 1; i < offers.length; i++) {
+      const before = new Map(offers[i - 1]?.lines.map((line) => [line.sku, line.unitPrice]));
+      for (const line of offers[i]?.lines ?? []) {
+        expect(line.unitPrice, line.sku).toBe(Math.round((before.get(line.sku) ?? 0) * 98) / 100);
+      }
+      expect(offers[i]).toMatchObject({ leadTimeDays: 40, paymentTerms: '30/70' });
+    }
+
+    // Ningbo's channel: the thread Parley started and each request sent, and nothing of the other suppliers or mandate.
+    const channel = JSON.stringify(model.messages(SHARED.id).map((m) => [m.text, m.blocks]));
+    expect(channel).toContain('an AI agent negotiating for');
+    for (const other of SIMULATED_SUPPLIERS) expect(channel).not.toContain(other.name);
+    expect(channel).not.toMatch(/walk-away|target total|score/i);
+
+    // Every draft in the buyer's thread was decided, as the buyer's click said; Ningbo's words are its people's.
+    const thread = model.thread(CHANNEL.id, story.threadTs);
+    const transcript = sandbox.renderThread(CHANNEL.id, story.threadTs);
+    expect(transcript).toContain(`*${NINGBO}:* Offer submitted through the form.`);
+    expect(transcript).not.toContain(`${NINGBO} (simulated)`);
+    // The PO stands on the supplier's own last offer: each line at the price Wei submitted.
+    const last = new Map(offers.at(-1)?.lines.map((line) => [line.sku, line.unitPrice]));
+    const items = await running.db.prisma.purchaseOrderItem.findMany();
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect(Number(item.unitPrice), item.sku).toBe(last.get(item.sku));
+    expect(thread.some((m) => buttonsIn(m).some((b) => b.actionId === ACTION.draftSend))).toBe(false);
+    expect(JSON.stringify(thread.map((m) => m.blocks))).toContain('Sent to');
+
+    const { calls } = model;
+    expect(calls.flatMap((call) => callProblems(call.method, call.args))).toEqual([]);
+  }, 300_000);
+
+  it('opens the offer form to nobody but the supplier’s own people', async () => {
+    const { sandbox } = running.parley;
+    const { driver, model } = sandbox;
+    const request = model
+      .messages(SHARED.id)
+      .flatMap((message) => buttonsIn(message).map((button) => ({ message, button })))
+      .find(({ button }) => button.actionId === ACTION.offerOpen);
+    if (!request) throw new Error('no request in the supplier’s channel');
+    // The buyer, in the same shared channel: of the brand, not of Ningbo.
+    await driver.clickButton(PEOPLE.buyer.id, { channel: SHARED.id, ts: request.message.ts }, ACTION.offerOpen, {
+      value: request.button.value,
+    });
+    const shown = await sandbox.waitFor(
+      () => model.openViews(PEOPLE.buyer.id).find((view) => /Only people of/.test(JSON.stringify(view.view))),
+      { what: 'the refusal in the buyer’s modal' },
+    );
+    expect(JSON.stringify(shown.view)).not.toContain(CALLBACK.offerModal);
+  }, 60_000);
+});
