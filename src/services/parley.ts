@@ -334,7 +334,6 @@ export function createParley(options: ParleyOptions): Parley {
     return result;
   }
 
-
   /** A step that may let the run go on (an answer, a supplier's offer): queued again when it does. */
   async function thenDrive<R extends ServiceResult<{ negotiationId: string; resume: boolean }>>(
     ctx: ServiceContext,
@@ -360,7 +359,6 @@ export function createParley(options: ParleyOptions): Parley {
     if (result.ok && result.value.resume) await drive(ctx, input.negotiationId);
     return result;
   }
-
 
   async function answerReply(teamId: string, input: Inputs.ThreadReplyInput): Promise<ThreadReplyAnswer | null> {
     const ctx = await contexts.forTeam(teamId);
