@@ -312,6 +312,42 @@ describe('decide', () => {
     expect(decide(shuffled)).toEqual(decide(input));
   });
 
+  it('awards only the real suppliers beside a connected one: the simulated ones are market references', async () => {
+    const baseline = baselineOf({ 'MC001-BON-XL': 42.5, 'KT004-EMR-M': 8.2, 'PT002-OLV-32': 31 });
+    const { state } = await runUnattended(
+      {
+        seed: 7,
+        brandName: 'Valden Outdoor',
+        mode: 'cost',
+        maxRounds: 2,
+        mandate: { targetTotal: null, walkAwayTotal: null },
+        buyerNotes: null,
+        baseline,
+        profiles: [...PROFILES],
+      },
+      { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() },
+      { answers: 'auto' },
+    );
+    // Everyone's offers as they stand; only who speaks for the quoting supplier differs.
+    const simulatedOnly = decisionInputFromState(state);
+    expect(simulatedOnly.finalOffers.map((offer) => offer.supplierCode).sort()).toEqual([
+      'SUP-001',
+      'SUP-002',
+      'SUP-003',
+    ]);
+    const [quoting, ...others] = state.profiles;
+    if (!quoting) throw new Error('no quoting supplier');
+    const connected = { ...state, profiles: [{ ...quoting, counterpart: 'connected' as const }, ...others] };
+    const input = decisionInputFromState(connected);
+    expect(input.finalOffers.map((offer) => offer.supplierCode)).toEqual(['SUP-001']);
+    expect(input.excluded?.map((e) => e.reason)).toEqual(
+      others.map((o) => `${o.name} is a market reference (simulated)`),
+    );
+    const decided = decide(input);
+    if (decided.ok) expect(decided.numbers.recommendation.supplierCodes).toEqual(['SUP-001']);
+    else expect(decided.error).toBe('no_feasible_award');
+  });
+
   it('decides a real negotiation: the curveball cap holds, the allocations add up, the mandate is kept', async () => {
     const baseline = baselineOf({ 'MC001-BON-XL': 42.5, 'KT004-EMR-M': 8.2, 'PT002-OLV-32': 31 });
     const { state } = await runUnattended(

@@ -336,7 +336,14 @@ export function decisionInputFromState(
   const finalOffers: Offer[] = [];
   const openingOffers: Offer[] = [];
   const excluded: { supplierCode: string; reason: string }[] = [];
+  // Beside a real supplier, a simulated one is a market reference: its prices were never offered by anyone, so it
+  // stands on no award and no PO.
+  const withRealSuppliers = state.profiles.some((profile) => profile.counterpart === 'connected');
   for (const profile of state.profiles) {
+    if (withRealSuppliers && profile.counterpart !== 'connected') {
+      excluded.push({ supplierCode: profile.code, reason: `${profile.name} is a market reference (simulated)` });
+      continue;
+    }
     const supplier = state.suppliers[profile.code];
     const last = supplier?.offers.at(-1);
     const first = supplier?.offers[0];
