@@ -22,6 +22,26 @@ import { NEGOTIATION_MODES } from '../config/business-rules.js';
 import { purchaseOrderDocument } from './po-document.js';
 import { writeDeterministic } from './write-decision.js';
 
+/** Seed 7 negotiated offline over `maxRounds`, every question answered with its default. */
+async function negotiated(maxRounds: number) {
+  const baseline = baselineOf({ 'MC001-BON-XL': 42.5, 'KT004-EMR-M': 8.2, 'PT002-OLV-32': 31 });
+  const { state } = await runUnattended(
+    {
+      seed: 7,
+      brandName: 'Valden Outdoor',
+      mode: 'cost',
+      maxRounds,
+      mandate: { targetTotal: null, walkAwayTotal: null },
+      buyerNotes: null,
+      baseline,
+      profiles: [...PROFILES],
+    },
+    { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() },
+    { answers: 'auto' },
+  );
+  return { baseline, state };
+}
+
 describe('decide', () => {
   it('splits when the curveball caps the cheapest supplier, and says why the cheapest is not the whole award', () => {
     const numbers = numbersOf(decide(curveballInput()));
@@ -313,21 +333,7 @@ describe('decide', () => {
   });
 
   it('awards only the real suppliers beside a connected one: the simulated ones are market references', async () => {
-    const baseline = baselineOf({ 'MC001-BON-XL': 42.5, 'KT004-EMR-M': 8.2, 'PT002-OLV-32': 31 });
-    const { state } = await runUnattended(
-      {
-        seed: 7,
-        brandName: 'Valden Outdoor',
-        mode: 'cost',
-        maxRounds: 2,
-        mandate: { targetTotal: null, walkAwayTotal: null },
-        buyerNotes: null,
-        baseline,
-        profiles: [...PROFILES],
-      },
-      { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() },
-      { answers: 'auto' },
-    );
+    const { state } = await negotiated(2);
     // Everyone's offers as they stand; only who speaks for the quoting supplier differs.
     const simulatedOnly = decisionInputFromState(state);
     expect(simulatedOnly.finalOffers.map((offer) => offer.supplierCode).sort()).toEqual([
@@ -349,21 +355,7 @@ describe('decide', () => {
   });
 
   it('decides a real negotiation: the curveball cap holds, the allocations add up, the mandate is kept', async () => {
-    const baseline = baselineOf({ 'MC001-BON-XL': 42.5, 'KT004-EMR-M': 8.2, 'PT002-OLV-32': 31 });
-    const { state } = await runUnattended(
-      {
-        seed: 7,
-        brandName: 'Valden Outdoor',
-        mode: 'cost',
-        maxRounds: 4,
-        mandate: { targetTotal: null, walkAwayTotal: null },
-        buyerNotes: null,
-        baseline,
-        profiles: [...PROFILES],
-      },
-      { brand: createOfflineBrandAgent(), supplier: () => createOfflineSupplierAgent() },
-      { answers: 'auto' },
-    );
+    const { baseline, state } = await negotiated(4);
     expect(state.curveball?.supplierCode).toBe('SUP-002');
     const input = decisionInputFromState(state);
     expect(input.capacityCaps).toEqual({ 'SUP-002': 0.6 });

@@ -601,7 +601,7 @@ async function supplierStep(
 }
 
 /** The brand's message of this round to the supplier, which its turn answers; null when none was sent. */
-function latestBrandMessage(state: NegotiationState, supplier: SupplierState) {
+export function latestBrandMessage(state: Pick<NegotiationState, 'round'>, supplier: Pick<SupplierState, 'messages'>) {
   const latest = supplier.messages.findLast((message) => message.from === 'brand');
   return latest && latest.round === state.round && latest.action ? { ...latest, action: latest.action } : null;
 }

@@ -12,7 +12,7 @@ import {
   buildSupplierThreadStart,
   buildSupplierWelcome,
 } from '../slack/views/index.js';
-import { draftKey, edit, message, negKey, supplierName, supplierThreadKey, type Thread } from './thread.js';
+import { draftKey, edit, message, supplierMessageKey, supplierName, supplierThreadKey, type Thread } from './thread.js';
 
 export async function enqueueSupplierWelcome(
   tx: WorkspaceTx,
@@ -73,10 +73,6 @@ function supplierRequestCalls(
     { ...message(channel, key, request), threadTs: null, threadOf: root, confidential, heldBackNotice },
   ];
 }
-
-/** A message sent to a connected supplier, in its channel's thread: enqueued once, whoever clicks Send again. */
-export const supplierMessageKey = (negotiationId: string, sequence: number) =>
-  negKey(negotiationId, `sent:${sequence}`);
 
 /** A draft for a connected supplier as the buyer decided it: which one, its words, who decided. */
 export interface DecidedDraft {

@@ -20,6 +20,9 @@ export const draftKey = (negotiationId: string, sequence: number) => negKey(nego
 /** The negotiation's thread in a connected supplier's channel: its first post, which the messages sent reply to. */
 export const supplierThreadKey = (negotiationId: string, supplierCode: string) =>
   negKey(negotiationId, `supplier:${supplierCode}`);
+/** A message sent to a connected supplier, in its channel's thread: enqueued once, whoever clicks Send again. */
+export const supplierMessageKey = (negotiationId: string, sequence: number) =>
+  negKey(negotiationId, `sent:${sequence}`);
 
 export function changeKey(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('hex').slice(0, 16);

@@ -3,8 +3,7 @@
 // decided once and only by the people who may work on the quotation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../../db/stores/negotiation-store.js';
-import { supplierMessageKey } from '../../thread/supplier-channel.js';
-import { draftKey } from '../../thread/thread.js';
+import { draftKey, supplierMessageKey } from '../../thread/thread.js';
 import { APPROVERS, BUYER, createJobsFixture } from '../../../test/support/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import type { ServiceContext } from '../service-context.js';

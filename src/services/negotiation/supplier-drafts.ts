@@ -5,10 +5,10 @@
 import type { DecideDraftInput } from '../../app-types.js';
 import { writeAudit } from '../../db/audit.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
-import type { NegotiationState } from '../../negotiation/engine.js';
+import { latestBrandMessage, type NegotiationState } from '../../negotiation/engine.js';
 import { isEnqueued } from '../../outbox/index.js';
-import { enqueueDraftSent, enqueueDraftSkipped, supplierMessageKey } from '../../thread/supplier-channel.js';
-import { questionAddressee, supplierName, threadOf } from '../../thread/thread.js';
+import { enqueueDraftSent, enqueueDraftSkipped } from '../../thread/supplier-channel.js';
+import { questionAddressee, supplierMessageKey, supplierName, threadOf } from '../../thread/thread.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
@@ -21,8 +21,8 @@ function findDraft(state: NegotiationState, sequence: number) {
     const supplier = state.suppliers[profile.code];
     const draft = supplier?.messages.find((m) => m.sequence === sequence && m.from === 'brand');
     if (!supplier || !draft) continue;
-    const latest = supplier.messages.findLast((m) => m.from === 'brand');
-    return { supplierCode: profile.code, supplier, draft, current: latest === draft && draft.round === state.round };
+    const current = latestBrandMessage(state, supplier)?.sequence === sequence;
+    return { supplierCode: profile.code, supplier, draft, current };
   }
   return null;
 }

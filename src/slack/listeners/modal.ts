@@ -84,28 +84,19 @@ async function replace(client: WebClient, loading: { id: string; hash: string },
 
 /**
  * A click that opens a modal: acknowledged first (nothing is saved, and the trigger is already running out), then
- * `plan` decodes the value — null for a stale or forged one, which opens nothing.
+ * `plan` decodes the value — null for a stale or forged one, which opens nothing. `outsiders: 'their own form'`: a
+ * connected supplier's button (Submit offer), pressed by people of its organisation, whom the screen then checks.
  */
-export function onModalClick(plan: (args: ClickArgs, at: ClickedAt) => ModalToShow | null) {
+export function onModalClick(
+  plan: (args: ClickArgs, at: ClickedAt) => ModalToShow | null,
+  options: { outsiders?: 'their own form' } = {},
+) {
   return async (args: ClickArgs): Promise<void> => {
     await args.ack();
     const at = clickedAt(args.body);
-    // Someone from another organisation (Slack Connect) sees no modal of Parley's, as with any click.
-    if (at.outsider) return tellUser(args.client, at, OUTSIDER_CLICK);
+    // Anyone else from another organisation (Slack Connect) sees no modal of Parley's, as with any click.
+    if (at.outsider && options.outsiders !== 'their own form') return tellUser(args.client, at, OUTSIDER_CLICK);
     const modal = plan(args, at);
-    if (modal) await showModal(args.client, args.body.trigger_id, modal);
-  };
-}
-
-/**
- * A click from a connected supplier's channel that opens its own form (Submit offer): people of the supplier's
- * organisation press it, so nobody is turned away here — `plan` reads the form for the person's own team, and the
- * screen refuses anyone the form is not for.
- */
-export function onSupplierModalClick(plan: (args: ClickArgs, at: ClickedAt) => ModalToShow | null) {
-  return async (args: ClickArgs): Promise<void> => {
-    await args.ack();
-    const modal = plan(args, clickedAt(args.body));
     if (modal) await showModal(args.client, args.body.trigger_id, modal);
   };
 }

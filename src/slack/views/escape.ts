@@ -175,3 +175,8 @@ export function preformatted(lines: readonly string[], max = 3000): { text: stri
   }
   return { text: shown === 0 ? '' : `${open}${body}${close}`, shown, omitted: lines.length - shown };
 }
+
+/** Untrusted text as a quote: escaped, cut to `max`, each line behind `>`. */
+export function quoted(text: string, max: number): string {
+  return `>${escapeTruncate(text.trim(), max).replace(/\n/g, '\n>')}`;
+}

@@ -5,7 +5,7 @@
 import type { KnownBlock } from '@slack/types';
 import { ACTION, BLOCK, answerCodec, indexedActionId, questionRefCodec, whichQuestionCodec } from '../ids.js';
 import { type SlackMessage, actions, button, context, percent, plural, section, who } from './blocks.js';
-import { escapeTruncate, inline, mention, oneLine } from './escape.js';
+import { escapeTruncate, inline, mention, oneLine, quoted } from './escape.js';
 import { formatMoney } from '../../commerce/money.js';
 
 export interface QuestionModel {
@@ -160,11 +160,6 @@ export interface WhichQuestionSettledModel {
   reply: string;
   /** The question the reply was taken as the answer to; null when its author said it answers none. */
   chosen: { askedBy: string; question: string } | null;
-}
-
-/** The reply as a quote: escaped, cut, each line behind `>`. */
-function quoted(reply: string, max: number): string {
-  return `>${escapeTruncate(reply.trim(), max).replace(/\n/g, '\n>')}`;
 }
 
 /** Several questions are open to the reply's author: one button per question (its text cut to a label) and none. */

@@ -8,7 +8,7 @@ import type { KnownBlock } from '@slack/types';
 import { ACTION, draftRefCodec } from '../ids.js';
 import { BRAND_AGENT_NAME } from './agent-turn.js';
 import { type SlackMessage, actions, button, context, plural, quantity, section } from './blocks.js';
-import { channelMention, escapeTruncate, inline, mention, preformatted } from './escape.js';
+import { channelMention, escapeTruncate, inline, mention, preformatted, quoted } from './escape.js';
 import { OFFER_MODAL_LINES_MAX, offerButtonCodec, type OfferModalRef } from './offer-modal.js';
 
 export interface SupplierDraftModel {
@@ -31,7 +31,7 @@ export function buildSupplierDraft(model: SupplierDraftModel): SlackMessage {
         `:pencil: *Draft for ${supplier}* (round ${model.round}), for its Slack Connect channel — the supplier sees ` +
           'nothing of it until you send it.',
       ),
-      section(`>${escapeTruncate(model.text.trim(), 2800).replace(/\n/g, '\n>')}`),
+      section(quoted(model.text, 2800)),
       actions(`draft:${model.sequence}`, [
         button({ text: 'Send to the supplier', actionId: ACTION.draftSend, value, style: 'primary' }),
         button({
@@ -61,7 +61,7 @@ export function buildSupplierDraftDecided(
       : `:fast_forward: *Not sent to ${supplier}*: skipped by ${mention(model.by)}; round ${model.round} goes on without its answer.`;
   return {
     text: model.decision === 'sent' ? `Sent to ${model.supplierName}` : `Skipped: not sent to ${model.supplierName}`,
-    blocks: [section(outcome), section(`>${escapeTruncate(model.text.trim(), 2800).replace(/\n/g, '\n>')}`)],
+    blocks: [section(outcome), section(quoted(model.text, 2800))],
   };
 }
 

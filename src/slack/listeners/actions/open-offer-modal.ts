@@ -3,13 +3,16 @@
 // is the screen's to say, from their own team (`user.team_id`), never from where the click came.
 import { offerButtonCodec } from '../../views/index.js';
 import type { SlackDeps } from '../../deps.js';
-import { onSupplierModalClick } from '../modal.js';
+import { onModalClick } from '../modal.js';
 import { valueOf } from './click.js';
 
 export function openOfferModal({ screens }: SlackDeps) {
-  return onSupplierModalClick(({ action }, at) => {
-    const ref = offerButtonCodec.decode(valueOf(action));
-    if (!ref) return null;
-    return { how: 'open', read: () => screens.offerModal(at.teamId, ref, at.userTeamId) };
-  });
+  return onModalClick(
+    ({ action }, at) => {
+      const ref = offerButtonCodec.decode(valueOf(action));
+      if (!ref) return null;
+      return { how: 'open', read: () => screens.offerModal(at.teamId, ref, at.userTeamId) };
+    },
+    { outsiders: 'their own form' },
+  );
 }
