@@ -150,6 +150,8 @@ export interface ThreadReplyInput {
   clientMsgId: string | null;
   text: string;
   by: string;
+  /** The author's own organisation where the event says (`user_team`, in a shared channel); null: not said. */
+  byTeamId: string | null;
 }
 
 /** The author of a thread reply picks the open question it answers (`questionId`), or none of them (null). */
@@ -258,6 +260,21 @@ export interface SubmitSupplierOfferInput {
   /** The person submitting, and their own organisation (`user.team_id`). */
   by: string;
   byTeamId: string | null;
+}
+
+/** A person of a connected supplier answering its part of an approved PO, in its own channel (Accept, Query). */
+export interface SupplierPoAnswerInput {
+  purchaseOrderId: string;
+  supplierId: string;
+  /** The person, and their own organisation (`user.team_id`). */
+  by: string;
+  byTeamId: string | null;
+}
+
+/** The supplier's question on its part of the PO; `submissionId` (the modal's view id) makes a redelivery ask once. */
+export interface SupplierPoQueryInput extends SupplierPoAnswerInput {
+  text: string;
+  submissionId: string;
 }
 
 /** The buyer's Send or Skip on a draft Alex wrote for a connected supplier. */

@@ -199,6 +199,7 @@ describe('a click carrying another workspace’s ids', () => {
         clientMsgId: null,
         text: 'Yes',
         by: BUYER,
+        byTeamId: null,
       }),
     ).toBeNull();
 

@@ -98,7 +98,15 @@ export interface StoryOptions {
    * `person` (of the supplier's organisation) answers each request there with Submit offer, filling the form as
    * `answer` says (by block id; the rest keep the form's starting values).
    */
-  supplier?: { person: string; channelId: string; answer: (form: SandboxView) => SubmitValues };
+  supplier?: {
+    person: string;
+    channelId: string;
+    answer: (form: SandboxView) => SubmitValues;
+    /** What the person first writes in words in the thread, before their first offer (Parley points them to the form). */
+    writesFirst?: string;
+    /** Once the PO is approved, the person accepts it in their channel. */
+    acceptsPo?: boolean;
+  };
 }
 
 const MAX_STEPS = 200;
@@ -212,8 +220,13 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
         .flatMap((message) => buttonsIn(message).map((button) => ({ message, button })))
         .find(({ button }) => button.actionId === ACTION.offerOpen && !answered.has(button.value));
     const { message, button } = await sandbox.waitFor(pending, { what: 'the request in the supplier’s channel' });
-    answered.add(button.value);
     const name = model.userName(person);
+    if (supplier.writesFirst && answered.size === 0) {
+      actions.push(`${name} (the supplier) replies in their thread: "${supplier.writesFirst}"`);
+      await driver.replyInThread(person, channelId, message.threadTs ?? message.ts, supplier.writesFirst);
+      await parley.settle(here);
+    }
+    answered.add(button.value);
     await oneModalAtATime(sandbox, person, async () => {
       await driver.clickButton(person, { channel: channelId, ts: message.ts }, ACTION.offerOpen, {
         value: button.value,
@@ -322,5 +335,29 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     if (approved) break;
     await parley.settle(here);
   }
+  if (options.supplier?.acceptsPo) await acceptInSupplierChannel(parley, options.supplier, actions);
   return { threadTs, actions };
+}
+
+/** The supplier's person accepts their part of the approved PO, in their own channel. */
+async function acceptInSupplierChannel(
+  parley: StoryStage,
+  supplier: NonNullable<StoryOptions['supplier']>,
+  actions: string[],
+): Promise<void> {
+  const { sandbox } = parley;
+  const { person, channelId } = supplier;
+  const { message, button } = await sandbox.waitFor(
+    () =>
+      sandbox.model
+        .messages(channelId)
+        .flatMap((message) => buttonsIn(message).map((button) => ({ message, button })))
+        .find(({ button }) => button.actionId === ACTION.poSupplierAccept),
+    { what: 'the approved PO in the supplier’s channel' },
+  );
+  actions.push(`${sandbox.model.userName(person)} (the supplier) clicks [${button.text}] in their channel`);
+  await sandbox.driver.clickButton(person, { channel: channelId, ts: message.ts }, ACTION.poSupplierAccept, {
+    value: button.value,
+  });
+  await parley.settle();
 }

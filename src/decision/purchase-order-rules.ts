@@ -44,6 +44,8 @@ export interface PurchaseOrderAllocationView {
   otherCosts?: number;
   effectiveLandedCost: number;
   items: PurchaseOrderItemView[];
+  /** A connected supplier's acceptance of its part, once approved (who at the supplier, when); absent or null: none. */
+  accepted?: { by: string; at: Date } | null;
 }
 
 /** A PO's currency and money, as read and as planned. */

@@ -10,6 +10,7 @@ import { log } from '../log.js';
 import { answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
 import { submitSupplierOffer } from './negotiation/submit-supplier-offer.js';
 import { decideDraft } from './negotiation/supplier-drafts.js';
+import { acceptSupplierPurchaseOrder, querySupplierPurchaseOrder } from './purchase-order/supplier-answer.js';
 import { answerWhichQuestion } from './negotiation/answer-which-question.js';
 import { receiveThreadReply, type ThreadReplyAnswer } from './negotiation/receive-thread-reply.js';
 import { beginNegotiation } from './negotiation/begin-negotiation.js';
@@ -109,6 +110,10 @@ export interface Parley {
     teamId: string,
     input: Inputs.SubmitSupplierOfferInput,
   ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
+  /** A connected supplier's acceptance of its part of the approved PO, recorded once. */
+  acceptSupplierPo(teamId: string, input: Inputs.SupplierPoAnswerInput): InTeam<ServiceResult>;
+  /** A connected supplier's question on its part of the approved PO, passed to the buyer. */
+  querySupplierPo(teamId: string, input: Inputs.SupplierPoQueryInput): InTeam<ServiceResult>;
   /** Records the buyer's consent to a premium, then concludes the negotiation again in the background. */
   acceptPremium(teamId: string, input: Inputs.AcceptPremiumInput): InTeam<ServiceResult<{ resume: boolean }>>;
   rateRecommendation(teamId: string, input: Inputs.RateRecommendationInput): InTeam<ServiceResult>;
@@ -432,6 +437,8 @@ export function createParley(options: ParleyOptions): Parley {
     decideDraft: (teamId, input) => inTeam(teamId, async (ctx) => thenDrive(ctx, await decideDraft(ctx, input))),
     submitSupplierOffer: (teamId, input) =>
       inTeam(teamId, async (ctx) => thenDrive(ctx, await submitSupplierOffer(ctx, input))),
+    acceptSupplierPo: (teamId, input) => inTeam(teamId, (ctx) => acceptSupplierPurchaseOrder(ctx, input)),
+    querySupplierPo: (teamId, input) => inTeam(teamId, (ctx) => querySupplierPurchaseOrder(ctx, input)),
     chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => curveball(ctx, input)),
     acceptPremium: (teamId, input) => inTeam(teamId, (ctx) => premium(ctx, input)),
     rateRecommendation: (teamId, input) => inTeam(teamId, (ctx) => rateRecommendation(ctx, input)),

@@ -11,6 +11,7 @@ import {
   type HomeRole,
   buildChannelStatus,
   buildOfferModal,
+  buildPoQueryModal,
   buildPoModal,
   buildRejectModal,
   buildCatalogModal,
@@ -19,6 +20,7 @@ import {
   buildStartModal,
   OFFER_MODAL_LINES_MAX,
   type OfferModalRef,
+  type SupplierPoRef,
   type SettingsValues,
   type SlackMessage,
 } from '../slack/views/index.js';
@@ -31,6 +33,7 @@ import { describeCatalog } from './catalog/describe-catalog.js';
 import { describeSuppliers } from './suppliers/connect-supplier.js';
 import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
 import { offerFormFor } from './negotiation/submit-supplier-offer.js';
+import { supplierPoQueryFormFor } from './purchase-order/supplier-answer.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import { mayApprove, mayWorkOnQuotation } from './workspace/workspace-settings.js';
 import { changeSettings, settingsForEditing } from './workspace/change-settings.js';
@@ -104,6 +107,12 @@ export function createScreens(options: ScreensOptions) {
             viewer: poViewer(po, userId, settings.approvers),
           }),
         );
+      }),
+
+    poQueryModal: (teamId: string, ref: SupplierPoRef, userTeamId: string | null) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        const form = await supplierPoQueryFormFor(ctx, { ...ref, byTeamId: userTeamId });
+        return form.ok ? done(buildPoQueryModal(form.value)) : form;
       }),
 
     offerModal: (teamId: string, ref: OfferModalRef, userTeamId: string | null) =>

@@ -27,9 +27,11 @@ import type {
   ReviewItemInput,
   ShowReviewPageInput,
   SubmitSupplierOfferInput,
+  SupplierPoAnswerInput,
+  SupplierPoQueryInput,
   ThreadReplyInput,
 } from '../app-types.js';
-import type { OfferModalRef, SettingsValues, SlackMessage } from './views/index.js';
+import type { OfferModalRef, SettingsValues, SlackMessage, SupplierPoRef } from './views/index.js';
 
 /** Why a call was refused, and the sentence to show the person (written by Parley's services: trusted mrkdwn). */
 export interface Refusal {
@@ -67,6 +69,10 @@ export interface Parley {
   decideDraft(teamId: string, input: DecideDraftInput): Promise<Outcome>;
   /** A person of a connected supplier submits its offer (refused to anyone else). */
   submitSupplierOffer(teamId: string, input: SubmitSupplierOfferInput): Promise<Outcome>;
+  /** A person of a connected supplier accepts its part of the approved PO (refused to anyone else). */
+  acceptSupplierPo(teamId: string, input: SupplierPoAnswerInput): Promise<Outcome>;
+  /** Their question on it, to the buyer. */
+  querySupplierPo(teamId: string, input: SupplierPoQueryInput): Promise<Outcome>;
   /** Paying above the quote takes this click; the negotiation is then concluded again. */
   acceptPremium(teamId: string, input: AcceptPremiumInput): Promise<Outcome>;
   /** One rating a person per recommendation: the same click again changes nothing. */
@@ -109,6 +115,8 @@ export interface Screens {
   channelStatus(teamId: string, channelId: string): Promise<SlackMessage>;
   /** A connected supplier's Submit offer modal, for a person of that supplier (`userTeamId`: their own team). */
   offerModal(teamId: string, ref: OfferModalRef, userTeamId: string | null): Promise<Shown<ModalView>>;
+  /** The Query modal on a connected supplier's part of an approved PO, for a person of that supplier. */
+  poQueryModal(teamId: string, ref: SupplierPoRef, userTeamId: string | null): Promise<Shown<ModalView>>;
   settingsModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
   /** `/parley catalog` and the App Home's Import catalog: the upload modal, for approvers and admins. */
   catalogModal(teamId: string, userId: string): Promise<Shown<ModalView>>;

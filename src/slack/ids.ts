@@ -84,6 +84,10 @@ export const ACTION = {
   offerPaymentTerms: 'offer_payment_terms',
   offerValidity: 'offer_validity',
   offerNotes: 'offer_notes',
+  // The approved PO in a connected supplier's own channel: its Accept, and Query (a modal with the question)
+  poSupplierAccept: 'po_supplier_accept',
+  poSupplierQuery: 'po_supplier_query',
+  poQueryText: 'po_query_text',
 } as const;
 export type ActionId = (typeof ACTION)[keyof typeof ACTION];
 
@@ -111,6 +115,8 @@ export const CALLBACK = {
   suppliersModal: 'parley_suppliers',
   /** A supplier's offer, submitted from its negotiation thread in its own channel. */
   offerModal: 'parley_supplier_offer',
+  /** A supplier's question on the approved PO, submitted from its own channel. */
+  poQueryModal: 'parley_supplier_po_query',
   /** Must match manifest.yml. */
   negotiateShortcut: 'negotiate_quote',
 } as const;
@@ -134,6 +140,7 @@ export const BLOCK = {
   startNotes: ACTION.startNotes,
   startExternalConfirm: ACTION.startExternalConfirm,
   rejectReason: ACTION.rejectReason,
+  poQueryText: ACTION.poQueryText,
   settingsBrandName: ACTION.settingsBrandName,
   settingsApprovers: ACTION.settingsApprovers,
   settingsDualApproval: ACTION.settingsDualApproval,
@@ -295,6 +302,8 @@ export const feedbackCodec = valueCodec(
   z.strictObject({ n: idSchema, r: z.enum(['positive', 'negative']) }),
   BUTTON_VALUE_MAX,
 );
+/** An approved PO's part for one connected supplier (its allocation): its Accept and Query, and the query modal. */
+export const supplierPoRefCodec = valueCodec(z.strictObject({ po: idSchema, s: idSchema }), BUTTON_VALUE_MAX);
 /** A purchase order: the decision's Review & approve button (the modal loads the PO as it is when clicked). */
 export const poIdCodec = valueCodec(z.strictObject({ po: idSchema }), BUTTON_VALUE_MAX);
 /**

@@ -1,18 +1,37 @@
 // What Parley posts in a supplier's own Slack Connect channel: the welcome once the channel is connected, and each
 // negotiation's thread there. Read by the supplier's organisation, so it names only the brand, the people who act for
 // it and the supplier's own lines.
+import type { PurchaseOrderAllocationView, PurchaseOrderView } from '../decision/purchase-order-rules.js';
 import type { WorkspaceTx } from '../db/scoped.js';
+import { engineRoleOf } from '../db/stores/negotiation-store.js';
 import type { NegotiationState } from '../negotiation/engine.js';
 import { confidentialFacts } from '../outbox/discretion-check.js';
-import { enqueueSlackCall, enqueueSlackCalls, type OutboxCall } from '../outbox/index.js';
+import { enqueueSlackCall, enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import {
   buildHeldBackNotice,
+  buildPoQuerySent,
+  buildSupplierAnswer,
   buildSupplierDraftDecided,
+  buildSupplierPurchaseOrder,
   buildSupplierRequest,
   buildSupplierThreadStart,
   buildSupplierWelcome,
+  buildSupplierWordsNoted,
+  type OfferModalRef,
+  type SlackMessage,
 } from '../slack/views/index.js';
-import { draftKey, edit, message, supplierMessageKey, supplierName, supplierThreadKey, type Thread } from './thread.js';
+import { statusCalls } from './status-card.js';
+import {
+  draftKey,
+  edit,
+  message,
+  negKey,
+  negotiationThread,
+  supplierMessageKey,
+  supplierName,
+  supplierThreadKey,
+  type Thread,
+} from './thread.js';
 
 export async function enqueueSupplierWelcome(
   tx: WorkspaceTx,
@@ -38,19 +57,22 @@ export interface SupplierThreadPlace {
   buyerId: string;
 }
 
+/** The negotiation's thread in a supplier's channel, and the buyer it writes for. */
+export type SupplierThread = Pick<SupplierThreadPlace, 'negotiationId' | 'supplierCode' | 'channelId' | 'buyerId'>;
+
 /**
- * A message the buyer sends to a connected supplier, in the negotiation's thread in its channel (started with who is
- * writing, the first time): its words, the lines to quote and Submit offer for this round. Checked by the discretion
- * check against everything the negotiation knows that the supplier must not; held back, the buyer is told in their DM.
+ * A message in the negotiation's thread in the supplier's channel, started with who is writing if it is the first:
+ * checked by the discretion check against everything the negotiation knows that the supplier must not; held back,
+ * the buyer is told in their DM. The start's key dedupes, so every message can carry it.
  */
-function supplierRequestCalls(
-  place: SupplierThreadPlace,
+function inSupplierThread(
+  place: SupplierThread,
   state: NegotiationState,
-  sent: { sequence: number; text: string },
+  key: string,
+  body: SlackMessage,
 ): OutboxCall[] {
   const { negotiationId, supplierCode, channelId, buyerId } = place;
   const root = supplierThreadKey(negotiationId, supplierCode);
-  const key = supplierMessageKey(negotiationId, sent.sequence);
   const confidential = confidentialFacts(state, supplierCode);
   const heldBackNotice = (why: string) =>
     message({ slackChannelId: buyerId, slackThreadTs: null }, `${key}:held`, buildHeldBackNotice(why));
@@ -60,18 +82,27 @@ function supplierRequestCalls(
     supplierName: supplierName(state, supplierCode),
     buyerId,
   });
+  return [
+    { ...message(channel, root, start), confidential, heldBackNotice },
+    { ...message(channel, key, body), threadTs: null, threadOf: root, confidential, heldBackNotice },
+  ];
+}
+
+/** A message the buyer sends to a connected supplier: its words, the lines to quote and Submit offer for this round. */
+function supplierRequestCalls(
+  place: SupplierThreadPlace,
+  state: NegotiationState,
+  sent: { sequence: number; text: string },
+): OutboxCall[] {
   const request = buildSupplierRequest({
     brandName: state.brandName,
     text: sent.text,
     round: state.round,
     currency: state.baseline.currency,
     lines: state.baseline.lines,
-    offer: { n: negotiationId, s: place.negotiationSupplierId, r: state.round },
+    offer: { n: place.negotiationId, s: place.negotiationSupplierId, r: state.round },
   });
-  return [
-    { ...message(channel, root, start), confidential, heldBackNotice },
-    { ...message(channel, key, request), threadTs: null, threadOf: root, confidential, heldBackNotice },
-  ];
+  return inSupplierThread(place, state, supplierMessageKey(place.negotiationId, sent.sequence), request);
 }
 
 /** A draft for a connected supplier as the buyer decided it: which one, its words, who decided. */
@@ -112,4 +143,171 @@ export async function enqueueDraftSkipped(
   input: { state: NegotiationState; thread: Thread; draft: DecidedDraft },
 ): Promise<void> {
   await enqueueSlackCalls(tx, [draftDecidedCall(input.thread, input.state, input.draft, null)]);
+}
+
+// ───────────────────────────── The approved PO, and what the supplier answers ─────────────────────────────
+
+/** The outbox key of an approved PO's part in a connected supplier's thread: its acceptance edits it. */
+export const supplierPoKey = (purchaseOrderId: string, supplierId: string) =>
+  `po:${purchaseOrderId}:supplier:${supplierId}`;
+
+/** A PO's part that goes to a connected supplier: its allocation, and where its negotiation thread is. */
+export interface SupplierPoPart {
+  allocation: PurchaseOrderAllocationView;
+  place: SupplierThread;
+}
+
+/**
+ * The parts of `po` that go to connected suppliers: those whose channel is still shared and whom this negotiation
+ * talked to as connected (a supplier connected after the negotiation started was simulated in it, and no part of a
+ * simulated counterpart's is sent to a real channel).
+ */
+export async function supplierPoParts(
+  reader: OutboxWriter,
+  po: PurchaseOrderView,
+  state: NegotiationState,
+): Promise<SupplierPoPart[]> {
+  const connected = await reader.supplier.findMany({
+    where: {
+      id: { in: po.allocations.map((a) => a.supplierId) },
+      slackChannelId: { not: null },
+      connectionLostAt: null,
+    },
+    select: { id: true, slackChannelId: true },
+  });
+  if (connected.length === 0) return [];
+  const { buyerId } = await negotiationThread(reader, po.negotiationId);
+  return po.allocations.flatMap((allocation) => {
+    const channelId = connected.find((supplier) => supplier.id === allocation.supplierId)?.slackChannelId;
+    const supplierCode = engineRoleOf(state, allocation.supplierCode);
+    const profile = state.profiles.find((candidate) => candidate.code === supplierCode);
+    if (!channelId || profile?.counterpart !== 'connected') return [];
+    return [{ allocation, place: { negotiationId: po.negotiationId, supplierCode, channelId, buyerId } }];
+  });
+}
+
+function supplierPoBody(po: PurchaseOrderView, part: SupplierPoPart, state: NegotiationState) {
+  const { allocation } = part;
+  return buildSupplierPurchaseOrder({
+    purchaseOrderId: po.id,
+    supplierId: allocation.supplierId,
+    brandName: state.brandName,
+    poNumber: po.number,
+    supplierName: allocation.supplierName,
+    currency: po.currency,
+    items: allocation.items,
+    total: allocation.fobCost,
+    leadTimeDays: allocation.leadTimeDays,
+    paymentTerms: allocation.paymentTerms,
+    incoterm: allocation.incoterm,
+    accepted: allocation.accepted ?? null,
+  });
+}
+
+/** The approved PO's parts, each in its connected supplier's thread with Accept and Query. */
+export function supplierPurchaseOrderCalls(
+  po: PurchaseOrderView,
+  parts: readonly SupplierPoPart[],
+  state: NegotiationState,
+): OutboxCall[] {
+  return parts.flatMap((part) =>
+    inSupplierThread(
+      part.place,
+      state,
+      supplierPoKey(po.id, part.allocation.supplierId),
+      supplierPoBody(po, part, state),
+    ),
+  );
+}
+
+/**
+ * A supplier's acceptance of its part (`po` as it is once recorded): its PO message without the buttons, the buyer
+ * told in the thread, and the status card listing who accepted.
+ */
+export async function supplierPoAcceptedCalls(
+  reader: OutboxWriter,
+  input: { po: PurchaseOrderView; part: SupplierPoPart; state: NegotiationState },
+): Promise<OutboxCall[]> {
+  const { po, part, state } = input;
+  const accepted = part.allocation.accepted;
+  if (!accepted) return [];
+  const key = supplierPoKey(po.id, part.allocation.supplierId);
+  const { quotationId, thread } = await negotiationThread(reader, po.negotiationId);
+  const channel = { slackChannelId: part.place.channelId };
+  const confidential = confidentialFacts(state, part.place.supplierCode);
+  const told = buildSupplierAnswer({
+    kind: 'accepted',
+    supplierName: part.allocation.supplierName,
+    poNumber: po.number,
+    ...accepted,
+  });
+  const acceptedBy = po.allocations.flatMap((a) =>
+    a.accepted ? [{ supplierName: a.supplierName, by: a.accepted.by, at: a.accepted.at }] : [],
+  );
+  const status = await statusCalls(
+    reader,
+    quotationId,
+    {
+      stage: 'approved',
+      poNumber: po.number,
+      approvedBy: po.approvals.map((a) => a.approverSlackUserId),
+      approvedAt: po.approvedAt ?? accepted.at,
+      acceptedBy,
+    },
+    `${key}:accepted`,
+    thread,
+  );
+  return [
+    { ...edit(channel, `${key}:accepted`, key, supplierPoBody(po, part, state)), confidential },
+    message(thread, `${key}:accepted:told`, told),
+    ...status,
+  ];
+}
+
+/** A supplier's query on its part: the question to the buyer in the thread, and in the supplier's thread that it went. */
+export async function supplierPoQueryCalls(
+  reader: OutboxWriter,
+  input: { po: PurchaseOrderView; part: SupplierPoPart; state: NegotiationState; by: string; text: string; id: string },
+): Promise<OutboxCall[]> {
+  const { po, part, state, by, text } = input;
+  const key = `${supplierPoKey(po.id, part.allocation.supplierId)}:query:${input.id}`;
+  const { thread, buyerId } = await negotiationThread(reader, po.negotiationId);
+  const told = buildSupplierAnswer({
+    kind: 'query',
+    supplierName: part.allocation.supplierName,
+    poNumber: po.number,
+    by,
+    text,
+    buyerId,
+  });
+  const sent = buildPoQuerySent({ poNumber: po.number, by, buyerId, text });
+  return [message(thread, `${key}:told`, told), ...inSupplierThread(part.place, state, key, sent)];
+}
+
+/**
+ * A supplier's words in its thread: passed to the buyer in the negotiation's thread, and answered in the supplier's
+ * thread — with Submit offer while the round waits for its offer (`offer`).
+ */
+export async function supplierWordsCalls(
+  reader: OutboxWriter,
+  input: {
+    place: SupplierThread;
+    state: NegotiationState;
+    messageTs: string;
+    by: string;
+    text: string;
+    offer: OfferModalRef | null;
+  },
+): Promise<OutboxCall[]> {
+  const { place, state } = input;
+  const key = negKey(place.negotiationId, `words:${place.supplierCode}:${input.messageTs}`);
+  const { thread } = await negotiationThread(reader, place.negotiationId);
+  const told = buildSupplierAnswer({
+    kind: 'words',
+    supplierName: supplierName(state, place.supplierCode),
+    by: input.by,
+    text: input.text,
+  });
+  const noted = buildSupplierWordsNoted({ buyerId: place.buyerId, offer: input.offer });
+  return [message(thread, `${key}:told`, told), ...inSupplierThread(place, state, key, noted)];
 }

@@ -20,6 +20,11 @@ export const draftKey = (negotiationId: string, sequence: number) => negKey(nego
 /** The negotiation's thread in a connected supplier's channel: its first post, which the messages sent reply to. */
 export const supplierThreadKey = (negotiationId: string, supplierCode: string) =>
   negKey(negotiationId, `supplier:${supplierCode}`);
+/** The negotiation and the supplier a supplier thread's key names (null for any other key). */
+export function parseSupplierThreadKey(key: string): { negotiationId: string; supplierCode: string } | null {
+  const match = /^neg:([^:]+):supplier:(.+)$/.exec(key);
+  return match?.[1] && match[2] ? { negotiationId: match[1], supplierCode: match[2] } : null;
+}
 /** A message sent to a connected supplier, in its channel's thread: enqueued once, whoever clicks Send again. */
 export const supplierMessageKey = (negotiationId: string, sequence: number) =>
   negKey(negotiationId, `sent:${sequence}`);

@@ -20,12 +20,13 @@ const SUPPLIER_TEAM = 'T0NINGBO01';
 const WEI = { id: 'U0WEI00001', name: 'wei', realName: 'Wei Zhang', isBot: false, teamId: SUPPLIER_TEAM };
 const SHARED = { id: 'C0NINGBO01', name: 'valden-ningbo' };
 const NINGBO = 'Ningbo Everbright Garments Co., Ltd.';
+const WORDS = 'We can do better on the jackets if the order is firm by Friday.';
 
 const running = useSandboxedParley({
   afterStart: async ({ db, parley }) => {
     await db.prisma.workspace.update({
       where: { slackTeamId: TEAM_ID },
-      data: { settings: { approvers: [PEOPLE.approver.id] } },
+      data: { settings: { approvers: [PEOPLE.approver.id, PEOPLE.secondApprover.id] } },
     });
     const { model } = parley.sandbox;
     model.addUser(WEI);
@@ -75,8 +76,9 @@ describe('negotiating with a connected supplier', () => {
           submitted.push(form);
           return twoPercentLess(form);
         },
+        writesFirst: WORDS,
+        acceptsPo: true,
       },
-      stopBeforeApproval: true,
     });
     expect(story.actions.some((action) => /clicks \[Send to the supplier\]/.test(action))).toBe(true);
     expect(submitted.length).toBeGreaterThan(0);
@@ -116,6 +118,36 @@ describe('negotiating with a connected supplier', () => {
     expect(thread.some((m) => buttonsIn(m).some((b) => b.actionId === ACTION.draftSend))).toBe(false);
     expect(JSON.stringify(thread.map((m) => m.blocks))).toContain('Sent to');
 
+    // Wei's words: kept, passed to the buyer in the thread, and answered in Ningbo's thread with Submit offer.
+    expect(transcript).toContain(WORDS);
+    const words = await running.db.prisma.threadReply.findMany({ where: { outcome: 'supplier_words' } });
+    expect(words).toMatchObject([{ userId: WEI.id, text: WORDS, channelId: SHARED.id }]);
+    const noted = model.messages(SHARED.id).find((m) => m.text === 'Your message was passed to the buyer');
+    expect(noted && buttonsIn(noted).map((b) => b.actionId)).toEqual([ACTION.offerOpen]);
+
+    // The approved PO went to Ningbo's thread with its own lines, and Wei accepted it: recorded, audited, shown.
+    const allocation = await running.db.prisma.purchaseOrderAllocation.findFirstOrThrow({
+      where: { supplier: { name: NINGBO } },
+    });
+    expect(allocation).toMatchObject({ acceptedBySlackUserId: WEI.id });
+    expect(allocation.acceptedAt).toBeInstanceOf(Date);
+    const audit = await running.db.prisma.auditLog.findMany({
+      where: { action: 'purchase_order.accepted_by_supplier' },
+    });
+    expect(audit).toMatchObject([{ actorSlackUserId: WEI.id }]);
+    const po = model.messages(SHARED.id).find((m) => /PO-\d{4}-\d{4}/.test(m.text ?? ''));
+    if (!po) throw new Error('no PO in the supplier’s channel');
+    expect(JSON.stringify(po.blocks)).toContain('Accepted by');
+    expect(buttonsIn(po)).toEqual([]);
+    expect(sandbox.renderThread(CHANNEL.id, story.threadTs)).toMatch(/accepted PO-\d{4}-\d{4}/);
+    const card = model.thread(CHANNEL.id, story.threadTs).find((m) => /approved/.test(JSON.stringify(m.blocks)));
+    expect(JSON.stringify(card?.blocks ?? null)).toContain(`Accepted by ${NINGBO}`);
+
+    // Still discreet once the PO is in: no other supplier, no mandate figure, no landed-cost assumption.
+    const after = JSON.stringify(model.messages(SHARED.id).map((m) => [m.text, m.blocks]));
+    for (const other of SIMULATED_SUPPLIERS) expect(after).not.toContain(other.name);
+    expect(after).not.toMatch(/walk-away|target total|score|landed|freight|duty/i);
+
     const { calls } = model;
     expect(calls.flatMap((call) => callProblems(call.method, call.args))).toEqual([]);
   }, 300_000);
@@ -137,5 +169,19 @@ describe('negotiating with a connected supplier', () => {
       { what: 'the refusal in the buyer’s modal' },
     );
     expect(JSON.stringify(shown.view)).not.toContain(CALLBACK.offerModal);
+
+    // The brand's own people writing in the supplier's thread talk to the supplier: nothing is recorded for Ningbo.
+    const before = await running.db.prisma.threadReply.count({ where: { outcome: 'supplier_words' } });
+    await driver.replyInThread(PEOPLE.buyer.id, SHARED.id, request.message.threadTs ?? request.message.ts, 'Hi Wei!');
+    await running.parley.settle();
+    expect(await running.db.prisma.threadReply.count({ where: { outcome: 'supplier_words' } })).toBe(before);
+    expect(await running.db.prisma.threadReply.count({ where: { text: 'Hi Wei!', outcome: 'not_addressed' } })).toBe(1);
+
+    // Once accepted, the PO in Ningbo's channel has no buttons left to press, for anyone.
+    const po = model
+      .messages(SHARED.id)
+      .flatMap((message) => buttonsIn(message).map((button) => ({ message, button })))
+      .find(({ button }) => button.actionId === ACTION.poSupplierAccept);
+    expect(po).toBeUndefined();
   }, 60_000);
 });

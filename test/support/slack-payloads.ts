@@ -113,6 +113,8 @@ export function fakeParley() {
     chooseCurveballStrategy: vi.fn<Parley['chooseCurveballStrategy']>(async () => DONE),
     decideDraft: vi.fn<Parley['decideDraft']>(async () => DONE),
     submitSupplierOffer: vi.fn<Parley['submitSupplierOffer']>(async () => DONE),
+    acceptSupplierPo: vi.fn<Parley['acceptSupplierPo']>(async () => DONE),
+    querySupplierPo: vi.fn<Parley['querySupplierPo']>(async () => DONE),
     acceptPremium: vi.fn<Parley['acceptPremium']>(async () => DONE),
     rateRecommendation: vi.fn<Parley['rateRecommendation']>(async () => DONE),
     threadReply: vi.fn<Parley['threadReply']>(async () => null),
@@ -145,6 +147,7 @@ export function fakeScreens() {
     catalogModal: vi.fn<Screens['catalogModal']>(async () => ({ ok: true, value: MODAL })),
     suppliersModal: vi.fn<Screens['suppliersModal']>(async () => ({ ok: true, value: MODAL })),
     offerModal: vi.fn<Screens['offerModal']>(async () => ({ ok: true, value: MODAL })),
+    poQueryModal: vi.fn<Screens['poQueryModal']>(async () => ({ ok: true, value: MODAL })),
   } satisfies Screens;
 }
 

@@ -88,6 +88,7 @@ function toView(row: PoRow): PurchaseOrderView {
       cashFlowCost: num(a.cashFlowCost),
       otherCosts: num(a.otherCosts),
       effectiveLandedCost: num(a.effectiveLandedCost),
+      accepted: a.acceptedAt && a.acceptedBySlackUserId ? { by: a.acceptedBySlackUserId, at: a.acceptedAt } : null,
       items: a.items.map((item) => ({
         sku: item.sku,
         description: item.description,

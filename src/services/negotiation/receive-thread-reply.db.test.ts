@@ -62,7 +62,7 @@ async function waitingWith(count: number) {
 function message(threadTs: string, text: string, by: string = BUYER) {
   nextTs += 1;
   const messageTs = `1800000000.${String(nextTs).padStart(6, '0')}`;
-  return { channelId: CHANNEL_ID, threadTs, messageTs, clientMsgId: `client-${nextTs}`, text, by };
+  return { channelId: CHANNEL_ID, threadTs, messageTs, clientMsgId: `client-${nextTs}`, text, by, byTeamId: null };
 }
 
 const repliesTo = (messageTs: string) => db.prisma.threadReply.findMany({ where: { messageTs } });

@@ -8,6 +8,7 @@ import type { ThreadReplyInput } from '../../app-types.js';
 import type { Prisma, ThreadReplyOutcome } from '../../generated/prisma/client.js';
 import { engineQuestionId, StaleStepError } from '../../db/stores/negotiation-store.js';
 import { isWriteRace } from '../../db/stores/purchase-orders.js';
+import { receiveSupplierWords } from './receive-supplier-words.js';
 import { enqueueWhichQuestion } from '../../thread/thread-replies.js';
 import { questionAddressee } from '../../thread/thread.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
@@ -57,7 +58,8 @@ async function take(ctx: ServiceContext, options: ThreadReplyInput): Promise<Thr
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   const latest = negotiations.at(-1);
-  if (!latest) return null;
+  // Not a quotation's thread: perhaps a negotiation's thread in a connected supplier's channel.
+  if (!latest) return receiveSupplierWords(ctx, options);
   const text = options.text.trim().slice(0, ANSWER_MAX);
   const row = (negotiationId: string, outcome: ThreadReplyOutcome): Prisma.ThreadReplyUncheckedCreateInput => ({
     workspaceId: ctx.workspace.id,

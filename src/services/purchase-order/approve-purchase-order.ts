@@ -10,6 +10,9 @@
 // drafted and stored, never from the decision computed again. At 3,000 lines it is most of a second of CPU, which the
 // approver's submission — answered within Slack's 3 s — no longer waits for.
 //
+// A connected supplier's part of the approved PO is posted in its own channel in the same transaction, with Accept
+// and Query (supplier-answer.ts takes them).
+//
 // Repeats: a double click or a Slack retry finds the approval recorded and changes nothing, and the outbox keys make
 // it post nothing twice.
 import { writeAudit } from '../../db/audit.js';
@@ -24,7 +27,9 @@ import {
 } from '../../decision/purchase-order-rules.js';
 import { recordApproval } from '../../db/stores/purchase-orders.js';
 import type { OutboxCall } from '../../outbox/index.js';
+import { loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { purchaseOrderOutcomeCalls } from '../../thread/po-outcome.js';
+import { supplierPoParts, supplierPurchaseOrderCalls } from '../../thread/supplier-channel.js';
 import { approversToRemind } from '../reminders/remind-po-approvers.js';
 import type { ServiceContext } from '../service-context.js';
 import { changePurchaseOrder } from './change-purchase-order.js';
@@ -119,5 +124,16 @@ async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string
     settings.approvers,
     po.approvals.map((a) => a.approverSlackUserId),
   );
-  return purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'approval', required, waitingFor });
+  const calls = await purchaseOrderOutcomeCalls(ctx.db, { po, by, kind: 'approval', required, waitingFor });
+  return po.status === 'approved' ? [...calls, ...(await toConnectedSuppliers(ctx, po))] : calls;
+}
+
+/** Once approved, each connected supplier's part goes to its own channel, to accept or query (supplier-answer.ts). */
+async function toConnectedSuppliers(ctx: ServiceContext, po: PurchaseOrderView): Promise<OutboxCall[]> {
+  const connected = await ctx.db.supplier.count({
+    where: { id: { in: po.allocations.map((a) => a.supplierId) }, slackChannelId: { not: null } },
+  });
+  if (connected === 0) return [];
+  const { state } = await loadCheckpoint(ctx.db, po.negotiationId);
+  return supplierPurchaseOrderCalls(po, await supplierPoParts(ctx.db, po, state), state);
 }

@@ -34,6 +34,7 @@ import {
   reviewPageCodec,
   settingsVersionCodec,
   supplierChoiceCodec,
+  supplierPoRefCodec,
   whichQuestionCodec,
 } from '../ids.js';
 import {
@@ -191,11 +192,11 @@ interface ClickBase {
   /** Values its codec must refuse — stale, forged, another button's — or why it reads none. */
   forged: (string | undefined)[] | { none: string };
   /**
-   * 'open their own form': a connected supplier's button (Submit offer), pressed by people of the supplier's
-   * organisation: not turned away here, the screen is asked with the person's own team. Every other click refuses
-   * someone of another organisation.
+   * A connected supplier's button (Submit offer, Accept PO, Query), pressed by people of the supplier's organisation:
+   * not turned away here; the service or screen is asked with the person's own team — `asks` is that call's arguments.
+   * Every other click refuses someone of another organisation.
    */
-  outsiders?: 'open their own form';
+  outsiders?: { asks: unknown[] };
 }
 
 /**
@@ -276,6 +277,12 @@ const WHICH_QUESTION_FORGED = [
 const DRAFT = draftRefCodec.encode({ n: IDS.negotiation, q: 7 });
 const DRAFT_FORGED = [JSON.stringify({ n: IDS.negotiation }), JSON.stringify({ n: IDS.negotiation, q: 0 }), NO_VALUE];
 const OFFER_REF = { n: IDS.negotiation, s: IDS.supplier, r: 2 };
+const SUPPLIER_PO_REF = { po: IDS.purchaseOrder, s: IDS.supplier };
+const SUPPLIER_PO_FORGED = [
+  JSON.stringify({ po: IDS.purchaseOrder }),
+  JSON.stringify({ ...SUPPLIER_PO_REF, s: '<!here>' }),
+  NO_VALUE,
+];
 const CATALOG_IMPORT = catalogImportCodec.encode({ ci: CATALOG_PREVIEW.importId });
 const CATALOG_IMPORT_FORGED = ['{"ci":"<x>"}', NO_VALUE];
 
@@ -422,7 +429,25 @@ const CLICKS: ClickRow[] = [
     forged: [JSON.stringify({ n: IDS.negotiation, s: IDS.supplier }), JSON.stringify({ ...OFFER_REF, r: 0 }), NO_VALUE],
     service: (f) => answering(f.screens.offerModal, LOADED),
     ...OPENS_MODAL,
-    outsiders: 'open their own form',
+    outsiders: { asks: [TEAM, OFFER_REF, 'T0OUTSIDER'] },
+  },
+  {
+    action: ACTION.poSupplierAccept,
+    value: supplierPoRefCodec.encode(SUPPLIER_PO_REF),
+    forged: SUPPLIER_PO_FORGED,
+    service: (f) => answering(f.parley.acceptSupplierPo, DONE),
+    ...COMMITS,
+    outsiders: {
+      asks: [TEAM, { purchaseOrderId: IDS.purchaseOrder, supplierId: IDS.supplier, by: USER, byTeamId: 'T0OUTSIDER' }],
+    },
+  },
+  {
+    action: ACTION.poSupplierQuery,
+    value: supplierPoRefCodec.encode(SUPPLIER_PO_REF),
+    forged: SUPPLIER_PO_FORGED,
+    service: (f) => answering(f.screens.poQueryModal, LOADED),
+    ...OPENS_MODAL,
+    outsiders: { asks: [TEAM, { purchaseOrderId: IDS.purchaseOrder, supplierId: IDS.supplier }, 'T0OUTSIDER'] },
   },
   {
     action: indexedActionId(ACTION.curveballChoose, 1),
@@ -575,12 +600,13 @@ describe.each(CLICKS)('click $action', (row) => {
     return;
   }
 
-  if (row.outsiders === 'open their own form') {
-    it('opens someone of another organisation their own form: the screen is asked with their own team', async () => {
+  const { outsiders } = row;
+  if (outsiders) {
+    it('lets someone of another organisation act on their own part: asked with their own team', async () => {
       const clicked = click(row, undefined, true);
       await clicked.run();
       expect(clicked.ack).toHaveBeenCalledTimes(1);
-      expect(row.service(clicked).spy.mock.calls).toEqual([[TEAM, OFFER_REF, 'T0OUTSIDER']]);
+      expect(row.service(clicked).spy.mock.calls).toEqual([outsiders.asks]);
       expect(clicked.slack.postEphemeral).not.toHaveBeenCalled();
     });
   } else
@@ -790,6 +816,18 @@ const SUBMISSIONS: SubmissionRow[] = [
     service: (f) => answering(f.parley.submitSupplierOffer, DONE),
     // Its submitter is of another organisation: the form itself says what went wrong, under its first line.
     refusal: { field: offerPriceBlockId(0) },
+    failure: 'kept open like a refusal',
+  },
+  {
+    callback: CALLBACK.poQueryModal,
+    metadata: supplierPoRefCodec.encode(SUPPLIER_PO_REF),
+    values: {
+      [BLOCK.poQueryText]: { [ACTION.poQueryText]: { type: 'plain_text_input', value: 'Can line 2 ship later?' } },
+    },
+    forged: { metadata: [JSON.stringify({ po: IDS.purchaseOrder }), ''], answer: CLOSES },
+    service: (f) => answering(f.parley.querySupplierPo, DONE),
+    // Its submitter is of another organisation: the form itself says what went wrong, under the question.
+    refusal: { field: BLOCK.poQueryText },
     failure: 'kept open like a refusal',
   },
   {

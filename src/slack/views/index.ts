@@ -30,3 +30,4 @@ export * from './comparison-choice.js';
 export * from './suppliers.js';
 export * from './offer-modal.js';
 export * from './supplier-thread.js';
+export * from './supplier-po.js';

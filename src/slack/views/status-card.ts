@@ -47,7 +47,14 @@ export type StatusStage =
   | { stage: 'live' }
   | { stage: 'deciding'; suppliers?: StatusSupplierRow[]; postCurveball?: boolean }
   | { stage: 'decision'; recommended: string[]; total: number; isSplit?: boolean }
-  | { stage: 'approved'; poNumber: string; approvedBy: string[]; approvedAt: Date }
+  | {
+      stage: 'approved';
+      poNumber: string;
+      approvedBy: string[];
+      approvedAt: Date;
+      /** Connected suppliers who accepted their part of it, in their own channel. */
+      acceptedBy?: readonly { supplierName: string; by: string; at: Date }[];
+    }
   | { stage: 'rejected'; poNumber: string; reason: string; rejectedBy: string; rejectedAt?: Date | null }
   | { stage: 'failed'; message: string }
   /** Concluded without an award: nothing meets the buyer's mandate (a premium's consent may still lead to one). */
@@ -146,7 +153,15 @@ function describe(model: StatusCardModel): { icon: string; title: string; body: 
       return {
         icon: ':white_check_mark:',
         title: `${inline(s.poNumber, 40)} approved`,
-        body: [context([`Approved by ${listPeople(s.approvedBy)} · ${slackDate(s.approvedAt)}`])],
+        body: [
+          context([`Approved by ${listPeople(s.approvedBy)} · ${slackDate(s.approvedAt)}`]),
+          ...(s.acceptedBy ?? []).map((accepted) =>
+            context([
+              `:handshake: Accepted by ${inline(accepted.supplierName, 80)} (${who(accepted.by)}) · ` +
+                slackDate(accepted.at),
+            ]),
+          ),
+        ],
       };
     case 'rejected':
       return {

@@ -109,18 +109,36 @@ export function buildSupplierRequest(model: SupplierRequestModel): SlackMessage 
   }
   blocks.push(
     formFits
-      ? actions(`offer:${model.offer.r}`, [
-          button({
-            text: 'Submit offer',
-            actionId: ACTION.offerOpen,
-            value: offerButtonCodec.encode(model.offer),
-            style: 'primary',
-          }),
-        ])
+      ? submitOfferActions(model.offer)
       : context([
           `${plural(model.lines.length, 'line')} is more than the form takes (${OFFER_MODAL_LINES_MAX}): reply in ` +
             'this thread with your revised quotation workbook.',
         ]),
   );
   return { text: `${BRAND_AGENT_NAME}, for ${model.brandName}: ${model.text.slice(0, 200)}`, blocks };
+}
+
+function submitOfferActions(offer: OfferModalRef) {
+  return actions(`offer:${offer.r}`, [
+    button({
+      text: 'Submit offer',
+      actionId: ACTION.offerOpen,
+      value: offerButtonCodec.encode(offer),
+      style: 'primary',
+    }),
+  ]);
+}
+
+/**
+ * The answer to a supplier's words in its thread: kept and passed to the buyer, and — while the round waits for its
+ * offer — the Submit offer button again, since only what is submitted there is recorded as an offer.
+ */
+export function buildSupplierWordsNoted(model: { buyerId: string; offer: OfferModalRef | null }): SlackMessage {
+  const noted = `Thank you: your message is kept with this negotiation and passed to ${mention(model.buyerId)}.`;
+  return {
+    text: 'Your message was passed to the buyer',
+    blocks: model.offer
+      ? [section(`${noted} An offer is recorded only as you submit it here:`), submitOfferActions(model.offer)]
+      : [section(`${noted} The buyer answers in this thread.`)],
+  };
 }

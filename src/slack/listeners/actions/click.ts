@@ -84,14 +84,17 @@ export function refuseOutsider(args: ClickArgs, at: ClickedAt): Promise<void> | 
  * that was not is sent again by the person (every service is idempotent). Slow work runs after the ack. But Slack
  * shows the person an error when the ack takes over 3 s, so a call still running at `deadlineMs` (a slow database)
  * is acknowledged then and finishes on its own; the person then hears of a refusal or a failure privately.
+ * Someone of another organisation is turned away (refuseOutsider) unless `outsiders` says the button is theirs.
  */
 export function onClick(
   run: (args: ClickArgs, at: ClickedAt) => Promise<Outcome | null>,
-  deadlineMs = ACK_DEADLINE_MS,
+  options: { deadlineMs?: number; outsiders?: 'their own part' } = {},
 ) {
+  const { deadlineMs = ACK_DEADLINE_MS } = options;
   return async (args: ClickArgs): Promise<void> => {
     const at = clickedAt(args.body);
-    const refused = refuseOutsider(args, at);
+    // 'their own part': a connected supplier's button (Accept PO), whose service checks the person's own team.
+    const refused = options.outsiders === 'their own part' ? null : refuseOutsider(args, at);
     if (refused) return refused;
     const running = run(args, at);
     const settled = await settleWithin(running, deadlineMs);

@@ -6,6 +6,7 @@ import { acceptPremium } from './accept-premium.js';
 import { rateRecommendation } from './rate-recommendation.js';
 import { ackOnly } from './ack-only.js';
 import { answerQuestion } from './answer-question.js';
+import { acceptSupplierPo, openPoQueryModal } from './answer-supplier-po.js';
 import { answerWhichQuestion } from './answer-which-question.js';
 import { catalogCancel } from './catalog-cancel.js';
 import { catalogImport } from './catalog-import.js';
@@ -58,6 +59,9 @@ export function register(app: App, deps: SlackDeps): void {
   on(ACTION.draftSend, decideDraft(deps));
   on(ACTION.draftSkip, decideDraft(deps));
   on(ACTION.offerOpen, openOfferModal(deps));
+  // The approved PO in the supplier's own channel: its Accept, its Query
+  on(ACTION.poSupplierAccept, acceptSupplierPo(deps));
+  on(ACTION.poSupplierQuery, openPoQueryModal(deps));
   // Decision and PO
   on(ACTION.decisionOpenPo, openPoModal(deps));
   on(ACTION.decisionAcceptPremium, acceptPremium(deps));

@@ -35,7 +35,15 @@ describe('threadReply', () => {
       clientMsgId: CLIENT_MSG_ID,
       text: 'Net 60, please',
       by: USER,
+      byTeamId: null,
     });
+  });
+
+  it('names the author’s organisation where a shared channel’s event says (a connected supplier’s people)', async () => {
+    const event = { ...messageEvent('We can do 5% less', { threadTs: THREAD_TS }), user_team: 'T0NINGBO01' };
+    const { run, parley } = receive(event as unknown as ThreadReplyArgs['event']);
+    await run();
+    expect(parley.threadReply).toHaveBeenCalledWith(TEAM, expect.objectContaining({ byTeamId: 'T0NINGBO01' }));
   });
 
   it('takes a reply also sent to the channel (thread_broadcast) as an answer too', async () => {

@@ -15,6 +15,8 @@ const threadReplySchema = z.object({
   ts: z.string(),
   thread_ts: z.string(),
   client_msg_id: z.string().optional(),
+  /** In a shared channel, the author's organisation: a connected supplier's people write in its thread. */
+  user_team: z.string().optional(),
 });
 
 export type ThreadReplyArgs = Pick<SlackEventMiddlewareArgs<'message'>, 'event' | 'body'>;
@@ -34,6 +36,7 @@ export function threadReply({ parley }: SlackDeps) {
       clientMsgId: reply.data.client_msg_id ?? null,
       text: reply.data.text,
       by: reply.data.user,
+      byTeamId: reply.data.user_team ?? null,
     });
     if (result && !result.ok) log.info('thread reply not taken as an answer', { error: result.error });
   };

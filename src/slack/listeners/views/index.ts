@@ -12,6 +12,7 @@ import { rejectPo } from './reject-po.js';
 import { saveSettings } from './save-settings.js';
 import { startNegotiation } from './start-negotiation.js';
 import { submitOffer } from './submit-offer.js';
+import { queryPo } from './query-po.js';
 
 export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.startModal, startNegotiation(deps));
@@ -21,4 +22,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.catalogModal, catalogUpload(deps));
   app.view<ViewSubmitAction>(CALLBACK.suppliersModal, connectSupplier(deps));
   app.view<ViewSubmitAction>(CALLBACK.offerModal, submitOffer(deps));
+  app.view<ViewSubmitAction>(CALLBACK.poQueryModal, queryPo(deps));
 }

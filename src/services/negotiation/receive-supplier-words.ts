@@ -1,0 +1,91 @@
+// A person of a connected supplier writes in words in its negotiation thread, in its own channel, instead of (or
+// before) submitting an offer. The words are kept — a ThreadReply row, once per Slack message, audited — and passed to
+// the buyer in the negotiation's thread; the supplier is answered there with Submit offer while the round waits for
+// its offer, since only what it submits is recorded as an offer: words are never turned into figures behind its back.
+// Someone of the brand writing in that thread is conversation with the supplier, and is left alone.
+import type { ThreadReplyInput } from '../../app-types.js';
+import { writeAudit } from '../../db/audit.js';
+import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
+import { enqueueSlackCalls } from '../../outbox/index.js';
+import { supplierWordsCalls } from '../../thread/supplier-channel.js';
+import { parseSupplierThreadKey, questionAddressee } from '../../thread/thread.js';
+import { done, refused } from '../outcome.js';
+import type { ServiceContext } from '../service-context.js';
+import { ANSWER_MAX, ENDED } from './answer-question.js';
+import type { ThreadReplyAnswer } from './receive-thread-reply.js';
+
+/** Null when the thread is no negotiation's thread in a connected supplier's channel. */
+export async function receiveSupplierWords(
+  ctx: ServiceContext,
+  reply: ThreadReplyInput,
+): Promise<ThreadReplyAnswer | null> {
+  // The thread's first message is the one Parley posted under the negotiation's supplier-thread key.
+  const root = await ctx.db.slackOutbox.findFirst({
+    where: { channelId: reply.channelId, resultTs: reply.threadTs, dedupeKey: { contains: ':supplier:' } },
+    select: { dedupeKey: true },
+  });
+  const thread = root && parseSupplierThreadKey(root.dedupeKey);
+  if (!thread) return null;
+  const { negotiationId, supplierCode } = thread;
+  const supplier = await ctx.db.supplier.findFirst({
+    where: { slackChannelId: reply.channelId, connectionLostAt: null },
+    select: { name: true, code: true, slackTeamId: true },
+  });
+  const negotiation = await ctx.db.negotiation.findUnique({
+    where: { id: negotiationId },
+    select: { status: true, startedBySlackUserId: true },
+  });
+  if (!supplier || !negotiation) return null;
+  const text = reply.text.trim().slice(0, ANSWER_MAX);
+  const row = {
+    workspaceId: ctx.workspace.id,
+    negotiationId,
+    channelId: reply.channelId,
+    threadTs: reply.threadTs,
+    messageTs: reply.messageTs,
+    clientMsgId: reply.clientMsgId,
+    userId: reply.by,
+    text,
+  };
+  const theirs = supplier.slackTeamId !== null && reply.byTeamId === supplier.slackTeamId;
+  if (!theirs || text === '') {
+    await ctx.db.threadReply.create({ data: { ...row, outcome: 'not_addressed' } });
+    return {
+      ...refused('not_allowed', `Only people of ${supplier.name} write for it in this thread.`),
+      negotiationId,
+    };
+  }
+  const { state } = await loadCheckpoint(ctx.db, negotiationId);
+  if (engineRoleOf(state, supplier.code) !== supplierCode) return null;
+  const rowInNegotiation = await ctx.db.negotiationSupplier.findFirst({
+    where: { negotiationId, supplier: { code: supplier.code } },
+    select: { id: true },
+  });
+  const awaiting = !ENDED[negotiation.status] && state.suppliers[supplierCode]?.awaitingReply === true;
+  const offer = awaiting && rowInNegotiation ? { n: negotiationId, s: rowInNegotiation.id, r: state.round } : null;
+  const place = {
+    negotiationId,
+    supplierCode,
+    channelId: reply.channelId,
+    buyerId: questionAddressee(negotiation),
+  };
+  const calls = await supplierWordsCalls(ctx.db, {
+    place,
+    state,
+    messageTs: reply.messageTs,
+    by: reply.by,
+    text,
+    offer,
+  });
+  await ctx.db.$transaction(async (tx) => {
+    await tx.threadReply.create({ data: { ...row, outcome: 'supplier_words' } });
+    await writeAudit(tx, reply.by, {
+      action: 'negotiation.supplier_wrote',
+      entityType: 'negotiation',
+      entityId: negotiationId,
+      data: { supplierCode, round: state.round, text, teamId: reply.byTeamId },
+    });
+    await enqueueSlackCalls(tx, calls);
+  });
+  return { ...done({ outcome: 'supplier_words' as const, resume: false }), negotiationId };
+}
