@@ -7,6 +7,11 @@
 // `--png PATH` also writes a picture of the thread (dev/slack-stand-in/thread-picture.ts) to PATH.
 // `--fresh` plays it on a brand-new workspace id instead of the seeded Valden Outdoor one: Parley sets the workspace
 // up itself (nothing seeded), an approver imports the brand's own catalog CSV with `/parley catalog`, then the story.
+// `--connect` plays it with the quoting supplier as a real counterpart: Ningbo Everbright's own organisation shares
+// #valden-ningbo with the brand (Slack Connect), an approver connects it with `/parley suppliers`, the buyer sends each
+// of Alex's drafts, and Wei Zhang of Ningbo writes once in words, then answers through Submit offer and accepts the
+// approved PO in that channel; the two simulated competitors stay as market references. The supplier's channel is
+// printed too, and the demo fails if it carries another supplier's name.
 // The demo fails if the approved award costs more than the quote's landed cost without the buyer's click, and if any
 // Web API call Parley made fails the call-log check (Slack's method specs and Block Kit limits).
 import { mkdtempSync } from 'node:fs';
@@ -15,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatMoney } from '../src/commerce/money.js';
+import { SIMULATED_SUPPLIERS } from '../src/config/business-rules.js';
 import { env } from '../src/config/env.js';
 import { openAppDatabase } from '../src/db/app-database.js';
 import { decide, decisionInputFromState } from '../src/decision/decide.js';
@@ -27,6 +33,13 @@ import { brandCatalogCsv, freshTeam, skusOfSample } from './slack-stand-in/fresh
 import { playCatalogImport } from './slack-stand-in/play-catalog-import.js';
 import { playStory } from './slack-stand-in/play-story.js';
 import { threadPicturePng } from './slack-stand-in/thread-picture.js';
+import {
+  addSupplierOrganisation,
+  NINGBO,
+  playConnectSupplier,
+  SHARED_CHANNEL,
+  weiAnswering,
+} from './slack-stand-in/supplier-org.js';
 import { CHANNEL, PEOPLE, startSandboxedParley, TEAM_ID } from './slack-stand-in/sandboxed-parley.js';
 
 const DEFAULT_SAMPLE = new URL('../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
@@ -40,8 +53,14 @@ const { values } = parseArgs({
     premium: { type: 'string', default: 'leave' },
     fresh: { type: 'boolean', default: false },
     png: { type: 'string' },
+    connect: { type: 'boolean', default: false },
   },
 });
+if (values.connect && (values.xlsx || values.fresh)) {
+  throw new Error(
+    '--connect plays the bundled quotation of Ningbo Everbright, the supplier it connects: not with --xlsx or --fresh',
+  );
+}
 const premium = values.premium;
 if (premium !== 'accept' && premium !== 'leave') throw new Error(`--premium must be accept or leave, not ${premium}`);
 const seed = Number(values.seed);
@@ -57,7 +76,20 @@ const callLogPath = env.SLACK_CALL_LOG ?? join(mkdtempSync(join(tmpdir(), 'parle
 const team = values.fresh ? freshTeam() : undefined;
 const db = await openAppDatabase(env);
 // The seeded demo workspace; a fresh one gets nothing from here — Parley sets it up when it meets the team.
-if (!team) await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: env.SEED_BRAND_NAME });
+if (!team) {
+  await seedWorkspace(db.prisma, { slackTeamId: TEAM_ID, brandName: env.SEED_BRAND_NAME });
+  // Each story starts with no supplier connected (the database outlives the run): `--connect` connects Ningbo itself.
+  await db.prisma.supplier.updateMany({
+    where: { workspace: { slackTeamId: TEAM_ID }, slackChannelId: { not: null } },
+    data: {
+      slackChannelId: null,
+      slackTeamId: null,
+      connectedAt: null,
+      connectedBySlackUserId: null,
+      connectionLostAt: null,
+    },
+  });
+}
 const parley = await startSandboxedParley({
   db,
   callLogPath,
@@ -83,8 +115,21 @@ try {
       throw new Error(`the catalog import left ${products} products, not the CSV's ${catalog.products}`);
     }
   }
-  const story = await playStory(parley, { file: { name: basename(filePath), bytes }, premium });
+  if (values.connect) {
+    addSupplierOrganisation(parley.sandbox.model, [PEOPLE.approver.id, PEOPLE.buyer.id]);
+    setup.push(await playConnectSupplier(parley, PEOPLE.approver.id, CHANNEL.id));
+  }
+  const story = await playStory(parley, {
+    file: { name: basename(filePath), bytes },
+    premium,
+    ...(values.connect ? { supplier: weiAnswering() } : {}),
+  });
   const { sandbox } = parley;
+  const channels = [CHANNEL, ...(values.connect ? [SHARED_CHANNEL] : [])].map((c) => sandbox.channelJson(c.id));
+  const supplierChannel = channels.find((c) => c.id === SHARED_CHANNEL.id);
+  const leaked = SIMULATED_SUPPLIERS.filter((other) =>
+    supplierChannel?.messages.some((m) => m.text.includes(other.name)),
+  );
   const calls = sandbox.model.calls;
   const failed = calls.filter((call) => !call.ok).length;
   const problems = checkCallLog(callLogPath);
@@ -93,6 +138,12 @@ try {
     include: { negotiation: { include: { purchaseOrders: { include: { approvals: true } } } } },
   });
   const po = quotation.negotiation?.purchaseOrders.find((p) => p.status === 'approved') ?? null;
+  const accepted = po
+    ? await db.prisma.purchaseOrderAllocation.findMany({
+        where: { purchaseOrderId: po.id, acceptedAt: { not: null } },
+        include: { supplier: { select: { name: true } } },
+      })
+    : [];
   const versusQuote =
     po && quotation.negotiation
       ? againstQuote(
@@ -105,22 +156,21 @@ try {
     `${basename(filePath)} → ${quotation.negotiation?.status ?? quotation.status} negotiation with 3 suppliers, ` +
     (po
       ? `${po.number} approved by ${po.approvals.map((a) => nameOf(a.approverSlackUserId)).join(' and ')} ` +
-        `(${formatMoney(Number(po.effectiveLandedCost), po.currency)} landed${versusQuote})`
+        `(${formatMoney(Number(po.effectiveLandedCost), po.currency)} landed${versusQuote})` +
+        accepted.map((a) => `, accepted by ${a.supplier.name} in #${SHARED_CHANNEL.name}`).join('')
       : 'no PO approved') +
     ` · ${calls.length} Web API calls, ${failed} failed, ${problems.length} against Slack's specs · ${seconds} s`;
 
   if (values.json) {
+    // One line: the last line of the output is the whole JSON object.
     console.log(
-      JSON.stringify(
-        {
-          setup,
-          actions: story.actions,
-          thread: sandbox.threadJson(CHANNEL.id, story.threadTs),
-          summary,
-        },
-        null,
-        2,
-      ),
+      JSON.stringify({
+        setup,
+        actions: story.actions,
+        thread: sandbox.threadJson(CHANNEL.id, story.threadTs),
+        channels,
+        summary,
+      }),
     );
   } else {
     console.log(`Parley demo — ${db.kind} database, the local Slack stand-in, offline agents (seed ${seed})\n`);
@@ -133,6 +183,11 @@ try {
     for (const action of story.actions) console.log(`  • ${action}`);
     console.log(`\nThe thread in #${CHANNEL.name}, as a person reads it:\n`);
     console.log(sandbox.renderThread(CHANNEL.id, story.threadTs));
+    if (supplierChannel) {
+      console.log(`\n#${SHARED_CHANNEL.name}, shared with ${NINGBO}, as Wei reads it:\n`);
+      for (const root of sandbox.model.topLevel(SHARED_CHANNEL.id))
+        console.log(sandbox.renderThread(SHARED_CHANNEL.id, root.ts));
+    }
     console.log(`\n${summary}`);
   }
   if (values.png) {
@@ -141,6 +196,14 @@ try {
       sandbox.threadJson(CHANNEL.id, story.threadTs),
     );
     await writeFile(values.png, picture);
+  }
+  if (leaked.length > 0) {
+    console.error(`The supplier's channel names other suppliers: ${leaked.map((o) => o.name).join(', ')}`);
+    process.exitCode = 1;
+  }
+  if (values.connect && accepted.length === 0) {
+    console.error('The supplier did not accept the PO in its channel');
+    process.exitCode = 1;
   }
   if (problems.length > 0) {
     console.error(`Web API calls real Slack would refuse (${callLogPath}):\n${formatProblems(problems)}`);

@@ -13,7 +13,14 @@ import { type Json, type ModelOptions, SlackModel, type SandboxCall } from './mo
 import { basicCredentials, SandboxOAuth, type SandboxInstallation } from './oauth.js';
 import { applyResponse } from './response-url.js';
 import { isRecord } from './shapes.js';
-import { renderThread, threadJson, type TranscriptMessage, type TranscriptOptions } from './transcript.js';
+import {
+  type ChannelTranscript,
+  channelJson,
+  renderThread,
+  threadJson,
+  type TranscriptMessage,
+  type TranscriptOptions,
+} from './transcript.js';
 import { readManifest } from './scopes.js';
 import { callMethod, decodeArgs, type MethodResult, type WebApiContext } from './web-api.js';
 
@@ -158,6 +165,8 @@ export interface SlackSandbox {
   installation(teamId: string): SandboxInstallation | undefined;
   renderThread(channel: string, threadTs: string, options?: TranscriptOptions): string;
   threadJson(channel: string, threadTs: string, options?: TranscriptOptions): TranscriptMessage[];
+  /** A channel's every message as its members read it (the demo's `--json` `channels`). */
+  channelJson(channel: string): ChannelTranscript;
   /** Resolves with the first truthy value `probe` returns after a model change, or rejects after `timeoutMs`. */
   waitFor<T>(probe: () => T | undefined | null | false, options?: { timeoutMs?: number; what?: string }): Promise<T>;
   close(): Promise<void>;
@@ -493,6 +502,7 @@ export async function startSlackSandbox(input: SlackSandboxOptions = {}): Promis
     installation: (teamId) => oauth.installationOf(teamId),
     renderThread: (channel, threadTs, transcriptOptions) => renderThread(model, channel, threadTs, transcriptOptions),
     threadJson: (channel, threadTs, transcriptOptions) => threadJson(model, channel, threadTs, transcriptOptions),
+    channelJson: (channel) => channelJson(model, channel),
     waitFor: (probe, waitOptions = {}) => waitFor(model, probe, waitOptions),
     async close() {
       await Promise.all([...teams.values()].map((team) => team.driver.idle()));

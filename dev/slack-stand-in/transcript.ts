@@ -256,3 +256,25 @@ export function renderThread(
   }
   return out.join('\n').trimEnd() + '\n';
 }
+
+/** A channel as its members read it, threads included, oldest first: `from` is who posted, `text` all a person sees. */
+export interface ChannelTranscript {
+  id: string;
+  name: string;
+  /** A Slack Connect channel, shared with another organisation. */
+  shared: boolean;
+  messages: { from: string; text: string }[];
+}
+
+export function channelJson(model: SlackModel, channel: string): ChannelTranscript {
+  const found = model.channels.get(channel);
+  return {
+    id: channel,
+    name: found?.name ?? channel,
+    shared: found?.sharedWith !== undefined,
+    messages: model.messages(channel).map((message) => ({
+      from: authorOf(model, message),
+      text: messageLines(model, message).join('\n'),
+    })),
+  };
+}

@@ -13,14 +13,20 @@ import { CHANNEL, PEOPLE, TEAM_ID } from '../../dev/slack-stand-in/sandboxed-par
 import { SIMULATED_SUPPLIERS } from '../../src/config/business-rules.js';
 import { loadCheckpoint } from '../../src/db/stores/negotiation-store.js';
 import { scopeToWorkspace } from '../../src/db/scoped.js';
-import { ACTION, BLOCK, CALLBACK, SLASH_COMMAND } from '../../src/slack/ids.js';
+import { ACTION, CALLBACK } from '../../src/slack/ids.js';
+import {
+  addSupplierOrganisation,
+  NINGBO,
+  playConnectSupplier,
+  SHARED_CHANNEL,
+  twoPercentLess,
+  WEI,
+  WEI_WORDS,
+  weiAnswering,
+} from '../../dev/slack-stand-in/supplier-org.js';
 
 const SAMPLE = new URL('../../data/samples/02-title-block-header-row-9.xlsx', import.meta.url);
-const SUPPLIER_TEAM = 'T0NINGBO01';
-const WEI = { id: 'U0WEI00001', name: 'wei', realName: 'Wei Zhang', isBot: false, teamId: SUPPLIER_TEAM };
-const SHARED = { id: 'C0NINGBO01', name: 'valden-ningbo' };
-const NINGBO = 'Ningbo Everbright Garments Co., Ltd.';
-const WORDS = 'We can do better on the jackets if the order is firm by Friday.';
+const SHARED = SHARED_CHANNEL;
 
 const running = useSandboxedParley({
   afterStart: async ({ db, parley }) => {
@@ -28,57 +34,24 @@ const running = useSandboxedParley({
       where: { slackTeamId: TEAM_ID },
       data: { settings: { approvers: [PEOPLE.approver.id, PEOPLE.secondApprover.id] } },
     });
-    const { model } = parley.sandbox;
-    model.addUser(WEI);
-    model.addChannel({
-      ...SHARED,
-      isPrivate: false,
-      members: [PEOPLE.approver.id, PEOPLE.buyer.id, WEI.id, model.botUserId],
-      sharedWith: { teamId: SUPPLIER_TEAM },
-    });
+    addSupplierOrganisation(parley.sandbox.model, [PEOPLE.approver.id, PEOPLE.buyer.id]);
   },
 });
-
-/** Wei's offer: every line 2% under the form's starting price (their own last one), at 40 days and 30/70. */
-function twoPercentLess(form: SandboxView) {
-  const values: Record<string, string> = { [BLOCK.offerLeadTime]: '40', [BLOCK.offerPaymentTerms]: '30/70' };
-  const blocks = (form.view.blocks ?? []) as { block_id?: string; element?: { initial_value?: string } }[];
-  for (const { block_id: blockId, element } of blocks) {
-    if (blockId?.startsWith(`${BLOCK.offerPrice}:`) && element?.initial_value) {
-      values[blockId] = String(Math.round(Number(element.initial_value) * 98) / 100);
-    }
-  }
-  return values;
-}
 
 describe('negotiating with a connected supplier', () => {
   it('sends only what the buyer sent, records what the supplier submitted, and keeps the channel discreet', async () => {
     const { sandbox } = running.parley;
     const { driver, model } = sandbox;
     // The approver connects Ningbo to its shared channel.
-    await driver.slashCommand(PEOPLE.approver.id, CHANNEL.id, SLASH_COMMAND, 'suppliers');
-    const connect = await sandbox.waitFor(
-      () => model.openViews(PEOPLE.approver.id).find((view) => view.view.callback_id === CALLBACK.suppliersModal),
-      { what: 'the suppliers modal' },
-    );
-    await driver.submitView(PEOPLE.approver.id, connect.id, {
-      [BLOCK.supplierNewName]: NINGBO,
-      [BLOCK.supplierChannel]: SHARED.id,
-    });
+    await playConnectSupplier(running.parley, PEOPLE.approver.id, CHANNEL.id);
 
     const submitted: SandboxView[] = [];
     const story = await playStory(running.parley, {
       file: { name: 'ningbo-quote.xlsx', bytes: await readFile(SAMPLE) },
-      supplier: {
-        person: WEI.id,
-        channelId: SHARED.id,
-        answer: (form) => {
-          submitted.push(form);
-          return twoPercentLess(form);
-        },
-        writesFirst: WORDS,
-        acceptsPo: true,
-      },
+      supplier: weiAnswering((form) => {
+        submitted.push(form);
+        return twoPercentLess(form);
+      }),
     });
     expect(story.actions.some((action) => /clicks \[Send to the supplier\]/.test(action))).toBe(true);
     expect(submitted.length).toBeGreaterThan(0);
@@ -119,9 +92,9 @@ describe('negotiating with a connected supplier', () => {
     expect(JSON.stringify(thread.map((m) => m.blocks))).toContain('Sent to');
 
     // Wei's words: kept, passed to the buyer in the thread, and answered in Ningbo's thread with Submit offer.
-    expect(transcript).toContain(WORDS);
+    expect(transcript).toContain(WEI_WORDS);
     const words = await running.db.prisma.threadReply.findMany({ where: { outcome: 'supplier_words' } });
-    expect(words).toMatchObject([{ userId: WEI.id, text: WORDS, channelId: SHARED.id }]);
+    expect(words).toMatchObject([{ userId: WEI.id, text: WEI_WORDS, channelId: SHARED.id }]);
     const noted = model.messages(SHARED.id).find((m) => m.text === 'Your message was passed to the buyer');
     expect(noted && buttonsIn(noted).map((b) => b.actionId)).toEqual([ACTION.offerOpen]);
 
