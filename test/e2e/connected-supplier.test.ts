@@ -41,7 +41,7 @@ const running = useSandboxedParley({
 describe('negotiating with a connected supplier', () => {
   it('sends only what the buyer sent, records what the supplier submitted, and keeps the channel discreet', async () => {
     const { sandbox } = running.parley;
-    const { driver, model } = sandbox;
+    const { model } = sandbox;
     // The approver connects Ningbo to its shared channel.
     await playConnectSupplier(running.parley, PEOPLE.approver.id, CHANNEL.id);
 
