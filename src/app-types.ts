@@ -103,6 +103,8 @@ export interface NegotiationRequest {
    * shows other suppliers, scores and the mandate. Asked only for such a channel; absent means not confirmed.
    */
   externalChannelConfirmed?: boolean;
+  /** Business days a connected supplier has to answer each message; asked only where suppliers are connected. */
+  supplierReplyDays?: number;
 }
 
 export interface BeginNegotiationInput {
@@ -282,6 +284,7 @@ export interface DecideDraftInput {
   negotiationId: string;
   /** The draft message's sequence in the negotiation. */
   sequence: number;
-  send: boolean;
+  /** Send it or skip it; once sent, close its round without the supplier's answer, or give the supplier more time. */
+  decision: 'send' | 'skip' | 'close' | 'extend';
   by: string;
 }

@@ -1,4 +1,5 @@
-// The scheduled jobs: reminders, approvers' reminders and expiry on JOB_REMINDERS_CRON; on JOB_SWEEP_CRON, queueing
+// The scheduled jobs: reminders, approvers' reminders, expiry and connected suppliers' reply-by times on
+// JOB_REMINDERS_CRON; on JOB_SWEEP_CRON, queueing
 // work whose job was never stored (src/jobs/queue-unqueued-work.ts: the only part of the old recovery sweep pg-boss
 // cannot do). node-cron is the trigger; each tick sends a pg-boss job to the job's own `exclusive` queue, so with
 // several instances one run of a job waits or runs at a time across all of them (a tick while one is pending adds
@@ -15,6 +16,7 @@ import type { BackgroundWork } from './background-work.js';
 import { expirePausedNegotiations } from './expire-paused-negotiations.js';
 import type { JobOptions } from './job-options.js';
 import { remindApprovers } from './remind-approvers.js';
+import { remindSuppliers } from './remind-suppliers.js';
 import { remindUnansweredQuestions } from './remind-unanswered-questions.js';
 import { queueUnqueuedWork } from './queue-unqueued-work.js';
 
@@ -22,6 +24,7 @@ export const JOB_NAMES = [
   'remind-unanswered-questions',
   'remind-approvers',
   'expire-paused-negotiations',
+  'remind-suppliers',
   'queue-unqueued-work',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
@@ -111,6 +114,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
     'remind-approvers': () => remindApprovers(base()),
     'expire-paused-negotiations': () =>
       expirePausedNegotiations({ ...base(), afterDays: config.expirePausedAfterDays }),
+    'remind-suppliers': () => remindSuppliers({ ...base(), work: options.work }),
     'queue-unqueued-work': () => queueUnqueuedWork({ ...base(), work: options.work }),
   };
 
@@ -157,6 +161,7 @@ export async function startJobs(options: StartJobsOptions): Promise<Jobs> {
       'remind-unanswered-questions': config.remindersCron,
       'remind-approvers': config.remindersCron,
       'expire-paused-negotiations': config.remindersCron,
+      'remind-suppliers': config.remindersCron,
       'queue-unqueued-work': config.sweepCron,
     };
     for (const job of JOB_NAMES) {

@@ -266,7 +266,8 @@ export type NegotiationEvent =
   | { type: 'curveball'; curveball: Curveball }
   | { type: 'early_termination_offered'; questionId: string; record: EarlyTerminationRecord }
   /** The buyer closed the round for a connected supplier that had not answered: its standing offer stands. */
-  | { type: 'supplier_no_reply'; round: number; supplierCode: string; by: string }
+  /** `by`: who closed the round for the supplier; null when its reply-by time passed. */
+  | { type: 'supplier_no_reply'; round: number; supplierCode: string; by: string | null }
   | {
       type: 'supplier_done';
       supplierCode: string;
@@ -1120,7 +1121,7 @@ export function receiveSupplierTurn(current: NegotiationState, supplierCode: str
 }
 
 /** The buyer closes the round for a connected supplier that has not answered (or its reply-by time passed). */
-export function closeWithoutReply(current: NegotiationState, supplierCode: string, by: string): StepResult {
+export function closeWithoutReply(current: NegotiationState, supplierCode: string, by: string | null): StepResult {
   if (!current.suppliers[supplierCode]?.awaitingReply) return { state: current, events: [] };
   const state = copyForStep(current);
   const supplier = state.suppliers[supplierCode];

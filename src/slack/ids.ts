@@ -51,6 +51,7 @@ export const ACTION = {
   startSourcing: 'start_sourcing',
   startInvited: 'start_invited',
   startNotes: 'start_notes',
+  startReplyDays: 'start_reply_days',
   /** The buyer's "post it here" for a channel with people from outside the workspace (Slack Connect). */
   startExternalConfirm: 'start_external_confirm',
   rejectReason: 'reject_reason',
@@ -76,6 +77,9 @@ export const ACTION = {
   // A message Alex drafted for a connected supplier, in the buyer's thread: sent as written, or not at all
   draftSend: 'draft_send',
   draftSkip: 'draft_skip',
+  /** On a sent draft: more time for the supplier, or the round closed without its answer now. */
+  draftExtend: 'draft_extend',
+  draftCloseRound: 'draft_close_round',
   /** In the supplier's own channel: opens its Submit offer modal. */
   offerOpen: 'offer_open',
   // The supplier's Submit offer modal: a price per line (one action id, the block names the line) and its terms
@@ -138,6 +142,7 @@ export const BLOCK = {
   startSourcing: ACTION.startSourcing,
   startInvited: ACTION.startInvited,
   startNotes: ACTION.startNotes,
+  startReplyDays: ACTION.startReplyDays,
   startExternalConfirm: ACTION.startExternalConfirm,
   rejectReason: ACTION.rejectReason,
   poQueryText: ACTION.poQueryText,

@@ -6,7 +6,7 @@ import type { WorkspaceTx } from '../db/scoped.js';
 import { engineRoleOf } from '../db/stores/negotiation-store.js';
 import type { NegotiationState } from '../negotiation/engine.js';
 import { confidentialFacts } from '../outbox/discretion-check.js';
-import { enqueueSlackCall, enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
+import { enqueueSlackCall, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import {
   buildHeldBackNotice,
   buildPoQuerySent,
@@ -16,7 +16,9 @@ import {
   buildSupplierRequest,
   buildSupplierThreadStart,
   buildSupplierWelcome,
+  buildSupplierReplyNotice,
   buildSupplierWordsNoted,
+  type DraftOutcome,
   type OfferModalRef,
   type SlackMessage,
 } from '../slack/views/index.js';
@@ -88,24 +90,7 @@ function inSupplierThread(
   ];
 }
 
-/** A message the buyer sends to a connected supplier: its words, the lines to quote and Submit offer for this round. */
-function supplierRequestCalls(
-  place: SupplierThreadPlace,
-  state: NegotiationState,
-  sent: { sequence: number; text: string },
-): OutboxCall[] {
-  const request = buildSupplierRequest({
-    brandName: state.brandName,
-    text: sent.text,
-    round: state.round,
-    currency: state.baseline.currency,
-    lines: state.baseline.lines,
-    offer: { n: place.negotiationId, s: place.negotiationSupplierId, r: state.round },
-  });
-  return inSupplierThread(place, state, supplierMessageKey(place.negotiationId, sent.sequence), request);
-}
-
-/** A draft for a connected supplier as the buyer decided it: which one, its words, who decided. */
+/** A draft for a connected supplier as the buyer decided it: which one, its words, who sent or skipped it. */
 export interface DecidedDraft {
   negotiationId: string;
   supplierCode: string;
@@ -115,34 +100,104 @@ export interface DecidedDraft {
   by: string;
 }
 
-/** The draft in the buyer's thread, replaced by what became of it (no buttons: it is decided once). */
-function draftDecidedCall(thread: Thread, state: NegotiationState, draft: DecidedDraft, channelId: string | null) {
+/** The draft in the buyer's thread, replaced by what became of it; `change` names the edit for its dedupe key. */
+function draftCardCall(
+  thread: Thread,
+  state: NegotiationState,
+  draft: DecidedDraft,
+  outcome: DraftOutcome,
+  change: string,
+) {
   const key = draftKey(draft.negotiationId, draft.sequence);
-  const card = { ...draft, supplierName: supplierName(state, draft.supplierCode) };
-  const body = buildSupplierDraftDecided(
-    channelId === null ? { ...card, decision: 'skipped' } : { ...card, decision: 'sent', channelId },
-  );
-  return edit(thread, `${key}:${channelId === null ? 'skipped' : 'sent'}`, key, body);
+  const body = buildSupplierDraftDecided({ ...draft, supplierName: supplierName(state, draft.supplierCode), outcome });
+  return edit(thread, `${key}:${change}`, key, body);
 }
 
-/** Sends the draft: the request in the negotiation's thread in the supplier's channel, and the draft marked sent. */
-export async function enqueueDraftSent(
-  tx: WorkspaceTx,
-  input: { place: SupplierThreadPlace; state: NegotiationState; thread: Thread; draft: DecidedDraft },
-): Promise<void> {
-  const { place, state, thread, draft } = input;
-  await enqueueSlackCalls(tx, [
-    ...supplierRequestCalls(place, state, draft),
-    draftDecidedCall(thread, state, draft, place.channelId),
-  ]);
+/** When the supplier answers by, and how many business days each extension gives. */
+export interface ReplyBy {
+  replyBy: Date;
+  replyDays: number;
+}
+
+/**
+ * Sends the draft: the request in the negotiation's thread in the supplier's channel — its words, the lines to quote,
+ * Submit offer and when to answer by — and the draft marked sent, waiting for the supplier.
+ */
+export function draftSentCalls(
+  place: SupplierThreadPlace,
+  input: { state: NegotiationState; thread: Thread; draft: DecidedDraft } & ReplyBy,
+): OutboxCall[] {
+  const { state, thread, draft, replyBy, replyDays } = input;
+  const request = buildSupplierRequest({
+    brandName: state.brandName,
+    text: draft.text,
+    round: state.round,
+    currency: state.baseline.currency,
+    lines: state.baseline.lines,
+    offer: { n: place.negotiationId, s: place.negotiationSupplierId, r: state.round },
+    replyBy,
+  });
+  const outcome = { decision: 'sent', channelId: place.channelId, replyBy, replyDays } as const;
+  return [
+    ...inSupplierThread(place, state, supplierMessageKey(place.negotiationId, draft.sequence), request),
+    draftCardCall(thread, state, draft, outcome, 'sent'),
+  ];
 }
 
 /** The draft marked skipped in the buyer's thread: nothing goes to the supplier. */
-export async function enqueueDraftSkipped(
-  tx: WorkspaceTx,
-  input: { state: NegotiationState; thread: Thread; draft: DecidedDraft },
-): Promise<void> {
-  await enqueueSlackCalls(tx, [draftDecidedCall(input.thread, input.state, input.draft, null)]);
+export function draftSkippedCalls(input: { state: NegotiationState; thread: Thread; draft: DecidedDraft }) {
+  return [draftCardCall(input.thread, input.state, input.draft, { decision: 'skipped' }, 'skipped')];
+}
+
+/** More time for the supplier: the draft's card and the supplier's thread say until when. */
+export function replyExtendedCalls(
+  place: SupplierThread,
+  input: { state: NegotiationState; thread: Thread; draft: DecidedDraft } & ReplyBy,
+): OutboxCall[] {
+  const { state, thread, draft, replyBy, replyDays } = input;
+  const change = `extended:${replyBy.getTime()}`;
+  const notice = buildSupplierReplyNotice({ kind: 'extended', replyBy, round: draft.round });
+  const outcome = { decision: 'sent', channelId: place.channelId, replyBy, replyDays } as const;
+  return [
+    ...inSupplierThread(place, state, `${supplierMessageKey(place.negotiationId, draft.sequence)}:${change}`, notice),
+    draftCardCall(thread, state, draft, outcome, change),
+  ];
+}
+
+/** The supplier is reminded in its thread of its reply-by time, once. */
+export function replyReminderCalls(
+  place: SupplierThread,
+  input: { state: NegotiationState; sequence: number; round: number; replyBy: Date },
+): OutboxCall[] {
+  const notice = buildSupplierReplyNotice({ kind: 'reminder', replyBy: input.replyBy, round: input.round });
+  const key = `${supplierMessageKey(place.negotiationId, input.sequence)}:reminder:${input.replyBy.getTime()}`;
+  return inSupplierThread(place, input.state, key, notice);
+}
+
+/** The supplier answered the draft with Submit offer: its card in the buyer's thread stops waiting. */
+export function draftAnsweredCalls(input: {
+  state: NegotiationState;
+  thread: Thread;
+  draft: DecidedDraft;
+  channelId: string;
+  answeredBy: string;
+}): OutboxCall[] {
+  const { state, thread, draft, channelId, answeredBy } = input;
+  return [draftCardCall(thread, state, draft, { decision: 'answered', channelId, answeredBy }, 'answered')];
+}
+
+/** The round closed without the supplier's answer (by `closedBy`, or at its reply-by time): both threads say so. */
+export function roundClosedCalls(
+  place: SupplierThread,
+  input: { state: NegotiationState; thread: Thread; draft: DecidedDraft; closedBy: string | null },
+): OutboxCall[] {
+  const { state, thread, draft, closedBy } = input;
+  const notice = buildSupplierReplyNotice({ kind: 'closed', round: draft.round });
+  const outcome = { decision: 'closed', channelId: place.channelId, closedBy } as const;
+  return [
+    ...inSupplierThread(place, state, `${supplierMessageKey(place.negotiationId, draft.sequence)}:closed`, notice),
+    draftCardCall(thread, state, draft, outcome, 'closed'),
+  ];
 }
 
 // ───────────────────────────── The approved PO, and what the supplier answers ─────────────────────────────

@@ -34,6 +34,8 @@ export interface StartNegotiationOptions {
   /** The database supplier behind each engine role (SUP-001 is the quotation's own supplier). */
   supplierIds: Record<string, string>;
   questionBudget: number;
+  /** Business days a connected supplier has to answer each message (default 2). */
+  supplierReplyDays?: number;
 }
 
 export class StaleStepError extends Error {
@@ -88,6 +90,7 @@ export function prepareNegotiationStart(db: WorkspaceDb, options: StartNegotiati
           status: 'negotiating',
           maxRounds: state.maxRounds,
           questionBudget: options.questionBudget,
+          ...(options.supplierReplyDays === undefined ? {} : { supplierReplyDays: options.supplierReplyDays }),
           targetTotal: state.mandate.targetTotal,
           walkAwayTotal: state.mandate.walkAwayTotal,
           notes: state.buyerNotes,
@@ -546,8 +549,8 @@ export async function applyBuyerInput(
     | { kind: 'curveball_strategy'; strategyId: string; by: string }
     /** A person at a connected supplier answered this round (its Submit offer): `by` is that person. */
     | { kind: 'supplier_turn'; supplierCode: string; turn: AgentTurn; by: string }
-    /** The buyer closed the round for a connected supplier that had not answered. */
-    | { kind: 'no_reply'; supplierCode: string; by: string },
+    /** The round closed for a connected supplier that had not answered: by the buyer, or (null) at its reply-by time. */
+    | { kind: 'no_reply'; supplierCode: string; by: string | null },
   alsoWrite?: AlsoWrite,
 ): Promise<StepResult> {
   let { state, version } = await loadCheckpoint(db, negotiationId);

@@ -81,6 +81,7 @@ export async function beginNegotiation(
     startedBySlackUserId: options.by,
     supplierIds,
     questionBudget: request.questionBudget,
+    ...(request.supplierReplyDays === undefined ? {} : { supplierReplyDays: request.supplierReplyDays }),
     setup: {
       seed: options.seed ?? seedFrom(quotation.id),
       brandName: ctx.workspace.brandName,

@@ -10,7 +10,12 @@ import { OfferNotRecordedError } from '../../negotiation/offers.js';
 import type { OfferModalModel } from '../../slack/views/index.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
+import type { NegotiationState } from '../../negotiation/engine.js';
+import { enqueueSlackCalls } from '../../outbox/index.js';
+import { draftAnsweredCalls } from '../../thread/supplier-channel.js';
+import { questionAddressee, threadOf } from '../../thread/thread.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
+import { currentSentDraft } from './supplier-drafts.js';
 
 /** What a reply without notes says in the history: the form's figures are the whole message. */
 export const SUBMITTED_WITHOUT_NOTES = 'Offer submitted through the form.';
@@ -132,15 +137,49 @@ export async function submitSupplierOffer(
   }
   const turn = supplierTurnFromSubmission(input.offer, skus, state.round);
   try {
-    const result = await applyBuyerStep(ctx, negotiationId, {
-      kind: 'supplier_turn',
+    // The draft's card in the buyer's thread stops waiting: the supplier answered it.
+    const answered = await answeredCardCalls(ctx, {
+      negotiationId,
+      negotiationSupplierId: input.negotiationSupplierId,
+      state,
       supplierCode,
-      turn,
       by: input.by,
     });
+    const result = await applyBuyerStep(
+      ctx,
+      negotiationId,
+      { kind: 'supplier_turn', supplierCode, turn, by: input.by },
+      (tx) => enqueueSlackCalls(tx, answered),
+    );
     return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
   } catch (error) {
     if (!(error instanceof OfferNotRecordedError)) throw error;
     return refused('invalid_input', `Parley cannot record this offer as you stated it: ${error.problems.join('; ')}.`);
   }
+}
+
+/** The draft card's edit saying the supplier answered it (none when nothing was sent to its channel). */
+async function answeredCardCalls(
+  ctx: ServiceContext,
+  input: {
+    negotiationId: string;
+    negotiationSupplierId: string;
+    state: NegotiationState;
+    supplierCode: string;
+    by: string;
+  },
+) {
+  const negotiation = await ctx.db.negotiation.findUniqueOrThrow({
+    where: { id: input.negotiationId },
+    select: { quotationId: true, startedBySlackUserId: true },
+  });
+  const draft = await currentSentDraft(ctx, { ...input, buyerId: questionAddressee(negotiation) });
+  const row = await ctx.db.negotiationSupplier.findUnique({
+    where: { id: input.negotiationSupplierId },
+    select: { supplier: { select: { slackChannelId: true } } },
+  });
+  const channelId = row?.supplier.slackChannelId;
+  if (!draft || !channelId) return [];
+  const thread = await threadOf(ctx.db, negotiation.quotationId);
+  return draftAnsweredCalls({ state: input.state, thread, draft, channelId, answeredBy: input.by });
 }

@@ -1,21 +1,30 @@
 // The buyer decides what reaches a connected supplier. Each message Alex writes for one is a draft in the buyer's
 // thread (negotiation-events.ts); Send posts it in the negotiation's thread in the supplier's channel with Submit offer
-// (supplier-channel.ts), Skip sends nothing and closes the round for that supplier. Either is decided once: a second
-// Send changes nothing, a Skip after a Send (or a Send after a Skip) is refused. Audited with who decided.
+// and a reply-by time (supplier-channel.ts), Skip sends nothing and closes the round for that supplier. Either is
+// decided once: a second Send changes nothing, a Skip after a Send (or a Send after a Skip) is refused. Once sent, the
+// round waits for the supplier until its reply-by time (src/jobs/remind-suppliers.ts closes it then); the buyer can
+// close it sooner, or give the supplier more time. Every decision is audited with who made it.
 import type { DecideDraftInput } from '../../app-types.js';
 import { writeAudit } from '../../db/audit.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { latestBrandMessage, type NegotiationState } from '../../negotiation/engine.js';
-import { isEnqueued } from '../../outbox/index.js';
-import { enqueueDraftSent, enqueueDraftSkipped } from '../../thread/supplier-channel.js';
+import { enqueueSlackCalls, isEnqueued } from '../../outbox/index.js';
+import {
+  type DecidedDraft,
+  draftSentCalls,
+  draftSkippedCalls,
+  replyExtendedCalls,
+  roundClosedCalls,
+} from '../../thread/supplier-channel.js';
 import { questionAddressee, supplierMessageKey, supplierName, threadOf } from '../../thread/thread.js';
+import { addBusinessDays } from '../../time.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
 
 /** The draft `sequence` names: the brand message to a connected supplier, and whether it is that supplier's current one. */
-function findDraft(state: NegotiationState, sequence: number) {
+export function findDraft(state: NegotiationState, sequence: number) {
   for (const profile of state.profiles) {
     if (profile.counterpart !== 'connected') continue;
     const supplier = state.suppliers[profile.code];
@@ -27,17 +36,51 @@ function findDraft(state: NegotiationState, sequence: number) {
   return null;
 }
 
-export async function decideDraft(
+/** Who sent draft `sequence` to the supplier (its audit entry), for the card's later edits. */
+async function sentBy(ctx: ServiceContext, negotiationId: string, sequence: number): Promise<string | null> {
+  const sent = await ctx.db.auditLog.findFirst({
+    where: {
+      entityId: negotiationId,
+      action: 'negotiation.draft_sent',
+      data: { path: ['sequence'], equals: sequence },
+    },
+    select: { actorSlackUserId: true },
+  });
+  return sent?.actorSlackUserId ?? null;
+}
+
+/**
+ * The message the round waits on the supplier for, as sent — its words and who sent it — for the draft card's later
+ * edits (answered, extended, closed). Null when the supplier has no brand message this round.
+ */
+export async function currentSentDraft(
   ctx: ServiceContext,
-  input: DecideDraftInput,
-): Promise<ServiceResult<{ negotiationId: string; resume: boolean }>> {
-  const { negotiationId, sequence, by } = input;
+  input: { negotiationId: string; state: NegotiationState; supplierCode: string; buyerId: string },
+): Promise<DecidedDraft | null> {
+  const supplier = input.state.suppliers[input.supplierCode];
+  const draft = supplier && latestBrandMessage(input.state, supplier);
+  if (!draft?.sequence) return null;
+  return {
+    negotiationId: input.negotiationId,
+    supplierCode: input.supplierCode,
+    sequence: draft.sequence,
+    round: draft.round,
+    text: draft.text,
+    by: (await sentBy(ctx, input.negotiationId, draft.sequence)) ?? input.buyerId,
+  };
+}
+
+type DraftResult = ServiceResult<{ negotiationId: string; resume: boolean }>;
+
+export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput): Promise<DraftResult> {
+  const { negotiationId, sequence, by, decision } = input;
   const negotiation = await ctx.db.negotiation.findUnique({
     where: { id: negotiationId },
     select: {
       status: true,
       quotationId: true,
       startedBySlackUserId: true,
+      supplierReplyDays: true,
       quotation: { select: { uploadedBySlackUserId: true } },
     },
   });
@@ -56,24 +99,33 @@ export async function decideDraft(
   const thread = await threadOf(ctx.db, negotiation.quotationId);
   const decided = { negotiationId, supplierCode, sequence, round: draft.round, text: draft.text, by };
 
-  if (!input.send) {
+  if (decision === 'skip') {
     if (sent) return refused('conflict', 'This message was sent already: the supplier has it.');
     if (!current) return refused('conflict', 'This draft is from a round that is over.');
     if (!supplier.awaitingReply)
       return refused('not_ready', 'Alex is still writing this round: try again in a moment.');
     const result = await applyBuyerStep(ctx, negotiationId, { kind: 'no_reply', supplierCode, by }, (tx) =>
-      enqueueDraftSkipped(tx, { state, thread, draft: decided }),
+      enqueueSlackCalls(tx, draftSkippedCalls({ state, thread, draft: decided })),
     );
     return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
   }
-
-  if (sent) return done({ negotiationId, resume: false }, false);
+  if (decision === 'send' && sent) return done({ negotiationId, resume: false }, false);
+  if (decision !== 'send' && !sent) return refused('conflict', 'This message was not sent: send it or skip it.');
   if (!current || !supplier.awaitingReply) {
-    return refused('conflict', 'This draft’s round is closed for the supplier: it was not sent.');
+    return refused(
+      'conflict',
+      decision === 'send'
+        ? 'This draft’s round is closed for the supplier: it was not sent.'
+        : `Round ${draft.round} is over for ${supplierName(state, supplierCode)}: it answered, or the round closed.`,
+    );
   }
   const rows = await ctx.db.negotiationSupplier.findMany({
     where: { negotiationId },
-    select: { id: true, supplier: { select: { code: true, slackChannelId: true, connectionLostAt: true } } },
+    select: {
+      id: true,
+      replyBy: true,
+      supplier: { select: { code: true, slackChannelId: true, connectionLostAt: true } },
+    },
   });
   const row = rows.find((candidate) => engineRoleOf(state, candidate.supplier.code) === supplierCode);
   const channelId = row?.supplier.connectionLostAt === null ? row.supplier.slackChannelId : null;
@@ -91,14 +143,46 @@ export async function decideDraft(
     channelId,
     buyerId: questionAddressee(negotiation),
   };
-  await ctx.db.$transaction(async (tx) => {
-    await enqueueDraftSent(tx, { place, state, thread, draft: decided });
-    await writeAudit(tx, by, {
-      action: 'negotiation.draft_sent',
-      entityType: 'negotiation',
-      entityId: negotiationId,
-      data: { supplierCode, sequence, round: draft.round, channelId },
+  const replyDays = negotiation.supplierReplyDays;
+  const audit = (action: string, data: Record<string, unknown>) => ({
+    action,
+    entityType: 'negotiation',
+    entityId: negotiationId,
+    data: { supplierCode, sequence, round: draft.round, ...data },
+  });
+
+  const sender = { ...decided, by: (await sentBy(ctx, negotiationId, sequence)) ?? by };
+  if (decision === 'close') {
+    const result = await applyBuyerStep(ctx, negotiationId, { kind: 'no_reply', supplierCode, by }, async (tx) => {
+      await tx.negotiationSupplier.update({ where: { id: row.id }, data: { replyBy: null, replyRound: null } });
+      await enqueueSlackCalls(tx, roundClosedCalls(place, { state, thread, draft: sender, closedBy: by }));
     });
+    return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
+  }
+
+  const now = ctx.now();
+  if (decision === 'extend') {
+    const from = row.replyBy && row.replyBy > now ? row.replyBy : now;
+    const replyBy = addBusinessDays(from, replyDays);
+    await ctx.db.$transaction(async (tx) => {
+      await tx.negotiationSupplier.update({
+        where: { id: row.id },
+        data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
+      });
+      await enqueueSlackCalls(tx, replyExtendedCalls(place, { state, thread, draft: sender, replyBy, replyDays }));
+      await writeAudit(tx, by, audit('negotiation.supplier_reply_extended', { replyBy: replyBy.toISOString() }));
+    });
+    return done({ negotiationId, resume: false });
+  }
+
+  const replyBy = addBusinessDays(now, replyDays);
+  await ctx.db.$transaction(async (tx) => {
+    await tx.negotiationSupplier.update({
+      where: { id: row.id },
+      data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
+    });
+    await enqueueSlackCalls(tx, draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays }));
+    await writeAudit(tx, by, audit('negotiation.draft_sent', { channelId, replyBy: replyBy.toISOString() }));
   });
   return done({ negotiationId, resume: false });
 }

@@ -424,6 +424,20 @@ const CLICKS: ClickRow[] = [
     ...COMMITS,
   },
   {
+    action: ACTION.draftExtend,
+    value: DRAFT,
+    forged: DRAFT_FORGED,
+    service: (f) => answering(f.parley.decideDraft, DONE),
+    ...COMMITS,
+  },
+  {
+    action: ACTION.draftCloseRound,
+    value: DRAFT,
+    forged: DRAFT_FORGED,
+    service: (f) => answering(f.parley.decideDraft, DONE),
+    ...COMMITS,
+  },
+  {
     action: ACTION.offerOpen,
     value: offerButtonCodec.encode(OFFER_REF),
     forged: [JSON.stringify({ n: IDS.negotiation, s: IDS.supplier }), JSON.stringify({ ...OFFER_REF, r: 0 }), NO_VALUE],

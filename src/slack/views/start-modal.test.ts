@@ -122,6 +122,30 @@ describe('buildStartModal', () => {
     expect(text).toContain('not real companies');
   });
 
+  it('asks, where real suppliers are connected, how many business days they have to answer (default 2)', () => {
+    const asked = elements(buildStartModal({ ...model, hasConnectedSuppliers: true }));
+    expect(asked.find((e) => e.actionId === ACTION.startReplyDays)?.raw).toMatchObject({
+      type: 'number_input',
+      initial_value: '2',
+      min_value: '1',
+      max_value: '20',
+    });
+    expect(elements(buildStartModal(model)).map((e) => e.actionId)).not.toContain(ACTION.startReplyDays);
+    const replyDays = (value: string | null) => ({
+      ...values({ mode: 'balanced', rounds: '4' }),
+      [BLOCK.startReplyDays]: { [ACTION.startReplyDays]: { type: 'number_input', value } },
+    });
+    expect(parseStartModal(replyDays('5'), NOW)).toMatchObject({ ok: true, value: { supplierReplyDays: 5 } });
+    expect(parseStartModal(replyDays(null), NOW)).toMatchObject({ ok: true, value: { supplierReplyDays: 2 } });
+    expect(parseStartModal(replyDays('0'), NOW)).toMatchObject({
+      ok: false,
+      errors: { [BLOCK.startReplyDays]: expect.stringContaining('from 1 to 20') },
+    });
+    // A modal that did not ask carries nothing: the negotiation keeps the default.
+    const parsed = parseStartModal(values({ mode: 'balanced', rounds: '4' }), NOW);
+    expect(parsed.ok && 'supplierReplyDays' in parsed.value).toBe(false);
+  });
+
   it('leaves the invitation out when there is no simulated supplier, and escapes hostile supplier names', () => {
     expect(elements(buildStartModal({ ...model, simulatedSuppliers: [] })).map((e) => e.actionId)).not.toContain(
       ACTION.startInvited,

@@ -129,6 +129,32 @@ function amountInput(blockId: string, actionId: string, text: string, hint: stri
   };
 }
 
+/** A connected supplier's time to answer each message, in business days: past it the round goes on without it. */
+export const SUPPLIER_REPLY_DAYS = { min: 1, max: 20, default: 2 } as const;
+
+function replyDaysInput(): InputBlock[] {
+  return [
+    {
+      type: 'input',
+      block_id: BLOCK.startReplyDays,
+      label: label('Business days a connected supplier has to answer', 2000),
+      hint: label(
+        'Each message sent to a supplier in its Slack Connect channel says when to answer by; the supplier is ' +
+          'reminded a day before, and the round then goes on without it. You can close a round early or extend it.',
+        2000,
+      ),
+      element: {
+        type: 'number_input',
+        action_id: ACTION.startReplyDays,
+        is_decimal_allowed: false,
+        min_value: String(SUPPLIER_REPLY_DAYS.min),
+        max_value: String(SUPPLIER_REPLY_DAYS.max),
+        initial_value: String(SUPPLIER_REPLY_DAYS.default),
+      },
+    },
+  ];
+}
+
 /**
  * Checkboxes of the simulated suppliers (at most 10 fit; none when there is none to invite): all ticked in a workspace
  * that negotiates with simulators only, none where real suppliers are connected and they are market references.
@@ -253,6 +279,7 @@ export function buildStartModal(model: StartModalModel): ModalView {
         initial_option: sourcingOption('any'),
       },
     },
+    ...(model.hasConnectedSuppliers === true ? replyDaysInput() : []),
     ...inviteInput(model.simulatedSuppliers, model.hasConnectedSuppliers === true),
     ...(model.externalChannel === true ? externalConfirmInput() : []),
     {
@@ -330,6 +357,16 @@ export function parseStartModal(stateValues: unknown, now: Date = new Date()): P
     ? state.checked(BLOCK.startInvited, ACTION.startInvited)
     : null;
 
+  // Only a modal that asked (one where suppliers are connected) carries it.
+  const replyDays = state.has(BLOCK.startReplyDays, ACTION.startReplyDays)
+    ? parseWhole(
+        state.text(BLOCK.startReplyDays, ACTION.startReplyDays),
+        SUPPLIER_REPLY_DAYS.min,
+        SUPPLIER_REPLY_DAYS.max,
+      )
+    : null;
+  if (replyDays && !replyDays.ok) errors[BLOCK.startReplyDays] = replyDays.error;
+
   const notes = state.text(BLOCK.startNotes, ACTION.startNotes);
   if (notes !== null && notes.length > NOTES_MAX) {
     errors[BLOCK.startNotes] = `Keep the notes under ${NOTES_MAX} characters.`;
@@ -352,6 +389,7 @@ export function parseStartModal(stateValues: unknown, now: Date = new Date()): P
       sourcing,
       invitedSuppliers,
       notes,
+      ...(replyDays?.ok ? { supplierReplyDays: replyDays.value ?? SUPPLIER_REPLY_DAYS.default } : {}),
       // Only a modal that asked (a shared channel's) carries the answer.
       ...(state.has(BLOCK.startExternalConfirm, ACTION.startExternalConfirm)
         ? {

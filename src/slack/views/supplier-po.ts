@@ -87,7 +87,7 @@ export function buildSupplierPurchaseOrder(model: SupplierPoModel): SlackMessage
         ]),
   ];
   const status = model.accepted ? 'accepted' : 'to accept';
-  return { text: `${model.poNumber} from ${model.brandName}: ${status}`, blocks };
+  return { text: `${inline(model.poNumber, 40)} from ${inline(model.brandName, 80)}: ${status}`, blocks };
 }
 
 export const PO_QUERY_MAX = 2000;
@@ -135,7 +135,7 @@ export function parsePoQueryModal(stateValues: unknown): ParseResult<{ text: str
 /** In the supplier's thread: its query went to the buyer. */
 export function buildPoQuerySent(model: { poNumber: string; by: string; buyerId: string; text: string }): SlackMessage {
   return {
-    text: `Query on ${model.poNumber} sent to the buyer`,
+    text: `Query on ${inline(model.poNumber, 40)} sent to the buyer`,
     blocks: [
       section(
         `:speech_balloon: ${mention(model.by)} asked about *${inline(model.poNumber, 40)}*; the question went to ` +
@@ -160,7 +160,7 @@ export function buildSupplierAnswer(model: SupplierAnswerModel): SlackMessage {
   switch (model.kind) {
     case 'accepted':
       return {
-        text: `${model.supplierName} accepted ${model.poNumber}`,
+        text: `${inline(model.supplierName, 80)} accepted ${inline(model.poNumber, 40)}`,
         blocks: [
           section(
             `:white_check_mark: *${supplier} accepted ${inline(model.poNumber, 40)}*: ${mention(model.by)}, ` +
@@ -170,7 +170,7 @@ export function buildSupplierAnswer(model: SupplierAnswerModel): SlackMessage {
       };
     case 'query':
       return {
-        text: `${model.supplierName} has a query on ${model.poNumber}`,
+        text: `${inline(model.supplierName, 80)} has a query on ${inline(model.poNumber, 40)}`,
         blocks: [
           section(
             `:question: ${mention(model.buyerId)}, *${supplier}* has a query on *${inline(model.poNumber, 40)}* ` +
@@ -181,7 +181,7 @@ export function buildSupplierAnswer(model: SupplierAnswerModel): SlackMessage {
       };
     case 'words':
       return {
-        text: `${model.supplierName} wrote in its thread`,
+        text: `${inline(model.supplierName, 80)} wrote in its thread`,
         blocks: [
           section(`:speech_balloon: *${supplier}* wrote in its thread (${mention(model.by)}):`),
           section(quoted(model.text, 2800)),

@@ -7,7 +7,7 @@
 import type { KnownBlock } from '@slack/types';
 import { ACTION, draftRefCodec } from '../ids.js';
 import { BRAND_AGENT_NAME } from './agent-turn.js';
-import { type SlackMessage, actions, button, context, plural, quantity, section } from './blocks.js';
+import { type SlackMessage, actions, button, context, plural, quantity, section, slackDate } from './blocks.js';
 import { channelMention, escapeTruncate, inline, mention, preformatted, quoted } from './escape.js';
 import { OFFER_MODAL_LINES_MAX, offerButtonCodec, type OfferModalRef } from './offer-modal.js';
 
@@ -25,7 +25,7 @@ export function buildSupplierDraft(model: SupplierDraftModel): SlackMessage {
   const value = draftRefCodec.encode({ n: model.negotiationId, q: model.sequence });
   const supplier = inline(model.supplierName, 80);
   return {
-    text: `Draft for ${model.supplierName}: send it or skip it`,
+    text: `Draft for ${inline(model.supplierName, 80)}: send it or skip it`,
     blocks: [
       section(
         `:pencil: *Draft for ${supplier}* (round ${model.round}), for its Slack Connect channel — the supplier sees ` +
@@ -50,18 +50,106 @@ export function buildSupplierDraft(model: SupplierDraftModel): SlackMessage {
   };
 }
 
-/** The draft once decided: what was sent (or that nothing was), by whom. No buttons: it is decided once. */
+/** What became of a draft: sent (and waiting for the supplier until `replyBy`), skipped, or its round closed. */
+export type DraftOutcome =
+  | { decision: 'sent'; channelId: string; replyBy: Date; replyDays: number }
+  | { decision: 'skipped' }
+  /** Sent, then the round closed without the supplier's answer: by `closedBy`, or (null) at its reply-by time. */
+  | { decision: 'closed'; channelId: string; closedBy: string | null }
+  /** Sent, and answered through Submit offer by `answeredBy`, of the supplier. */
+  | { decision: 'answered'; channelId: string; answeredBy: string };
+
+/**
+ * The draft once decided: what was sent (or that nothing was), by whom. A sent one waits for the supplier until its
+ * reply-by time, with Close the round (go on without the supplier now) and Give more time; otherwise no buttons.
+ */
 export function buildSupplierDraftDecided(
-  model: SupplierDraftModel & { by: string } & ({ decision: 'sent'; channelId: string } | { decision: 'skipped' }),
+  model: SupplierDraftModel & { by: string; outcome: DraftOutcome },
 ): SlackMessage {
   const supplier = inline(model.supplierName, 80);
-  const outcome =
-    model.decision === 'sent'
-      ? `:outbox_tray: *Sent to ${supplier}* in ${channelMention(model.channelId)} by ${mention(model.by)} (round ${model.round}).`
-      : `:fast_forward: *Not sent to ${supplier}*: skipped by ${mention(model.by)}; round ${model.round} goes on without its answer.`;
+  const { outcome } = model;
+  const round = `round ${model.round}`;
+  const words = section(quoted(model.text, 2800));
+  if (outcome.decision === 'skipped') {
+    return {
+      text: `Skipped: not sent to ${inline(model.supplierName, 80)}`,
+      blocks: [
+        section(
+          `:fast_forward: *Not sent to ${supplier}*: skipped by ${mention(model.by)}; ${round} goes on without its answer.`,
+        ),
+        words,
+      ],
+    };
+  }
+  const sent = `:outbox_tray: *Sent to ${supplier}* in ${channelMention(outcome.channelId)} by ${mention(model.by)} (${round}).`;
+  if (outcome.decision === 'answered') {
+    return {
+      text: `Sent to ${inline(model.supplierName, 80)}; it answered`,
+      blocks: [section(sent), words, context([`:inbox_tray: ${mention(outcome.answeredBy)} answered with an offer.`])],
+    };
+  }
+  if (outcome.decision === 'closed') {
+    const closed =
+      outcome.closedBy === null
+        ? `:hourglass: No answer from ${supplier} by its reply-by time: ${round} went on without it.`
+        : `:fast_forward: ${mention(outcome.closedBy)} closed ${round} without ${supplier}'s answer.`;
+    return {
+      text: `Sent to ${inline(model.supplierName, 80)}; the round closed without its answer`,
+      blocks: [section(sent), words, context([closed])],
+    };
+  }
+  const value = draftRefCodec.encode({ n: model.negotiationId, q: model.sequence });
   return {
-    text: model.decision === 'sent' ? `Sent to ${model.supplierName}` : `Skipped: not sent to ${model.supplierName}`,
-    blocks: [section(outcome), section(quoted(model.text, 2800))],
+    text: `Sent to ${inline(model.supplierName, 80)}`,
+    blocks: [
+      section(sent),
+      words,
+      context([`Waiting for its offer until ${slackDate(outcome.replyBy)}; then ${round} goes on without it.`]),
+      actions(`draft-sent:${model.sequence}`, [
+        button({
+          text: `Give ${plural(outcome.replyDays, 'more business day')}`,
+          actionId: ACTION.draftExtend,
+          value,
+        }),
+        button({
+          text: 'Close the round without it',
+          actionId: ACTION.draftCloseRound,
+          value,
+          confirm: {
+            title: 'Close the round now?',
+            text: `${model.supplierName}'s answer to this message will no longer count; the round goes on without it.`,
+            confirm: 'Close it',
+            deny: 'Keep waiting',
+          },
+        }),
+      ]),
+    ],
+  };
+}
+
+/** In the supplier's thread: when to answer by, reminded, extended, or the round closed without its answer. */
+export function buildSupplierReplyNotice(
+  model: { kind: 'reminder' | 'extended'; replyBy: Date; round: number } | { kind: 'closed'; round: number },
+): SlackMessage {
+  if (model.kind === 'closed') {
+    return {
+      text: `Round ${model.round} closed without your offer`,
+      blocks: [
+        section(
+          `:hourglass: Round ${model.round} closed without your offer. The buyer's next message comes with a new ` +
+            '*Submit offer*.',
+        ),
+      ],
+    };
+  }
+  const by = slackDate(model.replyBy);
+  const text =
+    model.kind === 'reminder'
+      ? `:alarm_clock: A reminder: please submit your offer for round ${model.round} by ${by}, with *Submit offer* above.`
+      : `:calendar: The buyer has given you until ${by} to submit your offer for round ${model.round}.`;
+  return {
+    text: model.kind === 'reminder' ? 'A reminder to submit your offer' : 'More time to answer',
+    blocks: [section(text)],
   };
 }
 
@@ -69,7 +157,7 @@ export function buildSupplierDraftDecided(
 export function buildSupplierThreadStart(model: { brandName: string; supplierName: string; buyerId: string }) {
   const brand = inline(model.brandName, 80);
   return {
-    text: `${model.brandName} asks ${model.supplierName} for an offer`,
+    text: `${inline(model.brandName, 80)} asks ${inline(model.supplierName, 80)} for an offer`,
     blocks: [
       section(
         `:handshake: *${brand}* asks *${inline(model.supplierName, 80)}* for an offer. I am ${BRAND_AGENT_NAME}, an AI ` +
@@ -89,6 +177,8 @@ export interface SupplierRequestModel {
   lines: readonly { sku: string; description: string; quantity: number }[];
   /** What the Submit offer button opens the modal for. */
   offer: OfferModalRef;
+  /** When the round goes on without the supplier's answer. */
+  replyBy: Date;
 }
 
 /** One message the buyer sent, in the supplier's thread: its words, the lines to quote, and Submit offer. */
@@ -107,6 +197,7 @@ export function buildSupplierRequest(model: SupplierRequestModel): SlackMessage 
     blocks.push(section(listed.text));
     if (listed.omitted > 0) blocks.push(context([`${plural(listed.omitted, 'more line')} not shown here.`]));
   }
+  blocks.push(context([`Please answer by ${slackDate(model.replyBy)}: the round then goes on without your offer.`]));
   blocks.push(
     formFits
       ? submitOfferActions(model.offer)
@@ -115,7 +206,7 @@ export function buildSupplierRequest(model: SupplierRequestModel): SlackMessage 
             'this thread with your revised quotation workbook.',
         ]),
   );
-  return { text: `${BRAND_AGENT_NAME}, for ${model.brandName}: ${model.text.slice(0, 200)}`, blocks };
+  return { text: `${BRAND_AGENT_NAME}, for ${inline(model.brandName, 80)}: ${inline(model.text, 200)}`, blocks };
 }
 
 function submitOfferActions(offer: OfferModalRef) {

@@ -1,13 +1,23 @@
-// Send or Skip on a draft Alex wrote for a connected supplier, in the buyer's thread (supplier-drafts.ts decides it).
+// Send or Skip on a draft Alex wrote for a connected supplier, in the buyer's thread, and once sent, Close the round or
+// Give more time (supplier-drafts.ts decides each).
+import type { DecideDraftInput } from '../../../app-types.js';
 import { ACTION, draftRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
 import { onClick, valueOf } from './click.js';
+
+const DECISIONS: Partial<Record<string, DecideDraftInput['decision']>> = {
+  [ACTION.draftSend]: 'send',
+  [ACTION.draftSkip]: 'skip',
+  [ACTION.draftCloseRound]: 'close',
+  [ACTION.draftExtend]: 'extend',
+};
 
 export function decideDraft({ parley }: SlackDeps) {
   return onClick(async ({ action }, at) => {
     const value = draftRefCodec.decode(valueOf(action));
     if (!value) return null;
-    const send = action.action_id === ACTION.draftSend;
-    return parley.decideDraft(at.teamId, { negotiationId: value.n, sequence: value.q, send, by: at.userId });
+    const decision = DECISIONS[action.action_id];
+    if (!decision) return null;
+    return parley.decideDraft(at.teamId, { negotiationId: value.n, sequence: value.q, decision, by: at.userId });
   });
 }

@@ -58,6 +58,8 @@ export function register(app: App, deps: SlackDeps): void {
   // Connected suppliers: the buyer's Send / Skip on Alex's drafts; the supplier's own Submit offer
   on(ACTION.draftSend, decideDraft(deps));
   on(ACTION.draftSkip, decideDraft(deps));
+  on(ACTION.draftExtend, decideDraft(deps));
+  on(ACTION.draftCloseRound, decideDraft(deps));
   on(ACTION.offerOpen, openOfferModal(deps));
   // The approved PO in the supplier's own channel: its Accept, its Query
   on(ACTION.poSupplierAccept, acceptSupplierPo(deps));
