@@ -6,7 +6,7 @@ import type { WorkspaceTx } from '../db/scoped.js';
 import { engineRoleOf } from '../db/stores/negotiation-store.js';
 import type { NegotiationState } from '../negotiation/engine.js';
 import { confidentialFacts } from '../outbox/discretion-check.js';
-import { enqueueSlackCall, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
+import { enqueueSlackCall, enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import {
   buildHeldBackNotice,
   buildPoQuerySent,
@@ -57,6 +57,14 @@ export interface SupplierThreadPlace {
   supplierCode: string;
   channelId: string;
   buyerId: string;
+}
+
+/**
+ * Enqueues calls this module made (read before the caller's transaction, written inside it): how many were new — a
+ * call whose key is in the outbox already is a no-op.
+ */
+export function enqueueSupplierChannelCalls(tx: WorkspaceTx, calls: readonly OutboxCall[]): Promise<number> {
+  return enqueueSlackCalls(tx, [...calls]);
 }
 
 /** The negotiation's thread in a supplier's channel, and the buyer it writes for. */

@@ -6,8 +6,7 @@
 import type { ThreadReplyInput } from '../../app-types.js';
 import { writeAudit } from '../../db/audit.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
-import { enqueueSlackCalls } from '../../outbox/index.js';
-import { supplierWordsCalls } from '../../thread/supplier-channel.js';
+import { supplierWordsCalls, enqueueSupplierChannelCalls } from '../../thread/supplier-channel.js';
 import { parseSupplierThreadKey, questionAddressee } from '../../thread/thread.js';
 import { done, refused } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
@@ -85,7 +84,7 @@ export async function receiveSupplierWords(
       entityId: negotiationId,
       data: { supplierCode, round: state.round, text, teamId: reply.byTeamId },
     });
-    await enqueueSlackCalls(tx, calls);
+    await enqueueSupplierChannelCalls(tx, calls);
   });
   return { ...done({ outcome: 'supplier_words' as const, resume: false }), negotiationId };
 }

@@ -11,8 +11,7 @@ import type { OfferModalModel } from '../../slack/views/index.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import type { NegotiationState } from '../../negotiation/engine.js';
-import { enqueueSlackCalls } from '../../outbox/index.js';
-import { draftAnsweredCalls } from '../../thread/supplier-channel.js';
+import { draftAnsweredCalls, enqueueSupplierChannelCalls } from '../../thread/supplier-channel.js';
 import { questionAddressee, threadOf } from '../../thread/thread.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
 import { currentSentDraft } from './supplier-drafts.js';
@@ -149,7 +148,7 @@ export async function submitSupplierOffer(
       ctx,
       negotiationId,
       { kind: 'supplier_turn', supplierCode, turn, by: input.by },
-      (tx) => enqueueSlackCalls(tx, answered),
+      (tx) => enqueueSupplierChannelCalls(tx, answered),
     );
     return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
   } catch (error) {

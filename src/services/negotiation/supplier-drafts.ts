@@ -8,13 +8,14 @@ import type { DecideDraftInput } from '../../app-types.js';
 import { writeAudit } from '../../db/audit.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { latestBrandMessage, type NegotiationState } from '../../negotiation/engine.js';
-import { enqueueSlackCalls, isEnqueued } from '../../outbox/index.js';
+import { isEnqueued } from '../../outbox/index.js';
 import {
   type DecidedDraft,
   draftSentCalls,
   draftSkippedCalls,
   replyExtendedCalls,
   roundClosedCalls,
+  enqueueSupplierChannelCalls,
 } from '../../thread/supplier-channel.js';
 import { questionAddressee, supplierMessageKey, supplierName, threadOf } from '../../thread/thread.js';
 import { addBusinessDays } from '../../time.js';
@@ -105,7 +106,7 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
     if (!supplier.awaitingReply)
       return refused('not_ready', 'Alex is still writing this round: try again in a moment.');
     const result = await applyBuyerStep(ctx, negotiationId, { kind: 'no_reply', supplierCode, by }, (tx) =>
-      enqueueSlackCalls(tx, draftSkippedCalls({ state, thread, draft: decided })),
+      enqueueSupplierChannelCalls(tx, draftSkippedCalls({ state, thread, draft: decided })),
     );
     return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
   }
@@ -155,7 +156,7 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
   if (decision === 'close') {
     const result = await applyBuyerStep(ctx, negotiationId, { kind: 'no_reply', supplierCode, by }, async (tx) => {
       await tx.negotiationSupplier.update({ where: { id: row.id }, data: { replyBy: null, replyRound: null } });
-      await enqueueSlackCalls(tx, roundClosedCalls(place, { state, thread, draft: sender, closedBy: by }));
+      await enqueueSupplierChannelCalls(tx, roundClosedCalls(place, { state, thread, draft: sender, closedBy: by }));
     });
     return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
   }
@@ -169,7 +170,10 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
         where: { id: row.id },
         data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
       });
-      await enqueueSlackCalls(tx, replyExtendedCalls(place, { state, thread, draft: sender, replyBy, replyDays }));
+      await enqueueSupplierChannelCalls(
+        tx,
+        replyExtendedCalls(place, { state, thread, draft: sender, replyBy, replyDays }),
+      );
       await writeAudit(tx, by, audit('negotiation.supplier_reply_extended', { replyBy: replyBy.toISOString() }));
     });
     return done({ negotiationId, resume: false });
@@ -181,7 +185,7 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
       where: { id: row.id },
       data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
     });
-    await enqueueSlackCalls(tx, draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays }));
+    await enqueueSupplierChannelCalls(tx, draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays }));
     await writeAudit(tx, by, audit('negotiation.draft_sent', { channelId, replyBy: replyBy.toISOString() }));
   });
   return done({ negotiationId, resume: false });

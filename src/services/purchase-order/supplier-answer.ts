@@ -8,12 +8,12 @@ import { loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { loadPurchaseOrder } from '../../db/stores/purchase-orders.js';
 import type { PurchaseOrderView } from '../../decision/purchase-order-rules.js';
 import type { NegotiationState } from '../../negotiation/engine.js';
-import { enqueueSlackCalls } from '../../outbox/index.js';
 import {
   supplierPoAcceptedCalls,
   supplierPoParts,
   supplierPoQueryCalls,
   type SupplierPoPart,
+  enqueueSupplierChannelCalls,
 } from '../../thread/supplier-channel.js';
 import type { SupplierPoRef } from '../../slack/views/index.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
@@ -89,7 +89,7 @@ export async function acceptSupplierPurchaseOrder(
       entityId: po.id,
       data: { number: po.number, supplierCode: part.allocation.supplierCode, teamId: who.byTeamId },
     });
-    await enqueueSlackCalls(tx, calls);
+    await enqueueSupplierChannelCalls(tx, calls);
     return true;
   });
   return done(undefined, changed);
@@ -124,7 +124,7 @@ export async function querySupplierPurchaseOrder(
   const text = who.text.trim();
   const calls = await supplierPoQueryCalls(ctx.db, { po, part, state, by: who.by, text, id: who.submissionId });
   const written = await ctx.db.$transaction(async (tx) => {
-    const enqueued = await enqueueSlackCalls(tx, calls);
+    const enqueued = await enqueueSupplierChannelCalls(tx, calls);
     if (enqueued === 0) return false;
     await writeAudit(tx, who.by, {
       action: 'purchase_order.queried_by_supplier',

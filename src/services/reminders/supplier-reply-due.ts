@@ -4,8 +4,7 @@
 // (the supplier answered, the buyer closed it, the negotiation ended) is cleared and does nothing.
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { latestBrandMessage } from '../../negotiation/engine.js';
-import { enqueueSlackCalls } from '../../outbox/index.js';
-import { replyReminderCalls, roundClosedCalls } from '../../thread/supplier-channel.js';
+import { replyReminderCalls, roundClosedCalls, enqueueSupplierChannelCalls } from '../../thread/supplier-channel.js';
 import { questionAddressee, threadOf } from '../../thread/thread.js';
 import { DAY_MS } from '../../time.js';
 import { applyBuyerStep, ENDED } from '../negotiation/answer-question.js';
@@ -58,7 +57,10 @@ export async function supplierReplyDue(
       { kind: 'no_reply', supplierCode, by: null },
       async (tx) => {
         await tx.negotiationSupplier.updateMany({ where: unchanged, data: { replyBy: null, replyRound: null } });
-        await enqueueSlackCalls(tx, roundClosedCalls(place, { state, thread, draft: decided, closedBy: null }));
+        await enqueueSupplierChannelCalls(
+          tx,
+          roundClosedCalls(place, { state, thread, draft: decided, closedBy: null }),
+        );
       },
     );
     if (!result.ok || !result.changed) return nothing;
@@ -75,7 +77,7 @@ export async function supplierReplyDue(
       data: { replyRemindedAt: input.now },
     });
     if (claimed.count === 0) return false;
-    await enqueueSlackCalls(tx, calls);
+    await enqueueSupplierChannelCalls(tx, calls);
     return true;
   });
   return reminded ? { outcome: 'reminded', negotiationId, resume: false } : nothing;

@@ -379,6 +379,19 @@ describe('offline brand: honest facts and discretion', () => {
     }
   });
 
+  it('claims other suppliers in play only when another offer is on the table', () => {
+    const alone = SEEDS.flatMap((seed) => {
+      const context = roundTwo('SUP-001', seed, { others: [], curveball: null });
+      return [offlineSynthesize(context, offlinePillars(context)).message_text];
+    });
+    for (const text of alone) expect(text).not.toMatch(/suppliers in play|other offers|competing offer/i);
+    const beside = SEEDS.flatMap((seed) => {
+      const context = roundTwo('SUP-001', seed, { curveball: null });
+      return [offlineSynthesize(context, offlinePillars(context)).message_text];
+    });
+    expect(beside.some((text) => /suppliers in play/.test(text))).toBe(true);
+  });
+
   it('asks the buyer about a lead time only when the supplier stated it', () => {
     for (const seed of SEEDS) {
       const context = roundTwo('SUP-001', seed, { clarifications: [], assumedFacts: { 'SUP-001': ['leadTimeDays'] } });

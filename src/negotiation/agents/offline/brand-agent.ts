@@ -451,6 +451,7 @@ class BrandVoice {
       rivalTotal: money(rival?.total ?? current.total),
       rivalLead: String(rival?.leadTimeDays ?? current.leadTimeDays),
       rivalIsCheaper: analysis.cheaperRival !== null,
+      hasRivals: analysis.rivals.length > 0,
       named: analysis.discloseCompetitors,
       gapPctRounded: competingGap(current.total, analysis.cheaperRival?.total ?? current.total).words,
       rivalSooner: competingSpeed(current.leadTimeDays, rival?.leadTimeDays ?? current.leadTimeDays),

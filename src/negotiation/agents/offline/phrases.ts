@@ -532,6 +532,8 @@ export interface BrandFill {
   rivalUnit: string;
   /** The cited rival is cheaper than this supplier: a price anchor makes sense. */
   rivalIsCheaper: boolean;
+  /** Another supplier has an offer on the table: only then may the brand say it weighs other offers. */
+  hasRivals: boolean;
   /**
    * The workspace lets the brand name competitors, their prices, lead times and problems. When false, no template may
    * use `rival`, `rivalTotal`, `rivalUnit`, `rivalLead`, `gap` or `capped`: only `gapPctRounded` says how much lower a
@@ -785,7 +787,17 @@ export const BRAND_PHRASES = {
       (f) => `Reliability counts too: we weigh your ${f.onTime} on-time record against the others.`,
       (f) => f.onTimeStated,
     ),
-    phrase(['batna'], (f) => `We're keeping two suppliers in play for the ${f.units} units, so every point counts.`),
+    // Only with another offer on the table: told to a supplier with no competitor, it would be a bluff on the record.
+    phrase(
+      ['batna'],
+      (f) => `We're keeping two suppliers in play for the ${f.units} units, so every point counts.`,
+      (f) => f.hasRivals,
+    ),
+    phrase(
+      ['supplyRisk'],
+      () => `Delivery dates and reliability weigh in our decision as much as the price does.`,
+      (f) => !f.hasRivals,
+    ),
   ],
   closer: [
     phrase([], (f) => `We're in round ${f.round} of ${f.maxRounds}; a firm move now keeps you in the running.`),
