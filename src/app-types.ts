@@ -287,4 +287,6 @@ export interface DecideDraftInput {
   /** Send it or skip it; once sent, close its round without the supplier's answer, or give the supplier more time. */
   decision: 'send' | 'skip' | 'close' | 'extend';
   by: string;
+  /** Sent by the auto-send setting, within the mandate, for `by` (the buyer who started the negotiation). */
+  automatic?: boolean;
 }

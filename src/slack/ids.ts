@@ -62,6 +62,7 @@ export const ACTION = {
   settingsDefaultRounds: 'settings_default_rounds',
   settingsDefaultQuestionBudget: 'settings_default_question_budget',
   settingsDiscloseCompetitors: 'settings_disclose_competitors',
+  settingsAutoSend: 'settings_auto_send',
   // The brand's catalog (`/parley catalog`, the App Home): the upload modal's file, the preview's buttons
   catalogOpen: 'catalog_open',
   catalogFile: 'catalog_file',
@@ -153,6 +154,7 @@ export const BLOCK = {
   settingsDefaultRounds: ACTION.settingsDefaultRounds,
   settingsDefaultQuestionBudget: ACTION.settingsDefaultQuestionBudget,
   settingsDiscloseCompetitors: ACTION.settingsDiscloseCompetitors,
+  settingsAutoSend: ACTION.settingsAutoSend,
   catalogFile: ACTION.catalogFile,
   supplierPick: ACTION.supplierPick,
   supplierNewName: ACTION.supplierNewName,

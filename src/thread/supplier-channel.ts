@@ -133,7 +133,7 @@ export interface ReplyBy {
  */
 export function draftSentCalls(
   place: SupplierThreadPlace,
-  input: { state: NegotiationState; thread: Thread; draft: DecidedDraft } & ReplyBy,
+  input: { state: NegotiationState; thread: Thread; draft: DecidedDraft; automatic?: boolean } & ReplyBy,
 ): OutboxCall[] {
   const { state, thread, draft, replyBy, replyDays } = input;
   const request = buildSupplierRequest({
@@ -145,7 +145,13 @@ export function draftSentCalls(
     offer: { n: place.negotiationId, s: place.negotiationSupplierId, r: state.round },
     replyBy,
   });
-  const outcome = { decision: 'sent', channelId: place.channelId, replyBy, replyDays } as const;
+  const outcome = {
+    decision: 'sent',
+    channelId: place.channelId,
+    replyBy,
+    replyDays,
+    ...(input.automatic ? { automatic: true } : {}),
+  } as const;
   return [
     ...inSupplierThread(place, state, supplierMessageKey(place.negotiationId, draft.sequence), request),
     draftCardCall(thread, state, draft, outcome, 'sent'),

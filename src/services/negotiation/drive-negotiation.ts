@@ -23,6 +23,7 @@ import {
 } from '../../thread/decision.js';
 import { isEnqueued } from '../../outbox/index.js';
 import { enqueueNegotiationEvents } from '../../thread/negotiation-events.js';
+import { sendDraftsWithinMandate } from './supplier-drafts.js';
 import { type ActivityListener, withActivity } from '../../negotiation/agents/with-activity.js';
 import type { ThreadActivity } from '../thread-activity.js';
 import { draftPurchaseOrder } from '../purchase-order/draft-purchase-order.js';
@@ -56,6 +57,7 @@ async function drive(ctx: ServiceContext, options: DriveNegotiationOptions): Pro
     ctx.now,
   );
   if (state === null) return 'busy';
+  if (state.status === 'awaiting_suppliers') await sendDraftsWithinMandate(ctx, negotiationId);
   if (state.status !== 'completed') return 'waiting_for_buyer';
   // The conclusion runs under the lease too, so a process that dies while concluding is replaced at once by its own
   // restart (or by another instance when the lease expires) — and two instances never conclude at the same time.

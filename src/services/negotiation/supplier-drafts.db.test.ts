@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/tes
 import type { ServiceContext } from '../service-context.js';
 import { addBusinessDays, DAY_MS, HOUR_MS } from '../../time.js';
 import { submitSupplierOffer } from './submit-supplier-offer.js';
-import { decideDraft } from './supplier-drafts.js';
+import { decideDraft, sendableWithoutAsking, sendDraftsWithinMandate } from './supplier-drafts.js';
 
 const SUPPLIER_TEAM = 'T0NINGBO01';
 
@@ -203,6 +203,37 @@ describe('a draft for a connected supplier', () => {
     expect(work.driveUnqueued).not.toHaveBeenCalledWith(
       expect.arrayContaining([expect.objectContaining({ negotiationId })]),
     );
+  });
+
+  it('with auto-send on, goes out within the mandate without a click, audited as automatic; above it, waits', async () => {
+    const { negotiationId, sequence, state, toSupplier } = await waitingDraft(7);
+    // Off (the default): nothing is sent.
+    expect(await sendDraftsWithinMandate(ctx, negotiationId)).toBe(0);
+    expect((await toSupplier()).map((row) => row.dedupeKey)).not.toContain(supplierMessageKey(negotiationId, sequence));
+    // Above the walk-away total, the draft waits for the buyer even with auto-send on.
+    const ask = state.suppliers['SUP-001']?.brandAsks.at(-1)?.targetTotal ?? 0;
+    expect(ask).toBeGreaterThan(0);
+    const strict = { ...state, mandate: { ...state.mandate, walkAwayTotal: ask - 1 } };
+    expect(sendableWithoutAsking(strict, 'SUP-001', sequence)).toBe(false);
+    expect(
+      sendableWithoutAsking({ ...state, mandate: { ...state.mandate, walkAwayTotal: ask } }, 'SUP-001', sequence),
+    ).toBe(true);
+
+    const autoSend = {
+      ...ctx,
+      workspace: { ...ctx.workspace, settings: { ...ctx.workspace.settings, autoSendToSuppliers: true } },
+    };
+    expect(await sendDraftsWithinMandate(autoSend, negotiationId)).toBe(1);
+    expect(await sendDraftsWithinMandate(autoSend, negotiationId)).toBe(0); // sent once
+    expect((await toSupplier()).map((row) => row.dedupeKey)).toContain(supplierMessageKey(negotiationId, sequence));
+    const audit = await fixture.ws.auditLog.findFirstOrThrow({
+      where: { entityId: negotiationId, action: 'negotiation.draft_sent' },
+    });
+    expect(audit).toMatchObject({ actorSlackUserId: BUYER, data: expect.objectContaining({ automatic: true }) });
+    const card = await fixture.ws.slackOutbox.findFirstOrThrow({
+      where: { dedupeKey: `${draftKey(negotiationId, sequence)}:sent` },
+    });
+    expect(JSON.stringify(card.payload)).toContain('automatically');
   });
 
   it('is the buyer’s and the approvers’ to decide, and names a draft of this negotiation', async () => {

@@ -71,10 +71,61 @@ export async function currentSentDraft(
   };
 }
 
+/**
+ * Whether the draft may go out without the buyer's Send (the workspace's auto-send setting): an ask at or under the
+ * walk-away total, or an acceptance of the supplier's offer under it. Anything else — a walk-away, a question, a
+ * message with no ask, an ask above the walk-away — waits for the buyer. With no walk-away set, an ask is within it.
+ */
+export function sendableWithoutAsking(state: NegotiationState, supplierCode: string, sequence: number): boolean {
+  const found = findDraft(state, sequence);
+  const type = found?.draft.action?.type;
+  if (!found || !found.current || !type) return false;
+  const limit = state.mandate.walkAwayTotal;
+  const within = (total: number | null | undefined) =>
+    typeof total === 'number' && (limit === null || total <= limit + 0.005);
+  if (type === 'COUNTER_OFFER') {
+    return within(found.supplier.brandAsks.find((ask) => ask.round === found.draft.round)?.targetTotal);
+  }
+  if (type === 'ACCEPT') return within(found.supplier.offers.at(-1)?.total);
+  return false;
+}
+
+/**
+ * With the auto-send setting on, sends each connected supplier's current draft that stays within the mandate, as the
+ * buyer who started the negotiation would (audited as automatic). The rest wait in the thread for Send.
+ */
+export async function sendDraftsWithinMandate(ctx: ServiceContext, negotiationId: string): Promise<number> {
+  if (!ctx.workspace.settings.autoSendToSuppliers) return 0;
+  const negotiation = await ctx.db.negotiation.findUnique({
+    where: { id: negotiationId },
+    select: { startedBySlackUserId: true },
+  });
+  if (!negotiation) return 0;
+  const { state } = await loadCheckpoint(ctx.db, negotiationId);
+  let sent = 0;
+  for (const profile of state.profiles) {
+    const supplier = state.suppliers[profile.code];
+    const draft = supplier && latestBrandMessage(state, supplier);
+    if (profile.counterpart !== 'connected' || !supplier?.awaitingReply || !draft?.sequence) continue;
+    if (!sendableWithoutAsking(state, profile.code, draft.sequence)) continue;
+    const by = questionAddressee(negotiation);
+    const result = await decideDraft(ctx, {
+      negotiationId,
+      sequence: draft.sequence,
+      decision: 'send',
+      by,
+      automatic: true,
+    });
+    if (result.ok && result.changed) sent += 1;
+  }
+  return sent;
+}
+
 type DraftResult = ServiceResult<{ negotiationId: string; resume: boolean }>;
 
 export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput): Promise<DraftResult> {
   const { negotiationId, sequence, by, decision } = input;
+  const automatic = input.automatic === true;
   const negotiation = await ctx.db.negotiation.findUnique({
     where: { id: negotiationId },
     select: {
@@ -185,8 +236,19 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
       where: { id: row.id },
       data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
     });
-    await enqueueSupplierChannelCalls(tx, draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays }));
-    await writeAudit(tx, by, audit('negotiation.draft_sent', { channelId, replyBy: replyBy.toISOString() }));
+    await enqueueSupplierChannelCalls(
+      tx,
+      draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays, automatic }),
+    );
+    await writeAudit(
+      tx,
+      by,
+      audit('negotiation.draft_sent', {
+        channelId,
+        replyBy: replyBy.toISOString(),
+        ...(automatic ? { automatic } : {}),
+      }),
+    );
   });
   return done({ negotiationId, resume: false });
 }

@@ -111,6 +111,7 @@ describe('changeSettings', () => {
     defaultRounds: 4,
     defaultQuestionBudget: 1,
     discloseCompetitors: false,
+    autoSendToSuppliers: false,
   };
 
   it('refuses a member who is neither approver nor admin, and changes nothing', async () => {

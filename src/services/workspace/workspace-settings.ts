@@ -16,6 +16,11 @@ export const workspaceSettingsSchema = z.object({
   defaultQuestionBudget: z.number().int().min(0).max(10).optional(),
   /** Alex may name competitors, their prices and their problems to other suppliers. Off unless an admin turns it on. */
   discloseCompetitors: z.boolean().optional(),
+  /**
+   * Alex's messages to connected suppliers go out without the buyer's Send while they stay within the mandate (an ask
+   * at or under the walk-away total, an acceptance of an offer under it); anything else waits for the buyer. Off.
+   */
+  autoSendToSuppliers: z.boolean().optional(),
 });
 export type StoredWorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;
 
@@ -26,6 +31,7 @@ export interface WorkspaceSettings {
   defaultRounds: number;
   defaultQuestionBudget: number;
   discloseCompetitors: boolean;
+  autoSendToSuppliers: boolean;
 }
 
 /** The stored settings over the defaults. A corrupt JSON column falls back to the defaults: no approvers. */
@@ -38,6 +44,7 @@ export function resolveSettings(stored: unknown, env: Pick<Env, 'PO_DUAL_APPROVA
     defaultRounds: settings.defaultRounds ?? ROUNDS.default,
     defaultQuestionBudget: settings.defaultQuestionBudget ?? QUESTION_BUDGET_DEFAULT,
     discloseCompetitors: settings.discloseCompetitors ?? false,
+    autoSendToSuppliers: settings.autoSendToSuppliers ?? false,
   };
 }
 

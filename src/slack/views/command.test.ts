@@ -79,6 +79,7 @@ function values(v: {
   rounds?: string | null;
   budget?: string | null;
   disclose?: boolean;
+  autoSend?: boolean;
 }) {
   return {
     [BLOCK.settingsBrandName]: {
@@ -101,6 +102,12 @@ function values(v: {
       [ACTION.settingsDiscloseCompetitors]: {
         type: 'checkboxes',
         selected_options: v.disclose === true ? [{ value: 'disclose', text: { type: 'plain_text', text: 'x' } }] : [],
+      },
+    },
+    [BLOCK.settingsAutoSend]: {
+      [ACTION.settingsAutoSend]: {
+        type: 'checkboxes',
+        selected_options: v.autoSend === true ? [{ value: 'auto_send', text: { type: 'plain_text', text: 'x' } }] : [],
       },
     },
   };
@@ -179,8 +186,21 @@ describe('parseSettingsModal', () => {
         defaultRounds: 5,
         defaultQuestionBudget: 0,
         discloseCompetitors: false,
+        autoSendToSuppliers: false,
       },
     });
+  });
+
+  it('reads the auto-send box: off unless ticked, shown ticked when on', () => {
+    const base = { users: ['U0APPROV1'], amount: '1', mode: 'cost', rounds: '1', budget: '1' };
+    const ticked = parseSettingsModal(values({ ...base, autoSend: true }));
+    expect(ticked.ok && ticked.value.autoSendToSuppliers).toBe(true);
+    const unticked = parseSettingsModal(values(base));
+    expect(unticked.ok && unticked.value.autoSendToSuppliers).toBe(false);
+    const off = elements(buildSettingsModal(settings)).find((e) => e.actionId === ACTION.settingsAutoSend)?.raw;
+    expect(off?.initial_options).toBeUndefined();
+    const on = elements(buildSettingsModal({ ...settings, autoSendToSuppliers: true }));
+    expect(on.find((e) => e.actionId === ACTION.settingsAutoSend)?.raw.initial_options).toHaveLength(1);
   });
 
   it('reads the competitor-disclosure box: off unless ticked', () => {

@@ -81,11 +81,15 @@ export interface SettingsValues {
   defaultQuestionBudget: number;
   /** Alex may name competitors, their prices and problems to other suppliers. */
   discloseCompetitors: boolean;
+  /** Alex's messages to connected suppliers go out without Send while within the mandate. */
+  autoSendToSuppliers: boolean;
 }
 
-export interface SettingsModel extends Omit<SettingsValues, 'discloseCompetitors'> {
+export interface SettingsModel extends Omit<SettingsValues, 'discloseCompetitors' | 'autoSendToSuppliers'> {
   /** Off when absent. */
   discloseCompetitors?: boolean;
+  /** Off when absent. */
+  autoSendToSuppliers?: boolean;
   /** The settings version shown, carried in private_metadata: a save over a newer version is refused. */
   version: number;
 }
@@ -97,6 +101,12 @@ const DISCLOSE_VALUE = 'disclose';
 const discloseOption: PlainTextOption = {
   text: label('Alex may name competitors and their prices to other suppliers'),
   value: DISCLOSE_VALUE,
+};
+/** The one option of the auto-send checkbox. */
+const AUTO_SEND_VALUE = 'auto_send';
+const autoSendOption: PlainTextOption = {
+  text: label('Send Alex’s messages to connected suppliers without asking, while within the mandate'),
+  value: AUTO_SEND_VALUE,
 };
 
 export const APPROVERS_MAX = 20;
@@ -225,6 +235,23 @@ export function buildSettingsModal(model: SettingsModel): ModalView {
           ...(model.discloseCompetitors === true ? { initial_options: [discloseOption] } : {}),
         },
       },
+      {
+        type: 'input',
+        block_id: BLOCK.settingsAutoSend,
+        label: label('Connected suppliers', 2000),
+        optional: true,
+        hint: label(
+          'Off: every message for a supplier in Slack Connect waits in the thread for Send. On: one that asks at or ' +
+            'under the walk-away total, or accepts an offer under it, is sent at once; anything else still waits.',
+          2000,
+        ),
+        element: {
+          type: 'checkboxes',
+          action_id: ACTION.settingsAutoSend,
+          options: [autoSendOption],
+          ...(model.autoSendToSuppliers === true ? { initial_options: [autoSendOption] } : {}),
+        },
+      },
     ],
   };
 }
@@ -292,6 +319,7 @@ export function parseSettingsModal(stateValues: unknown): ParseResult<SettingsVa
       discloseCompetitors: state
         .checked(BLOCK.settingsDiscloseCompetitors, ACTION.settingsDiscloseCompetitors)
         .includes(DISCLOSE_VALUE),
+      autoSendToSuppliers: state.checked(BLOCK.settingsAutoSend, ACTION.settingsAutoSend).includes(AUTO_SEND_VALUE),
     },
   };
 }

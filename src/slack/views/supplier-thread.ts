@@ -52,7 +52,8 @@ export function buildSupplierDraft(model: SupplierDraftModel): SlackMessage {
 
 /** What became of a draft: sent (and waiting for the supplier until `replyBy`), skipped, or its round closed. */
 export type DraftOutcome =
-  | { decision: 'sent'; channelId: string; replyBy: Date; replyDays: number }
+  /** `automatic`: sent by the workspace's auto-send setting, within the mandate, rather than by a click. */
+  | { decision: 'sent'; channelId: string; replyBy: Date; replyDays: number; automatic?: boolean }
   | { decision: 'skipped' }
   /** Sent, then the round closed without the supplier's answer: by `closedBy`, or (null) at its reply-by time. */
   | { decision: 'closed'; channelId: string; closedBy: string | null }
@@ -81,7 +82,11 @@ export function buildSupplierDraftDecided(
       ],
     };
   }
-  const sent = `:outbox_tray: *Sent to ${supplier}* in ${channelMention(outcome.channelId)} by ${mention(model.by)} (${round}).`;
+  const how =
+    outcome.decision === 'sent' && outcome.automatic === true
+      ? `automatically for ${mention(model.by)}: within the mandate`
+      : `by ${mention(model.by)}`;
+  const sent = `:outbox_tray: *Sent to ${supplier}* in ${channelMention(outcome.channelId)} ${how} (${round}).`;
   if (outcome.decision === 'answered') {
     return {
       text: `Sent to ${inline(model.supplierName, 80)}; it answered`,

@@ -42,6 +42,7 @@ describe('saveSettings', () => {
         defaultQuestionBudget: 2,
         // The disclosure box is not ticked in this submission: Alex keeps competitors anonymous.
         discloseCompetitors: false,
+        autoSendToSuppliers: false,
       },
       4,
     );
