@@ -27,6 +27,8 @@ export async function expirePausedNegotiations(
       status: 'paused',
       // A row paused before `pausedAt` was recorded counts from its last change.
       OR: [{ pausedAt: { lte: cutoff } }, { pausedAt: null, updatedAt: { lte: cutoff } }],
+      // Waiting on a connected supplier whose reply-by time is still ahead is not stale: the buyer gave it that time.
+      suppliers: { none: { replyBy: { gt: now } } },
     },
     orderBy: { updatedAt: 'asc' },
     take: options.batchSize ?? JOB_BATCH_SIZE,

@@ -4,6 +4,7 @@
 // its reply-by time, which the buyer can extend, or close the round sooner; the job reminds the supplier a day before
 // and closes the round at it.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expirePausedNegotiations } from '../../jobs/expire-paused-negotiations.js';
 import { remindSuppliers } from '../../jobs/remind-suppliers.js';
 import { loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { draftKey, supplierMessageKey } from '../../thread/thread.js';
@@ -234,6 +235,32 @@ describe('a draft for a connected supplier', () => {
       where: { dedupeKey: `${draftKey(negotiationId, sequence)}:sent` },
     });
     expect(JSON.stringify(card.payload)).toContain('automatically');
+  });
+
+  it('is not expired as stale while the supplier’s reply-by time is ahead', async () => {
+    const { negotiationId, negotiationSupplierId, sequence } = await waitingDraft(8);
+    expect(await decideDraft(ctx, { negotiationId, sequence, decision: 'send', by: BUYER })).toMatchObject({
+      ok: true,
+    });
+    const later = new Date(Date.now() + 30 * DAY_MS);
+    const expire = () =>
+      expirePausedNegotiations({ prisma: db.prisma, contexts: fixture.contexts, now: later, afterDays: 7 });
+    const status = async () =>
+      (await fixture.ws.negotiation.findUniqueOrThrow({ where: { id: negotiationId } })).status;
+    // Extended past the expiry's 7 days: still waiting for the supplier.
+    await fixture.ws.negotiationSupplier.update({
+      where: { id: negotiationSupplierId },
+      data: { replyBy: new Date(later.getTime() + DAY_MS) },
+    });
+    await expire();
+    expect(await status()).toBe('paused');
+    // Its reply-by time gone by too: stale, and expired like any paused negotiation.
+    await fixture.ws.negotiationSupplier.update({
+      where: { id: negotiationSupplierId },
+      data: { replyBy: new Date(later.getTime() - DAY_MS) },
+    });
+    await expire();
+    expect(await status()).toBe('expired');
   });
 
   it('is the buyer’s and the approvers’ to decide, and names a draft of this negotiation', async () => {
