@@ -6,7 +6,7 @@ import type { SlackEventMiddlewareArgs } from '@slack/bolt';
 import { z } from 'zod';
 import { log } from '../../../log.js';
 import type { SlackDeps } from '../../deps.js';
-import { eventTeamId } from '../../team.js';
+import { eventTeamId, eventUserTeamId } from '../../team.js';
 
 const threadReplySchema = z.object({
   channel: z.string(),
@@ -15,8 +15,6 @@ const threadReplySchema = z.object({
   ts: z.string(),
   thread_ts: z.string(),
   client_msg_id: z.string().optional(),
-  /** In a shared channel, the author's organisation: a connected supplier's people write in its thread. */
-  user_team: z.string().optional(),
 });
 
 export type ThreadReplyArgs = Pick<SlackEventMiddlewareArgs<'message'>, 'event' | 'body'>;
@@ -36,7 +34,8 @@ export function threadReply({ parley }: SlackDeps) {
       clientMsgId: reply.data.client_msg_id ?? null,
       text: reply.data.text,
       by: reply.data.user,
-      byTeamId: reply.data.user_team ?? null,
+      // In a shared channel, the author's organisation: a connected supplier's people write in its thread.
+      byTeamId: eventUserTeamId(event),
     });
     if (result && !result.ok) log.info('thread reply not taken as an answer', { error: result.error });
   };
