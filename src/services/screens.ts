@@ -129,8 +129,8 @@ export function createScreens(options: ScreensOptions) {
           ? done(view)
           : refused(
               'invalid_input',
-              `This request has more lines than the form takes (${OFFER_MODAL_LINES_MAX}): reply in the thread ` +
-                'with your revised quotation workbook.',
+              `This request has more lines than the offer form takes (${OFFER_MODAL_LINES_MAX}): write to the ` +
+                'buyer in the thread instead.',
             );
       }),
 

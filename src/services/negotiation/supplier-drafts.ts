@@ -203,7 +203,8 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
     data: { supplierCode, sequence, round: draft.round, ...data },
   });
 
-  const sender = { ...decided, by: (await sentBy(ctx, negotiationId, sequence)) ?? by };
+  // The card keeps naming who sent the message when it is closed or extended by someone else.
+  const sender = decision === 'send' ? decided : { ...decided, by: (await sentBy(ctx, negotiationId, sequence)) ?? by };
   if (decision === 'close') {
     const result = await applyBuyerStep(ctx, negotiationId, { kind: 'no_reply', supplierCode, by }, async (tx) => {
       await tx.negotiationSupplier.update({ where: { id: row.id }, data: { replyBy: null, replyRound: null } });
@@ -212,43 +213,27 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
     return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
   }
 
+  // Send or extend: the reply-by time (from now, or an extension from the one standing), its messages, its audit.
   const now = ctx.now();
-  if (decision === 'extend') {
-    const from = row.replyBy && row.replyBy > now ? row.replyBy : now;
-    const replyBy = addBusinessDays(from, replyDays);
-    await ctx.db.$transaction(async (tx) => {
-      await tx.negotiationSupplier.update({
-        where: { id: row.id },
-        data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
+  const extending = decision === 'extend';
+  const replyBy = addBusinessDays(extending && row.replyBy && row.replyBy > now ? row.replyBy : now, replyDays);
+  const calls = extending
+    ? replyExtendedCalls(place, { state, thread, draft: sender, replyBy, replyDays })
+    : draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays, automatic });
+  const entry = extending
+    ? audit('negotiation.supplier_reply_extended', { replyBy: replyBy.toISOString() })
+    : audit('negotiation.draft_sent', {
+        channelId,
+        replyBy: replyBy.toISOString(),
+        ...(automatic ? { automatic } : {}),
       });
-      await enqueueSupplierChannelCalls(
-        tx,
-        replyExtendedCalls(place, { state, thread, draft: sender, replyBy, replyDays }),
-      );
-      await writeAudit(tx, by, audit('negotiation.supplier_reply_extended', { replyBy: replyBy.toISOString() }));
-    });
-    return done({ negotiationId, resume: false });
-  }
-
-  const replyBy = addBusinessDays(now, replyDays);
   await ctx.db.$transaction(async (tx) => {
     await tx.negotiationSupplier.update({
       where: { id: row.id },
       data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
     });
-    await enqueueSupplierChannelCalls(
-      tx,
-      draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays, automatic }),
-    );
-    await writeAudit(
-      tx,
-      by,
-      audit('negotiation.draft_sent', {
-        channelId,
-        replyBy: replyBy.toISOString(),
-        ...(automatic ? { automatic } : {}),
-      }),
-    );
+    await enqueueSupplierChannelCalls(tx, calls);
+    await writeAudit(tx, by, entry);
   });
   return done({ negotiationId, resume: false });
 }

@@ -1,5 +1,5 @@
 // The supplier's **Submit offer** modal, opened from its negotiation thread in its own Slack Connect channel: a unit
-// price per line (up to OFFER_MODAL_LINES_MAX lines; a longer quotation is answered with a revised workbook), lead
+// price per line (up to OFFER_MODAL_LINES_MAX lines; a longer quotation cannot be answered in the form), lead
 // time, payment terms, validity and notes. What the parser returns is the offer exactly as the supplier typed it — no
 // line filled in, no price moved: a line left empty is a line not offered. Line texts come from the quotation
 // (untrusted) and are escaped here; the modal reaches another organisation, so it shows only the lines, their
@@ -12,8 +12,11 @@ import { context, section } from './blocks.js';
 import { inline, label, plain } from './escape.js';
 import { ModalState, type ParseResult, parseWhole } from './modal-state.js';
 
-/** Lines a modal can carry beside its other inputs within Slack's 100 blocks, and still be typed in by a person. */
-export const OFFER_MODAL_LINES_MAX = 20;
+/**
+ * Lines a modal carries beside its six other blocks within Slack's 100 (with room to spare). Each price starts at the
+ * supplier's own last one, so a person changes only the lines they move; a longer quotation is answered otherwise.
+ */
+export const OFFER_MODAL_LINES_MAX = 90;
 export const OFFER_NOTES_MAX = 2000;
 export const PAYMENT_TERMS_MAX = 120;
 export const LEAD_TIME_DAYS_MAX = 3650;

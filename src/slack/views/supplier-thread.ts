@@ -207,8 +207,8 @@ export function buildSupplierRequest(model: SupplierRequestModel): SlackMessage 
     formFits
       ? submitOfferActions(model.offer)
       : context([
-          `${plural(model.lines.length, 'line')} is more than the form takes (${OFFER_MODAL_LINES_MAX}): reply in ` +
-            'this thread with your revised quotation workbook.',
+          `${plural(model.lines.length, 'line')} is more than the offer form takes (${OFFER_MODAL_LINES_MAX}), so ` +
+            'this offer cannot be submitted here: write to the buyer in this thread.',
         ]),
   );
   return { text: `${BRAND_AGENT_NAME}, for ${inline(model.brandName, 80)}: ${inline(model.text, 200)}`, blocks };
