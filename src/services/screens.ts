@@ -55,7 +55,10 @@ export function createScreens(options: ScreensOptions) {
       inTeam<ModalView>(teamId, async (ctx) => {
         const quotation = await ctx.db.quotation.findUnique({
           where: { id: quotationId },
-          include: { supplier: { select: { name: true } }, items: { select: { reviewState: true, totalPrice: true } } },
+          include: {
+            supplier: { select: { name: true, slackChannelId: true, connectionLostAt: true } },
+            items: { select: { reviewState: true, totalPrice: true } },
+          },
         });
         if (!quotation) return refused('not_found', 'This quotation no longer exists.');
         if (!mayWorkOnQuotation(userId, quotation.uploadedBySlackUserId, ctx.workspace.settings)) {
@@ -87,6 +90,9 @@ export function createScreens(options: ScreensOptions) {
             currency: quotation.currency ?? 'USD',
             simulatedSuppliers: SIMULATED_SUPPLIERS.map(({ code, name }) => ({ code, name })),
             hasConnectedSuppliers: connected > 0,
+            // The quoting supplier negotiates as itself in its own channel (begin-negotiation.ts decides the same way).
+            quotingSupplierChannel:
+              quotation.supplier?.connectionLostAt === null ? (quotation.supplier.slackChannelId ?? null) : null,
             externalChannel: quotation.slackChannelExternal,
           }),
         );

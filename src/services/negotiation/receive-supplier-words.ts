@@ -20,7 +20,11 @@ export async function receiveSupplierWords(
 ): Promise<ThreadReplyAnswer | null> {
   // The thread's first message is the one Parley posted under the negotiation's supplier-thread key.
   const root = await ctx.db.slackOutbox.findFirst({
-    where: { channelId: reply.channelId, resultTs: reply.threadTs, dedupeKey: { contains: ':supplier:' } },
+    where: {
+      channelId: reply.channelId,
+      resultTs: reply.threadTs,
+      AND: [{ dedupeKey: { startsWith: 'neg:' } }, { dedupeKey: { contains: ':supplier:' } }],
+    },
     select: { dedupeKey: true },
   });
   const thread = root && parseSupplierThreadKey(root.dedupeKey);

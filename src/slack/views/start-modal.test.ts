@@ -122,6 +122,13 @@ describe('buildStartModal', () => {
     expect(text).toContain('not real companies');
   });
 
+  it('says whether the quoting supplier answers in person, in its channel, or is played by an agent', () => {
+    expect(visibleText(buildStartModal({ ...model, quotingSupplierChannel: 'C0NINGBO01' }))).toContain(
+      'Valden Textiles answers in person in <#C0NINGBO01>',
+    );
+    expect(visibleText(buildStartModal(model))).toContain('an agent plays its side');
+  });
+
   it('asks, where real suppliers are connected, how many business days they have to answer (default 2)', () => {
     const asked = elements(buildStartModal({ ...model, hasConnectedSuppliers: true }));
     expect(asked.find((e) => e.actionId === ACTION.startReplyDays)?.raw).toMatchObject({

@@ -8,7 +8,7 @@ import { SOURCING_PREFERENCES, type SourcingPreference } from '../../negotiation
 import { type PresetMode, QUESTION_BUDGET_DEFAULT, ROUNDS, SCORING_WEIGHTS } from '../../config/business-rules.js';
 import { ACTION, BLOCK, CALLBACK, quotationRefCodec } from '../ids.js';
 import { context, money, quantity, section } from './blocks.js';
-import { inline, label, plain } from './escape.js';
+import { channelMention, inline, label, plain } from './escape.js';
 import { ModalState, type ParseResult, parseAmount, parseWhole } from './modal-state.js';
 
 export const START_MODES: readonly PresetMode[] = ['balanced', 'cost', 'quality', 'speed', 'cashflow'];
@@ -51,6 +51,8 @@ export interface StartModalModel {
    * out unless the buyer ticks them (a real workspace should not meet two invented competitors by default).
    */
   hasConnectedSuppliers?: boolean;
+  /** The quoting supplier's own Slack Connect channel, when it is connected: it then negotiates as itself there. */
+  quotingSupplierChannel?: string | null;
   /**
    * The quotation's channel has people from another organisation (Slack Connect): the modal asks the buyer, as a
    * required tick, before the thread shows other suppliers, scores and the mandate there.
@@ -197,6 +199,13 @@ export function buildStartModal(model: StartModalModel): ModalView {
         (model.supplierName ? ` from *${inline(model.supplierName, 80)}*` : '') +
         `\n${quantity(model.lineCount)} lines · quoted ${money(model.quotedTotal, model.currency)}`,
     ),
+    context([
+      model.quotingSupplierChannel
+        ? `:link: ${model.supplierName ? inline(model.supplierName, 80) : 'The supplier'} answers in person in ` +
+          `${channelMention(model.quotingSupplierChannel)}: Alex's messages reach it as your workspace's settings allow — by your *Send*, or within the mandate if auto-send is on.`
+        : `:robot_face: ${model.supplierName ? inline(model.supplierName, 80) : 'The supplier'} is not connected in ` +
+          'Slack Connect: an agent plays its side, and its offers are marked (simulated).',
+    ]),
     {
       type: 'input',
       block_id: BLOCK.startMode,
