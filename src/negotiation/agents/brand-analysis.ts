@@ -170,7 +170,12 @@ export function analyse(context: BrandTurnContext): BrandAnalysis {
       .find((r) => r.leadTimeDays < current.leadTimeDays) ?? null;
 
   const orderValue = baseline.lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
-  const top = [...baseline.lines].sort((a, b) => b.quantity * b.unitPrice - a.quantity * a.unitPrice).slice(0, 3);
+  // A supplier that offers only some lines (a real one may: a line left out is "not offered") is argued with about
+  // the lines it offers, and a line's share is of the whole order at the quote, not of its partial total.
+  const offered = new Set(ownOffers.at(-1)?.lines.map((line) => line.sku) ?? []);
+  const partial = offered.size > 0 && baseline.lines.some((line) => !offered.has(line.sku));
+  const arguable = partial ? baseline.lines.filter((line) => offered.has(line.sku)) : baseline.lines;
+  const top = [...arguable].sort((a, b) => b.quantity * b.unitPrice - a.quantity * a.unitPrice).slice(0, 3);
   // The cited line rotates with the rounds so the thread does not argue about one SKU forever.
   const rank = (Math.max(1, round) - 1) % Math.max(1, top.length);
   const focusLine = top[rank] ?? baseline.lines[0];
@@ -238,7 +243,9 @@ export function analyse(context: BrandTurnContext): BrandAnalysis {
       rank,
       unitPrice: focusUnit,
       value: focusValue,
-      share: focusValue / (current.total || orderValue),
+      share: partial
+        ? (focusLine.quantity * focusLine.unitPrice) / (orderValue || 1)
+        : focusValue / (current.total || orderValue),
     },
     ask: {
       total: askTotal,

@@ -379,6 +379,26 @@ describe('offline brand: honest facts and discretion', () => {
     }
   });
 
+  it('argues with a supplier that offers some lines about those lines, as shares of the whole order', () => {
+    const own = OFFERS['SUP-001'];
+    if (!own) throw new Error('an opening offer');
+    // Only its two smallest lines: the order's biggest are not offered.
+    const kept = [...own.lines].sort((a, b) => a.quantity * a.unitPrice - b.quantity * b.unitPrice).slice(0, 2);
+    const partial: Offer = { ...own, lines: kept, total: kept.reduce((sum, l) => sum + l.quantity * l.unitPrice, 0) };
+    const left = new Set(own.lines.filter((line) => !kept.includes(line)).map((line) => line.sku));
+    for (const seed of SEEDS) {
+      const context = roundTwo('SUP-001', seed, {
+        history: { messages: [], offers: [partial], brandAsks: [] },
+        curveball: null,
+      });
+      const text = offlineSynthesize(context, offlinePillars(context)).message_text;
+      for (const sku of left) expect(text, `seed ${seed}`).not.toContain(`${sku}(`);
+      for (const [, share] of text.matchAll(/at (\d+(?:\.\d+)?)% of the (?:order|spend)/g)) {
+        expect(Number(share), text).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+
   it('claims other suppliers in play only when another offer is on the table', () => {
     const alone = SEEDS.flatMap((seed) => {
       const context = roundTwo('SUP-001', seed, { others: [], curveball: null });
