@@ -802,7 +802,10 @@ function endRound(state: NegotiationState, events: NegotiationEvent[]): void {
     const supplier = state.suppliers[profile.code];
     if (!supplier) continue;
     const latest = supplier.offers.at(-1) ?? null;
-    const evaluation = evaluateOffer(latest, state.mandate, { baselineTotal: state.baseline.total });
+    const evaluation = evaluateOffer(latest, state.mandate, {
+      baselineTotal: state.baseline.total,
+      baselineLines: state.baseline.lines,
+    });
     state.evaluations.push({ round, supplierCode: profile.code, evaluation });
     if (supplier.status !== 'active') continue;
     // Round 1 is requests for quotes: only an explicit rejection ends talks that early.

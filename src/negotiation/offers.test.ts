@@ -868,6 +868,24 @@ describe('evaluateOffer', () => {
     expect(evaluateOffer(offer(9500.01), mandate, options)).toBe('FAIL');
   });
 
+  it('judges an offer of some lines against the limits prorated to the quoted value of those lines', () => {
+    // Two lines quoted at $6,600 and $3,300 (the $9,900 quotation); the offer prices only the second.
+    const baselineLines = [
+      { sku: 'A', quantity: 100, unitPrice: 66 },
+      { sku: 'B', quantity: 100, unitPrice: 33 },
+    ];
+    const partial = (total: number) => ({ total, lines: [{ sku: 'B', quantity: 100, unitPrice: total / 100 }] });
+    const prorated = { ...options, baselineLines };
+    // A third of the order: the target is $3,000 for it, the walk-away $3,166.67.
+    expect(evaluateOffer(partial(2999), mandate, prorated)).toBe('PASS');
+    expect(evaluateOffer(partial(3100), mandate, prorated)).toBe('NEUTRAL');
+    expect(evaluateOffer(partial(3200), mandate, prorated)).toBe('FAIL');
+    // Judged as the whole order, $3,200 would "meet" a $9,000 target.
+    expect(evaluateOffer(partial(3200), mandate, options)).toBe('PASS');
+    const whole = { total: 9000, lines: [...baselineLines] };
+    expect(evaluateOffer(whole, mandate, prorated)).toBe('PASS');
+  });
+
   it('FAIL without an offer', () => {
     expect(evaluateOffer(null, mandate, options)).toBe('FAIL');
     expect(evaluateOffer(undefined, mandate, options)).toBe('FAIL');

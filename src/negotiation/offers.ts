@@ -999,6 +999,24 @@ export interface EvaluateOfferOptions {
   baselineTotal: number;
   /** Whose outcome is judged; the buyer wants a lower total, the seller a higher one. Defaults to the buyer. */
   side?: NegotiationSide;
+  /**
+   * The quotation's lines: an offer that leaves some out (a real supplier's "not offered") is judged against the
+   * target and walk-away prorated to the quoted value of the lines it offers, not the whole order's.
+   */
+  baselineLines?: readonly { sku: string; quantity: number; unitPrice: number }[];
+}
+
+/** The quoted value of the lines `offer` covers, as a share of the whole quotation's (1 when it covers them all). */
+export function coveredShare(
+  offer: Pick<Offer, 'lines'>,
+  baselineLines: readonly { sku: string; quantity: number; unitPrice: number }[],
+): number {
+  const offered = new Set(offer.lines.map((line) => line.sku));
+  const value = (lines: readonly { quantity: number; unitPrice: number }[]) =>
+    lines.reduce((sum, line) => sum + line.quantity * line.unitPrice, 0);
+  const whole = value(baselineLines);
+  if (whole <= 0 || baselineLines.every((line) => offered.has(line.sku))) return 1;
+  return value(baselineLines.filter((line) => offered.has(line.sku))) / whole;
 }
 
 /**
@@ -1043,13 +1061,16 @@ export function evaluationLabel(evaluation: RoundEvaluation, total: number | nul
  * FAIL when worse than the walk-away or when there is no offer. Compared in cents, inclusive at both limits.
  */
 export function evaluateOffer(
-  offer: Pick<Offer, 'total'> | null | undefined,
+  offer: (Pick<Offer, 'total'> & Partial<Pick<Offer, 'lines'>>) | null | undefined,
   mandate: Mandate,
   options: EvaluateOfferOptions,
 ): RoundEvaluation {
   if (!offer) return 'FAIL';
   const side = options.side ?? 'buyer';
-  const { targetTotal, walkAwayTotal } = effectiveMandate(mandate, options.baselineTotal, side);
+  const limits = effectiveMandate(mandate, options.baselineTotal, side);
+  const share = offer.lines && options.baselineLines ? coveredShare({ lines: offer.lines }, options.baselineLines) : 1;
+  const targetTotal = limits.targetTotal * share;
+  const walkAwayTotal = limits.walkAwayTotal * share;
   const atLeastAsGood = (total: number, limit: number) =>
     side === 'buyer' ? toCents(total) <= toCents(limit) : toCents(total) >= toCents(limit);
   if (atLeastAsGood(offer.total, targetTotal)) return 'PASS';
