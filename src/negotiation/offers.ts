@@ -1008,7 +1008,7 @@ export interface EvaluateOfferOptions {
 
 /** The quoted value of the lines `offer` covers, as a share of the whole quotation's (1 when it covers them all). */
 export function coveredShare(
-  offer: Pick<Offer, 'lines'>,
+  offer: { lines: readonly { sku: string }[] },
   baselineLines: readonly { sku: string; quantity: number; unitPrice: number }[],
 ): number {
   const offered = new Set(offer.lines.map((line) => line.sku));
@@ -1061,7 +1061,7 @@ export function evaluationLabel(evaluation: RoundEvaluation, total: number | nul
  * FAIL when worse than the walk-away or when there is no offer. Compared in cents, inclusive at both limits.
  */
 export function evaluateOffer(
-  offer: (Pick<Offer, 'total'> & Partial<Pick<Offer, 'lines'>>) | null | undefined,
+  offer: { total: number; lines?: readonly { sku: string }[] } | null | undefined,
   mandate: Mandate,
   options: EvaluateOfferOptions,
 ): RoundEvaluation {
