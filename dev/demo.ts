@@ -144,16 +144,16 @@ try {
         include: { supplier: { select: { name: true } } },
       })
     : [];
-  const versusQuote =
-    po && quotation.negotiation
-      ? againstQuote(
-          (await loadCheckpoint(scopeToWorkspace(db.prisma, quotation.workspaceId), quotation.negotiation.id)).state,
-          po,
-        )
-      : '';
+  const state = quotation.negotiation
+    ? (await loadCheckpoint(scopeToWorkspace(db.prisma, quotation.workspaceId), quotation.negotiation.id)).state
+    : null;
+  const versusQuote = po && state ? againstQuote(state, po) : '';
+  const counterparts = state
+    ? state.profiles.map((p) => (p.counterpart === 'connected' ? `${p.name} (connected)` : p.name)).join(', ')
+    : 'nobody';
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const summary =
-    `${basename(filePath)} → ${quotation.negotiation?.status ?? quotation.status} negotiation with 3 suppliers, ` +
+    `${basename(filePath)} → ${quotation.negotiation?.status ?? quotation.status} negotiation with ${counterparts}, ` +
     (po
       ? `${po.number} approved by ${po.approvals.map((a) => nameOf(a.approverSlackUserId)).join(' and ')} ` +
         `(${formatMoney(Number(po.effectiveLandedCost), po.currency)} landed${versusQuote})` +

@@ -289,4 +289,6 @@ export interface DecideDraftInput {
   by: string;
   /** Sent by the auto-send setting, within the mandate, for `by` (the buyer who started the negotiation). */
   automatic?: boolean;
+  /** Send: the words as the buyer edited them (the Edit modal); they are what the supplier reads and the history holds. */
+  text?: string;
 }

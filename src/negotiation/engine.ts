@@ -266,6 +266,8 @@ export type NegotiationEvent =
   | { type: 'curveball'; curveball: Curveball }
   | { type: 'early_termination_offered'; questionId: string; record: EarlyTerminationRecord }
   /** The buyer closed the round for a connected supplier that had not answered: its standing offer stands. */
+  /** The buyer edited Alex's message to a connected supplier before sending it: the history holds what was sent. */
+  | { type: 'brand_message_edited'; round: number; supplierCode: string; sequence: number; by: string }
   /** `by`: who closed the round for the supplier; null when its reply-by time passed. */
   | { type: 'supplier_no_reply'; round: number; supplierCode: string; by: string | null }
   | {
@@ -1121,6 +1123,31 @@ export function receiveSupplierTurn(current: NegotiationState, supplierCode: str
   applySupplierTurn(state, profile, supplier, { turn, answered: latestBrand.action }, events);
   stopAwaiting(state, supplier);
   return { state, events };
+}
+
+/**
+ * The buyer's edit of the message awaiting a connected supplier, made before it is sent: the history then holds the
+ * words the supplier reads, so the agents argue from what was said. Only the current, unanswered message changes.
+ */
+export function editBrandMessage(
+  current: NegotiationState,
+  supplierCode: string,
+  sequence: number,
+  text: string,
+  by: string,
+): StepResult {
+  const waiting = current.suppliers[supplierCode];
+  const latest = waiting && latestBrandMessage(current, waiting);
+  if (!waiting?.awaitingReply || latest?.sequence !== sequence || latest.text === text)
+    return { state: current, events: [] };
+  const state = copyForStep(current);
+  const supplier = state.suppliers[supplierCode];
+  if (!supplier) return { state: current, events: [] };
+  // The history is shared with the checkpoint it was read from: the edited message is a new one in a new list.
+  supplier.messages = supplier.messages.map((m) =>
+    m.sequence === sequence && m.from === 'brand' ? { ...m, text } : m,
+  );
+  return { state, events: [{ type: 'brand_message_edited', round: state.round, supplierCode, sequence, by }] };
 }
 
 /** The buyer closes the round for a connected supplier that has not answered (or its reply-by time passed). */

@@ -12,6 +12,7 @@ import {
   buildChannelStatus,
   buildOfferModal,
   buildPoQueryModal,
+  buildDraftEditModal,
   buildPoModal,
   buildRejectModal,
   buildCatalogModal,
@@ -34,6 +35,7 @@ import { describeSuppliers } from './suppliers/connect-supplier.js';
 import { getPurchaseOrder } from './purchase-order/get-purchase-order.js';
 import { offerFormFor } from './negotiation/submit-supplier-offer.js';
 import { supplierPoQueryFormFor } from './purchase-order/supplier-answer.js';
+import { draftForEditing } from './negotiation/supplier-drafts.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import { mayApprove, mayWorkOnQuotation } from './workspace/workspace-settings.js';
 import { changeSettings, settingsForEditing } from './workspace/change-settings.js';
@@ -113,6 +115,12 @@ export function createScreens(options: ScreensOptions) {
             viewer: poViewer(po, userId, settings.approvers),
           }),
         );
+      }),
+
+    draftEditModal: (teamId: string, ref: { n: string; q: number }, userId: string) =>
+      inTeam<ModalView>(teamId, async (ctx) => {
+        const draft = await draftForEditing(ctx, { negotiationId: ref.n, sequence: ref.q, by: userId });
+        return draft.ok ? done(buildDraftEditModal(draft.value)) : draft;
       }),
 
     poQueryModal: (teamId: string, ref: SupplierPoRef, userTeamId: string | null) =>

@@ -115,6 +115,8 @@ export interface Screens {
   channelStatus(teamId: string, channelId: string): Promise<SlackMessage>;
   /** A connected supplier's Submit offer modal, for a person of that supplier (`userTeamId`: their own team). */
   offerModal(teamId: string, ref: OfferModalRef, userTeamId: string | null): Promise<Shown<ModalView>>;
+  /** A draft for a connected supplier in a modal, for the buyer to edit before sending. */
+  draftEditModal(teamId: string, ref: { n: string; q: number }, userId: string): Promise<Shown<ModalView>>;
   /** The Query modal on a connected supplier's part of an approved PO, for a person of that supplier. */
   poQueryModal(teamId: string, ref: SupplierPoRef, userTeamId: string | null): Promise<Shown<ModalView>>;
   settingsModal(teamId: string, userId: string): Promise<Shown<ModalView>>;

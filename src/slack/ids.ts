@@ -78,6 +78,9 @@ export const ACTION = {
   // A message Alex drafted for a connected supplier, in the buyer's thread: sent as written, or not at all
   draftSend: 'draft_send',
   draftSkip: 'draft_skip',
+  /** Opens the draft in a modal to edit before sending; its text input. */
+  draftEdit: 'draft_edit',
+  draftText: 'draft_text',
   /** On a sent draft: more time for the supplier, or the round closed without its answer now. */
   draftExtend: 'draft_extend',
   draftCloseRound: 'draft_close_round',
@@ -120,6 +123,8 @@ export const CALLBACK = {
   suppliersModal: 'parley_suppliers',
   /** A supplier's offer, submitted from its negotiation thread in its own channel. */
   offerModal: 'parley_supplier_offer',
+  /** A draft for a connected supplier, edited by the buyer and sent as they wrote it. */
+  draftEditModal: 'parley_draft_edit',
   /** A supplier's question on the approved PO, submitted from its own channel. */
   poQueryModal: 'parley_supplier_po_query',
   /** Must match manifest.yml. */
@@ -147,6 +152,7 @@ export const BLOCK = {
   startExternalConfirm: ACTION.startExternalConfirm,
   rejectReason: ACTION.rejectReason,
   poQueryText: ACTION.poQueryText,
+  draftText: ACTION.draftText,
   settingsBrandName: ACTION.settingsBrandName,
   settingsApprovers: ACTION.settingsApprovers,
   settingsDualApproval: ACTION.settingsDualApproval,

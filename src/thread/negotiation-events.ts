@@ -174,6 +174,7 @@ export function negotiationEventCalls(
       case 'offer_extracted':
       case 'supplier_done':
       case 'supplier_no_reply':
+      case 'brand_message_edited': // the draft's card says it was sent as edited
       case 'negotiation_complete':
         break; // the status card shows these
       case 'offer_unreadable':

@@ -133,7 +133,13 @@ export interface ReplyBy {
  */
 export function draftSentCalls(
   place: SupplierThreadPlace,
-  input: { state: NegotiationState; thread: Thread; draft: DecidedDraft; automatic?: boolean } & ReplyBy,
+  input: {
+    state: NegotiationState;
+    thread: Thread;
+    draft: DecidedDraft;
+    automatic?: boolean;
+    edited?: boolean;
+  } & ReplyBy,
 ): OutboxCall[] {
   const { state, thread, draft, replyBy, replyDays } = input;
   const request = buildSupplierRequest({
@@ -151,6 +157,7 @@ export function draftSentCalls(
     replyBy,
     replyDays,
     ...(input.automatic ? { automatic: true } : {}),
+    ...(input.edited ? { edited: true } : {}),
   } as const;
   return [
     ...inSupplierThread(place, state, supplierMessageKey(place.negotiationId, draft.sequence), request),

@@ -148,6 +148,7 @@ export function fakeScreens() {
     suppliersModal: vi.fn<Screens['suppliersModal']>(async () => ({ ok: true, value: MODAL })),
     offerModal: vi.fn<Screens['offerModal']>(async () => ({ ok: true, value: MODAL })),
     poQueryModal: vi.fn<Screens['poQueryModal']>(async () => ({ ok: true, value: MODAL })),
+    draftEditModal: vi.fn<Screens['draftEditModal']>(async () => ({ ok: true, value: MODAL })),
   } satisfies Screens;
 }
 

@@ -14,6 +14,7 @@ import {
   answer,
   chooseCurveballStrategy,
   closeWithoutReply,
+  editBrandMessage,
   createNegotiation,
   decideEarlyTermination,
   type EngineAgents,
@@ -550,7 +551,9 @@ export async function applyBuyerInput(
     /** A person at a connected supplier answered this round (its Submit offer): `by` is that person. */
     | { kind: 'supplier_turn'; supplierCode: string; turn: AgentTurn; by: string }
     /** The round closed for a connected supplier that had not answered: by the buyer, or (null) at its reply-by time. */
-    | { kind: 'no_reply'; supplierCode: string; by: string | null },
+    | { kind: 'no_reply'; supplierCode: string; by: string | null }
+    /** The buyer edited the message awaiting a connected supplier before sending it. */
+    | { kind: 'edit_brand_message'; supplierCode: string; sequence: number; text: string; by: string },
   alsoWrite?: AlsoWrite,
 ): Promise<StepResult> {
   let { state, version } = await loadCheckpoint(db, negotiationId);
@@ -574,6 +577,9 @@ function buyerStep(state: NegotiationState, input: Parameters<typeof applyBuyerI
   if (input.kind === 'early_termination') return decideEarlyTermination(state, input.finish, input.by);
   if (input.kind === 'supplier_turn') return receiveSupplierTurn(state, input.supplierCode, input.turn);
   if (input.kind === 'no_reply') return closeWithoutReply(state, input.supplierCode, input.by);
+  if (input.kind === 'edit_brand_message') {
+    return editBrandMessage(state, input.supplierCode, input.sequence, input.text, input.by);
+  }
   // The award is decided once the run completes: a strategy picked in the same moment (the click read the
   // checkpoint before the last step was saved) changes nothing, as a click after it would be refused.
   if (state.status === 'completed') return { state, events: [] };

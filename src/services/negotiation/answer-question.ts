@@ -111,6 +111,13 @@ function buyerInputAudit(negotiationId: string, input: Parameters<typeof applyBu
       data: { supplierCode, action: turn.action.type, text: turn.message_text, payload: turn.action.payload },
     };
   }
+  if (input.kind === 'edit_brand_message') {
+    return {
+      ...base,
+      action: 'negotiation.draft_edited',
+      data: { supplierCode: input.supplierCode, sequence: input.sequence, text: input.text },
+    };
+  }
   if (input.kind === 'no_reply') {
     return { ...base, action: 'negotiation.supplier_round_closed', data: { supplierCode: input.supplierCode } };
   }

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/tes
 import type { ServiceContext } from '../service-context.js';
 import { addBusinessDays, DAY_MS, HOUR_MS } from '../../time.js';
 import { submitSupplierOffer } from './submit-supplier-offer.js';
-import { decideDraft, sendableWithoutAsking, sendDraftsWithinMandate } from './supplier-drafts.js';
+import { decideDraft, draftForEditing, sendableWithoutAsking, sendDraftsWithinMandate } from './supplier-drafts.js';
 
 const SUPPLIER_TEAM = 'T0NINGBO01';
 
@@ -261,6 +261,41 @@ describe('a draft for a connected supplier', () => {
     });
     await expire();
     expect(await status()).toBe('expired');
+  });
+
+  it('edited, is sent as the buyer wrote it, and the history holds those words', async () => {
+    const { negotiationId, sequence } = await waitingDraft(9);
+    const editing = await draftForEditing(ctx, { negotiationId, sequence, by: BUYER });
+    expect(editing).toMatchObject({ ok: true, value: { sequence, text: expect.any(String) } });
+    const words = 'Thanks, Wei. Could you sharpen the shell jackets by 5% for a firm order this week?';
+    expect(await decideDraft(ctx, { negotiationId, sequence, decision: 'send', text: words, by: BUYER })).toMatchObject(
+      {
+        ok: true,
+        changed: true,
+      },
+    );
+    const request = await fixture.ws.slackOutbox.findFirstOrThrow({
+      where: { dedupeKey: supplierMessageKey(negotiationId, sequence) },
+    });
+    expect(JSON.stringify(request.payload)).toContain(words);
+    const { state } = await loadCheckpoint(fixture.ws, negotiationId);
+    expect(state.suppliers['SUP-001']?.messages.find((m) => m.sequence === sequence)?.text).toBe(words);
+    const audits = await fixture.ws.auditLog.findMany({ where: { entityId: negotiationId } });
+    expect(audits.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['negotiation.draft_edited', 'negotiation.draft_sent']),
+    );
+    // Sent: nothing left to edit, and another edit sends nothing new.
+    expect(await draftForEditing(ctx, { negotiationId, sequence, by: BUYER })).toMatchObject({
+      ok: false,
+      error: 'conflict',
+    });
+    expect(
+      await decideDraft(ctx, { negotiationId, sequence, decision: 'send', text: 'Something else', by: BUYER }),
+    ).toMatchObject({ ok: true, changed: false });
+    expect(await draftForEditing(ctx, { negotiationId, sequence, by: 'U0COLLEAG1' })).toMatchObject({
+      ok: false,
+      error: 'not_allowed',
+    });
   });
 
   it('is the buyer’s and the approvers’ to decide, and names a draft of this negotiation', async () => {

@@ -6,6 +6,7 @@
 // close it sooner, or give the supplier more time. Every decision is audited with who made it.
 import type { DecideDraftInput } from '../../app-types.js';
 import { writeAudit } from '../../db/audit.js';
+import type { WorkspaceTx } from '../../db/scoped.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { latestBrandMessage, type NegotiationState } from '../../negotiation/engine.js';
 import { isEnqueued } from '../../outbox/index.js';
@@ -123,9 +124,9 @@ export async function sendDraftsWithinMandate(ctx: ServiceContext, negotiationId
 
 type DraftResult = ServiceResult<{ negotiationId: string; resume: boolean }>;
 
-export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput): Promise<DraftResult> {
-  const { negotiationId, sequence, by, decision } = input;
-  const automatic = input.automatic === true;
+/** The draft `sequence` of a negotiation going on, for someone who may work on its quotation; whether it was sent. */
+async function openDraft(ctx: ServiceContext, input: { negotiationId: string; sequence: number; by: string }) {
+  const { negotiationId, sequence, by } = input;
   const negotiation = await ctx.db.negotiation.findUnique({
     where: { id: negotiationId },
     select: {
@@ -146,10 +147,42 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
   const { state } = await loadCheckpoint(ctx.db, negotiationId);
   const found = findDraft(state, sequence);
   if (!found) return refused('not_found', 'This draft is not part of the negotiation.');
-  const { supplierCode, supplier, draft, current } = found;
   const sent = await isEnqueued(ctx.db, supplierMessageKey(negotiationId, sequence));
+  return done({ negotiation, state, found, sent });
+}
+
+/** The Edit modal's contents: a draft not sent yet, whose round still waits for the supplier. */
+export async function draftForEditing(
+  ctx: ServiceContext,
+  input: { negotiationId: string; sequence: number; by: string },
+): Promise<ServiceResult<{ negotiationId: string; sequence: number; supplierName: string; text: string }>> {
+  const open = await openDraft(ctx, input);
+  if (!open.ok) return open;
+  const { state, found, sent } = open.value;
+  if (sent) return refused('conflict', 'This message was sent already: the supplier has it.');
+  if (!found.current || !found.supplier.awaitingReply) {
+    return refused('conflict', 'This draft’s round is closed for the supplier: there is nothing to send.');
+  }
+  const name = supplierName(state, found.supplierCode);
+  return done({
+    negotiationId: input.negotiationId,
+    sequence: input.sequence,
+    supplierName: name,
+    text: found.draft.text,
+  });
+}
+
+export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput): Promise<DraftResult> {
+  const { negotiationId, sequence, by, decision } = input;
+  const automatic = input.automatic === true;
+  const open = await openDraft(ctx, input);
+  if (!open.ok) return open;
+  const { negotiation, state, found, sent } = open.value;
+  const { supplierCode, supplier, draft, current } = found;
   const thread = await threadOf(ctx.db, negotiation.quotationId);
-  const decided = { negotiationId, supplierCode, sequence, round: draft.round, text: draft.text, by };
+  const typed = decision === 'send' ? input.text?.trim() : undefined;
+  const edited = typed !== undefined && typed !== '' && typed !== draft.text ? typed : null;
+  const decided = { negotiationId, supplierCode, sequence, round: draft.round, text: edited ?? draft.text, by };
 
   if (decision === 'skip') {
     if (sent) return refused('conflict', 'This message was sent already: the supplier has it.');
@@ -219,7 +252,7 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
   const replyBy = addBusinessDays(extending && row.replyBy && row.replyBy > now ? row.replyBy : now, replyDays);
   const calls = extending
     ? replyExtendedCalls(place, { state, thread, draft: sender, replyBy, replyDays })
-    : draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays, automatic });
+    : draftSentCalls(place, { state, thread, draft: decided, replyBy, replyDays, automatic, edited: edited !== null });
   const entry = extending
     ? audit('negotiation.supplier_reply_extended', { replyBy: replyBy.toISOString() })
     : audit('negotiation.draft_sent', {
@@ -227,13 +260,26 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
         replyBy: replyBy.toISOString(),
         ...(automatic ? { automatic } : {}),
       });
-  await ctx.db.$transaction(async (tx) => {
+  const write = async (tx: WorkspaceTx) => {
     await tx.negotiationSupplier.update({
       where: { id: row.id },
       data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
     });
     await enqueueSupplierChannelCalls(tx, calls);
     await writeAudit(tx, by, entry);
-  });
+  };
+  if (edited === null) {
+    await ctx.db.$transaction(write);
+    return done({ negotiationId, resume: false });
+  }
+  // Edited: the history takes the buyer's words in the same step that sends them, so both say the same.
+  const step = await applyBuyerStep(
+    ctx,
+    negotiationId,
+    { kind: 'edit_brand_message', supplierCode, sequence, text: edited, by },
+    write,
+  );
+  if (!step.ok) return step;
+  if (!step.changed) return refused('conflict', 'This draft changed while you edited it: nothing was sent.');
   return done({ negotiationId, resume: false });
 }

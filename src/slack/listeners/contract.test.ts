@@ -424,6 +424,13 @@ const CLICKS: ClickRow[] = [
     ...COMMITS,
   },
   {
+    action: ACTION.draftEdit,
+    value: DRAFT,
+    forged: DRAFT_FORGED,
+    service: (f) => answering(f.screens.draftEditModal, LOADED),
+    ...OPENS_MODAL,
+  },
+  {
     action: ACTION.draftExtend,
     value: DRAFT,
     forged: DRAFT_FORGED,
@@ -842,6 +849,17 @@ const SUBMISSIONS: SubmissionRow[] = [
     service: (f) => answering(f.parley.querySupplierPo, DONE),
     // Its submitter is of another organisation: the form itself says what went wrong, under the question.
     refusal: { field: BLOCK.poQueryText },
+    failure: 'kept open like a refusal',
+  },
+  {
+    callback: CALLBACK.draftEditModal,
+    metadata: DRAFT,
+    values: {
+      [BLOCK.draftText]: { [ACTION.draftText]: { type: 'plain_text_input', value: 'Thanks, Wei: 5% on the shells?' } },
+    },
+    forged: { metadata: [JSON.stringify({ n: IDS.negotiation }), ''], answer: CLOSES },
+    service: (f) => answering(f.parley.decideDraft, DONE),
+    refusal: { field: BLOCK.draftText },
     failure: 'kept open like a refusal',
   },
   {

@@ -11,7 +11,13 @@ import {
   parsePoQueryModal,
   type SupplierPoModel,
 } from './supplier-po.js';
-import { buildSupplierDraftDecided, buildSupplierReplyNotice } from './supplier-thread.js';
+import {
+  buildDraftEditModal,
+  buildSupplierDraft,
+  buildSupplierDraftDecided,
+  buildSupplierReplyNotice,
+  parseDraftEditModal,
+} from './supplier-thread.js';
 
 const VEST = {
   sku: 'MV001-CYB-XS',
@@ -160,5 +166,31 @@ describe('what the buyer sees of the supplier', () => {
     expect(visibleText(buildSupplierReplyNotice({ kind: 'closed', round: 2 }))).toContain(
       'Round 2 closed without your offer',
     );
+  });
+});
+
+describe('the buyer’s draft for a connected supplier', () => {
+  const draft = {
+    negotiationId: 'clnegotiation000000000001',
+    sequence: 3,
+    supplierName: HOSTILE,
+    round: 2,
+    text: HOSTILE,
+  };
+
+  it('offers Send, Edit… and Skip on the draft, and an edit modal carrying the draft', () => {
+    const card = buildSupplierDraft(draft);
+    expectNoViolations(card, 'message');
+    expectNoInjection(card);
+    expect(buttons(card).map((b) => b.actionId)).toEqual([ACTION.draftSend, ACTION.draftEdit, ACTION.draftSkip]);
+    const modal = buildDraftEditModal({ ...draft, text: 'x'.repeat(5000) });
+    expectNoViolations(modal, 'modal');
+    expect(modal.callback_id).toBe(CALLBACK.draftEditModal);
+    const values = (value: string | null) => ({
+      [BLOCK.draftText]: { [ACTION.draftText]: { type: 'plain_text_input', value } },
+    });
+    expect(parseDraftEditModal(values('Thanks, Wei.'))).toEqual({ ok: true, value: { text: 'Thanks, Wei.' } });
+    expect(parseDraftEditModal(values('   '))).toMatchObject({ ok: false });
+    expect(parseDraftEditModal(values('x'.repeat(2901)))).toMatchObject({ ok: false });
   });
 });

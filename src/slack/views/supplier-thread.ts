@@ -4,11 +4,12 @@
 // then each message sent, with the lines to quote and **Submit offer**. Everything there is read by another
 // organisation: it names the brand, the buyer and this supplier's own lines, nothing else (the discretion check in
 // src/outbox/supplier-channels.ts checks every call again before it is written).
-import type { KnownBlock } from '@slack/types';
-import { ACTION, draftRefCodec } from '../ids.js';
+import type { KnownBlock, ModalView } from '@slack/types';
+import { ModalState, type ParseResult } from './modal-state.js';
+import { ACTION, BLOCK, CALLBACK, draftRefCodec } from '../ids.js';
 import { BRAND_AGENT_NAME } from './agent-turn.js';
 import { type SlackMessage, actions, button, context, plural, quantity, section, slackDate } from './blocks.js';
-import { channelMention, escapeTruncate, inline, mention, preformatted, quoted } from './escape.js';
+import { channelMention, escapeTruncate, inline, label, mention, preformatted, quoted } from './escape.js';
 import { OFFER_MODAL_LINES_MAX, offerButtonCodec, type OfferModalRef } from './offer-modal.js';
 
 export interface SupplierDraftModel {
@@ -34,6 +35,7 @@ export function buildSupplierDraft(model: SupplierDraftModel): SlackMessage {
       section(quoted(model.text, 2800)),
       actions(`draft:${model.sequence}`, [
         button({ text: 'Send to the supplier', actionId: ACTION.draftSend, value, style: 'primary' }),
+        button({ text: 'Edit…', actionId: ACTION.draftEdit, value }),
         button({
           text: 'Skip',
           actionId: ACTION.draftSkip,
@@ -53,7 +55,7 @@ export function buildSupplierDraft(model: SupplierDraftModel): SlackMessage {
 /** What became of a draft: sent (and waiting for the supplier until `replyBy`), skipped, or its round closed. */
 export type DraftOutcome =
   /** `automatic`: sent by the workspace's auto-send setting, within the mandate, rather than by a click. */
-  | { decision: 'sent'; channelId: string; replyBy: Date; replyDays: number; automatic?: boolean }
+  | { decision: 'sent'; channelId: string; replyBy: Date; replyDays: number; automatic?: boolean; edited?: boolean }
   | { decision: 'skipped' }
   /** Sent, then the round closed without the supplier's answer: by `closedBy`, or (null) at its reply-by time. */
   | { decision: 'closed'; channelId: string; closedBy: string | null }
@@ -85,7 +87,9 @@ export function buildSupplierDraftDecided(
   const how =
     outcome.decision === 'sent' && outcome.automatic === true
       ? `automatically for ${mention(model.by)}: within the mandate`
-      : `by ${mention(model.by)}`;
+      : outcome.decision === 'sent' && outcome.edited === true
+        ? `by ${mention(model.by)}, as they edited it`
+        : `by ${mention(model.by)}`;
   const sent = `:outbox_tray: *Sent to ${supplier}* in ${channelMention(outcome.channelId)} ${how} (${round}).`;
   if (outcome.decision === 'answered') {
     return {
@@ -237,4 +241,51 @@ export function buildSupplierWordsNoted(model: { buyerId: string; offer: OfferMo
       ? [section(`${noted} An offer is recorded only as you submit it here:`), submitOfferActions(model.offer)]
       : [section(`${noted} The buyer answers in this thread.`)],
   };
+}
+
+/** The most a buyer's edit of a draft may run to: it is sent in one section of the supplier's message. */
+export const DRAFT_TEXT_MAX = 2900;
+
+/** The draft in a modal, for the buyer to edit; Send sends it as they wrote it. The draft travels in private_metadata. */
+export function buildDraftEditModal(model: {
+  negotiationId: string;
+  sequence: number;
+  supplierName: string;
+  text: string;
+}): ModalView {
+  return {
+    type: 'modal',
+    callback_id: CALLBACK.draftEditModal,
+    private_metadata: draftRefCodec.encode({ n: model.negotiationId, q: model.sequence }),
+    title: label('Edit the message', 24),
+    submit: label('Send', 24),
+    close: label('Cancel', 24),
+    blocks: [
+      section(`Sent to *${inline(model.supplierName, 80)}* in its Slack Connect channel exactly as you leave it here.`),
+      {
+        type: 'input',
+        block_id: BLOCK.draftText,
+        label: label('Message', 2000),
+        element: {
+          type: 'plain_text_input',
+          action_id: ACTION.draftText,
+          multiline: true,
+          max_length: DRAFT_TEXT_MAX,
+          initial_value: model.text.slice(0, DRAFT_TEXT_MAX),
+        },
+      },
+      context([
+        'Every message to a supplier is checked first: one naming another supplier or a mandate figure is held back.',
+      ]),
+    ],
+  };
+}
+
+export function parseDraftEditModal(stateValues: unknown): ParseResult<{ text: string }> {
+  const text = new ModalState(stateValues).text(BLOCK.draftText, ACTION.draftText);
+  if (text === null || text.trim() === '')
+    return { ok: false, errors: { [BLOCK.draftText]: 'Write the message, or cancel.' } };
+  if (text.length > DRAFT_TEXT_MAX)
+    return { ok: false, errors: { [BLOCK.draftText]: `At most ${DRAFT_TEXT_MAX} characters.` } };
+  return { ok: true, value: { text } };
 }

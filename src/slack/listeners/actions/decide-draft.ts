@@ -3,6 +3,7 @@
 import type { DecideDraftInput } from '../../../app-types.js';
 import { ACTION, draftRefCodec } from '../../ids.js';
 import type { SlackDeps } from '../../deps.js';
+import { onModalClick } from '../modal.js';
 import { onClick, valueOf } from './click.js';
 
 const DECISIONS: Partial<Record<string, DecideDraftInput['decision']>> = {
@@ -11,6 +12,15 @@ const DECISIONS: Partial<Record<string, DecideDraftInput['decision']>> = {
   [ACTION.draftCloseRound]: 'close',
   [ACTION.draftExtend]: 'extend',
 };
+
+/** Edit…: the draft in a modal, for the buyer to change before it is sent (views/edit-draft.ts sends it). */
+export function openDraftEditModal({ screens }: SlackDeps) {
+  return onModalClick(({ action }, at) => {
+    const value = draftRefCodec.decode(valueOf(action));
+    if (!value) return null;
+    return { how: 'open', read: () => screens.draftEditModal(at.teamId, value, at.userId) };
+  });
+}
 
 export function decideDraft({ parley }: SlackDeps) {
   return onClick(async ({ action }, at) => {

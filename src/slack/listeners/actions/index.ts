@@ -18,7 +18,7 @@ import type { ClickArgs } from './click.js';
 import { confirmAll } from './confirm-all.js';
 import { downloadReviewLines } from './download-review-lines.js';
 import { confirmMatch } from './confirm-match.js';
-import { decideDraft } from './decide-draft.js';
+import { decideDraft, openDraftEditModal } from './decide-draft.js';
 import { earlyTermination } from './early-termination.js';
 import { negotiateFile } from './negotiate-file.js';
 import { openOfferModal } from './open-offer-modal.js';
@@ -58,6 +58,7 @@ export function register(app: App, deps: SlackDeps): void {
   // Connected suppliers: the buyer's Send / Skip on Alex's drafts; the supplier's own Submit offer
   on(ACTION.draftSend, decideDraft(deps));
   on(ACTION.draftSkip, decideDraft(deps));
+  on(ACTION.draftEdit, openDraftEditModal(deps));
   on(ACTION.draftExtend, decideDraft(deps));
   on(ACTION.draftCloseRound, decideDraft(deps));
   on(ACTION.offerOpen, openOfferModal(deps));

@@ -13,6 +13,7 @@ import { saveSettings } from './save-settings.js';
 import { startNegotiation } from './start-negotiation.js';
 import { submitOffer } from './submit-offer.js';
 import { queryPo } from './query-po.js';
+import { editDraft } from './edit-draft.js';
 
 export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.startModal, startNegotiation(deps));
@@ -23,4 +24,5 @@ export function register(app: App, deps: SlackDeps): void {
   app.view<ViewSubmitAction>(CALLBACK.suppliersModal, connectSupplier(deps));
   app.view<ViewSubmitAction>(CALLBACK.offerModal, submitOffer(deps));
   app.view<ViewSubmitAction>(CALLBACK.poQueryModal, queryPo(deps));
+  app.view<ViewSubmitAction>(CALLBACK.draftEditModal, editDraft(deps));
 }
