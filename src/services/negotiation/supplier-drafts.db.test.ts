@@ -298,6 +298,18 @@ describe('a draft for a connected supplier', () => {
     });
   });
 
+  it('sent by two clicks at once, is sent, timed and audited once', async () => {
+    const { negotiationId, sequence } = await waitingDraft(10);
+    const send = { negotiationId, sequence, decision: 'send' as const, by: BUYER };
+    const results = await Promise.all([decideDraft(ctx, send), decideDraft(ctx, { ...send, by: APPROVERS[0] })]);
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(results.filter((result) => result.ok && result.changed)).toHaveLength(1);
+    const audits = await fixture.ws.auditLog.findMany({
+      where: { entityId: negotiationId, action: 'negotiation.draft_sent' },
+    });
+    expect(audits).toHaveLength(1);
+  });
+
   it('is the buyer’s and the approvers’ to decide, and names a draft of this negotiation', async () => {
     const { negotiationId, sequence, toSupplier } = await waitingDraft(3);
     const before = (await toSupplier()).length;

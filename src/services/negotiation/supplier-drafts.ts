@@ -124,6 +124,11 @@ export async function sendDraftsWithinMandate(ctx: ServiceContext, negotiationId
 
 type DraftResult = ServiceResult<{ negotiationId: string; resume: boolean }>;
 
+/** Another Send of the same message committed first: this one writes nothing. */
+class SentMeanwhile extends Error {
+  override name = 'SentMeanwhile';
+}
+
 /** The draft `sequence` of a negotiation going on, for someone who may work on its quotation; whether it was sent. */
 async function openDraft(ctx: ServiceContext, input: { negotiationId: string; sequence: number; by: string }) {
   const { negotiationId, sequence, by } = input;
@@ -261,25 +266,35 @@ export async function decideDraft(ctx: ServiceContext, input: DecideDraftInput):
         ...(automatic ? { automatic } : {}),
       });
   const write = async (tx: WorkspaceTx) => {
-    await tx.negotiationSupplier.update({
-      where: { id: row.id },
+    // Conditional for a Send: of two at once, the first records this round's reply-by time and sends; the second
+    // finds it recorded and writes nothing (the outbox keys alone would still audit and time it twice).
+    const recorded = await tx.negotiationSupplier.updateMany({
+      where: extending
+        ? { id: row.id }
+        : { id: row.id, OR: [{ replyRound: null }, { replyRound: { not: draft.round } }] },
       data: { replyBy, replyRound: draft.round, replyRemindedAt: null },
     });
+    if (recorded.count === 0) throw new SentMeanwhile();
     await enqueueSupplierChannelCalls(tx, calls);
     await writeAudit(tx, by, entry);
   };
-  if (edited === null) {
-    await ctx.db.$transaction(write);
-    return done({ negotiationId, resume: false });
+  try {
+    if (edited === null) {
+      await ctx.db.$transaction(write);
+      return done({ negotiationId, resume: false });
+    }
+    // Edited: the history takes the buyer's words in the same step that sends them, so both say the same.
+    const step = await applyBuyerStep(
+      ctx,
+      negotiationId,
+      { kind: 'edit_brand_message', supplierCode, sequence, text: edited, by },
+      write,
+    );
+    if (!step.ok) return step;
+    if (!step.changed) return refused('conflict', 'This draft changed while you edited it: nothing was sent.');
+  } catch (error) {
+    if (error instanceof SentMeanwhile) return done({ negotiationId, resume: false }, false);
+    throw error;
   }
-  // Edited: the history takes the buyer's words in the same step that sends them, so both say the same.
-  const step = await applyBuyerStep(
-    ctx,
-    negotiationId,
-    { kind: 'edit_brand_message', supplierCode, sequence, text: edited, by },
-    write,
-  );
-  if (!step.ok) return step;
-  if (!step.changed) return refused('conflict', 'This draft changed while you edited it: nothing was sent.');
   return done({ negotiationId, resume: false });
 }
