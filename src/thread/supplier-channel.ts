@@ -64,7 +64,7 @@ export interface SupplierThreadPlace {
  * call whose key is in the outbox already is a no-op.
  */
 export function enqueueSupplierChannelCalls(tx: WorkspaceTx, calls: readonly OutboxCall[]): Promise<number> {
-  return enqueueSlackCalls(tx, [...calls]);
+  return enqueueSlackCalls(tx, calls);
 }
 
 /** The negotiation's thread in a supplier's channel, and the buyer it writes for. */
@@ -170,6 +170,10 @@ export function draftSkippedCalls(input: { state: NegotiationState; thread: Thre
   return [draftCardCall(input.thread, input.state, input.draft, { decision: 'skipped' }, 'skipped')];
 }
 
+/** A notice about sent message `sequence` in the supplier's thread (`what`: extended, reminded, closed). */
+const noticeKey = (place: SupplierThread, sequence: number, what: string) =>
+  `${supplierMessageKey(place.negotiationId, sequence)}:${what}`;
+
 /** More time for the supplier: the draft's card and the supplier's thread say until when. */
 export function replyExtendedCalls(
   place: SupplierThread,
@@ -180,7 +184,7 @@ export function replyExtendedCalls(
   const notice = buildSupplierReplyNotice({ kind: 'extended', replyBy, round: draft.round });
   const outcome = { decision: 'sent', channelId: place.channelId, replyBy, replyDays } as const;
   return [
-    ...inSupplierThread(place, state, `${supplierMessageKey(place.negotiationId, draft.sequence)}:${change}`, notice),
+    ...inSupplierThread(place, state, noticeKey(place, draft.sequence, change), notice),
     draftCardCall(thread, state, draft, outcome, change),
   ];
 }
@@ -191,7 +195,7 @@ export function replyReminderCalls(
   input: { state: NegotiationState; sequence: number; round: number; replyBy: Date },
 ): OutboxCall[] {
   const notice = buildSupplierReplyNotice({ kind: 'reminder', replyBy: input.replyBy, round: input.round });
-  const key = `${supplierMessageKey(place.negotiationId, input.sequence)}:reminder:${input.replyBy.getTime()}`;
+  const key = noticeKey(place, input.sequence, `reminder:${input.replyBy.getTime()}`);
   return inSupplierThread(place, input.state, key, notice);
 }
 
@@ -216,7 +220,7 @@ export function roundClosedCalls(
   const notice = buildSupplierReplyNotice({ kind: 'closed', round: draft.round });
   const outcome = { decision: 'closed', channelId: place.channelId, closedBy } as const;
   return [
-    ...inSupplierThread(place, state, `${supplierMessageKey(place.negotiationId, draft.sequence)}:closed`, notice),
+    ...inSupplierThread(place, state, noticeKey(place, draft.sequence, 'closed'), notice),
     draftCardCall(thread, state, draft, outcome, 'closed'),
   ];
 }
@@ -241,8 +245,9 @@ export interface SupplierPoPart {
 export async function supplierPoParts(
   reader: OutboxWriter,
   po: PurchaseOrderView,
-  state: NegotiationState,
-): Promise<SupplierPoPart[]> {
+  /** The negotiation's checkpoint state, read only when a supplier of the PO is connected. */
+  stateOf: () => Promise<NegotiationState>,
+): Promise<{ parts: SupplierPoPart[]; state: NegotiationState | null }> {
   const connected = await reader.supplier.findMany({
     where: {
       id: { in: po.allocations.map((a) => a.supplierId) },
@@ -251,15 +256,17 @@ export async function supplierPoParts(
     },
     select: { id: true, slackChannelId: true },
   });
-  if (connected.length === 0) return [];
+  if (connected.length === 0) return { parts: [], state: null };
+  const state = await stateOf();
   const { buyerId } = await negotiationThread(reader, po.negotiationId);
-  return po.allocations.flatMap((allocation) => {
+  const parts = po.allocations.flatMap((allocation) => {
     const channelId = connected.find((supplier) => supplier.id === allocation.supplierId)?.slackChannelId;
     const supplierCode = engineRoleOf(state, allocation.supplierCode);
     const profile = state.profiles.find((candidate) => candidate.code === supplierCode);
     if (!channelId || profile?.counterpart !== 'connected') return [];
     return [{ allocation, place: { negotiationId: po.negotiationId, supplierCode, channelId, buyerId } }];
   });
+  return { parts, state };
 }
 
 function supplierPoBody(po: PurchaseOrderView, part: SupplierPoPart, state: NegotiationState) {

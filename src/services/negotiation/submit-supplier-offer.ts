@@ -12,7 +12,7 @@ import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import type { NegotiationState } from '../../negotiation/engine.js';
 import { draftAnsweredCalls, enqueueSupplierChannelCalls } from '../../thread/supplier-channel.js';
-import { questionAddressee, threadOf } from '../../thread/thread.js';
+import { negotiationThread } from '../../thread/thread.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
 import { currentSentDraft } from './supplier-drafts.js';
 
@@ -168,17 +168,13 @@ async function answeredCardCalls(
     by: string;
   },
 ) {
-  const negotiation = await ctx.db.negotiation.findUniqueOrThrow({
-    where: { id: input.negotiationId },
-    select: { quotationId: true, startedBySlackUserId: true },
-  });
-  const draft = await currentSentDraft(ctx, { ...input, buyerId: questionAddressee(negotiation) });
+  const { thread, buyerId } = await negotiationThread(ctx.db, input.negotiationId);
+  const draft = await currentSentDraft(ctx, { ...input, buyerId });
   const row = await ctx.db.negotiationSupplier.findUnique({
     where: { id: input.negotiationSupplierId },
     select: { supplier: { select: { slackChannelId: true } } },
   });
   const channelId = row?.supplier.slackChannelId;
   if (!draft || !channelId) return [];
-  const thread = await threadOf(ctx.db, negotiation.quotationId);
   return draftAnsweredCalls({ state: input.state, thread, draft, channelId, answeredBy: input.by });
 }

@@ -26,7 +26,7 @@ import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
 
 /** The draft `sequence` names: the brand message to a connected supplier, and whether it is that supplier's current one. */
-export function findDraft(state: NegotiationState, sequence: number) {
+function findDraft(state: NegotiationState, sequence: number) {
   for (const profile of state.profiles) {
     if (profile.counterpart !== 'connected') continue;
     const supplier = state.suppliers[profile.code];

@@ -130,10 +130,7 @@ async function tellThread(ctx: ServiceContext, po: PurchaseOrderView, by: string
 
 /** Once approved, each connected supplier's part goes to its own channel, to accept or query (supplier-answer.ts). */
 async function toConnectedSuppliers(ctx: ServiceContext, po: PurchaseOrderView): Promise<OutboxCall[]> {
-  const connected = await ctx.db.supplier.count({
-    where: { id: { in: po.allocations.map((a) => a.supplierId) }, slackChannelId: { not: null } },
-  });
-  if (connected === 0) return [];
-  const { state } = await loadCheckpoint(ctx.db, po.negotiationId);
-  return supplierPurchaseOrderCalls(po, await supplierPoParts(ctx.db, po, state), state);
+  const stateOf = async () => (await loadCheckpoint(ctx.db, po.negotiationId)).state;
+  const { parts, state } = await supplierPoParts(ctx.db, po, stateOf);
+  return state ? supplierPurchaseOrderCalls(po, parts, state) : [];
 }

@@ -47,7 +47,8 @@ async function openPart(
     return refused('conflict', `${po.number} no longer stands: the buyer replaced or withdrew it.`);
   }
   const { state } = await loadCheckpoint(ctx.db, po.negotiationId);
-  const part = (await supplierPoParts(ctx.db, po, state)).find((p) => p.allocation.supplierId === who.supplierId);
+  const { parts } = await supplierPoParts(ctx.db, po, async () => state);
+  const part = parts.find((p) => p.allocation.supplierId === who.supplierId);
   if (!part) return refused('not_found', `${po.number} orders nothing from ${supplier.name}.`);
   return done({ po, part, state });
 }
