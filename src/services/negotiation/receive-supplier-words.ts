@@ -10,8 +10,9 @@ import { supplierWordsCalls, enqueueSupplierChannelCalls } from '../../thread/su
 import { parseSupplierThreadKey, questionAddressee } from '../../thread/thread.js';
 import { done, refused } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { ANSWER_MAX, ENDED } from './answer-question.js';
+import { ENDED } from './answer-question.js';
 import type { ThreadReplyAnswer } from './receive-thread-reply.js';
+import { replyText, threadReplyRow } from './thread-reply-row.js';
 
 /** Null when the thread is no negotiation's thread in a connected supplier's channel. */
 export async function receiveSupplierWords(
@@ -39,20 +40,10 @@ export async function receiveSupplierWords(
     select: { status: true, startedBySlackUserId: true },
   });
   if (!supplier || !negotiation) return null;
-  const text = reply.text.trim().slice(0, ANSWER_MAX);
-  const row = {
-    workspaceId: ctx.workspace.id,
-    negotiationId,
-    channelId: reply.channelId,
-    threadTs: reply.threadTs,
-    messageTs: reply.messageTs,
-    clientMsgId: reply.clientMsgId,
-    userId: reply.by,
-    text,
-  };
+  const text = replyText(reply);
   const theirs = supplier.slackTeamId !== null && reply.byTeamId === supplier.slackTeamId;
   if (!theirs || text === '') {
-    await ctx.db.threadReply.create({ data: { ...row, outcome: 'not_addressed' } });
+    await ctx.db.threadReply.create({ data: threadReplyRow(ctx, reply, negotiationId, 'not_addressed') });
     return {
       ...refused('not_allowed', `Only people of ${supplier.name} write for it in this thread.`),
       negotiationId,
@@ -81,7 +72,7 @@ export async function receiveSupplierWords(
     offer,
   });
   await ctx.db.$transaction(async (tx) => {
-    await tx.threadReply.create({ data: { ...row, outcome: 'supplier_words' } });
+    await tx.threadReply.create({ data: threadReplyRow(ctx, reply, negotiationId, 'supplier_words') });
     await writeAudit(tx, reply.by, {
       action: 'negotiation.supplier_wrote',
       entityType: 'negotiation',

@@ -5,15 +5,16 @@
 // which-question post — are one transaction under the message's unique key (workspace, channel, ts): Slack's
 // re-delivery of the event finds the row and does nothing new, and a crash cannot answer twice or lose the reply.
 import type { ThreadReplyInput } from '../../app-types.js';
-import type { Prisma, ThreadReplyOutcome } from '../../generated/prisma/client.js';
+import type { ThreadReplyOutcome } from '../../generated/prisma/client.js';
 import { engineQuestionId, StaleStepError } from '../../db/stores/negotiation-store.js';
 import { isWriteRace } from '../../db/stores/purchase-orders.js';
 import { receiveSupplierWords } from './receive-supplier-words.js';
+import { replyText, threadReplyRow } from './thread-reply-row.js';
 import { enqueueWhichQuestion } from '../../thread/thread-replies.js';
 import { questionAddressee } from '../../thread/thread.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { ANSWER_MAX, applyBuyerStep, ENDED } from './answer-question.js';
+import { applyBuyerStep, ENDED } from './answer-question.js';
 
 /** What a reply did (or, re-delivered, had done), with the negotiation it was read in. */
 export type ThreadReplyAnswer = ServiceResult<{ outcome: ThreadReplyOutcome; resume: boolean }> & {
@@ -60,18 +61,9 @@ async function take(ctx: ServiceContext, options: ThreadReplyInput): Promise<Thr
   const latest = negotiations.at(-1);
   // Not a quotation's thread: perhaps a negotiation's thread in a connected supplier's channel.
   if (!latest) return receiveSupplierWords(ctx, options);
-  const text = options.text.trim().slice(0, ANSWER_MAX);
-  const row = (negotiationId: string, outcome: ThreadReplyOutcome): Prisma.ThreadReplyUncheckedCreateInput => ({
-    workspaceId: ctx.workspace.id,
-    negotiationId,
-    channelId: options.channelId,
-    threadTs: options.threadTs,
-    messageTs: options.messageTs,
-    clientMsgId: options.clientMsgId,
-    userId: options.by,
-    text,
-    outcome,
-  });
+  const text = replyText(options);
+  const row = (negotiationId: string, outcome: ThreadReplyOutcome) =>
+    threadReplyRow(ctx, options, negotiationId, outcome);
 
   const theirs = negotiations.filter((negotiation) => questionAddressee(negotiation) === options.by);
   if (theirs.length === 0) {
