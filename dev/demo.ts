@@ -122,7 +122,7 @@ try {
   const story = await playStory(parley, {
     file: { name: basename(filePath), bytes },
     premium,
-    ...(values.connect ? { supplier: weiAnswering() } : {}),
+    ...(values.connect ? { suppliers: [weiAnswering()] } : {}),
   });
   const { sandbox } = parley;
   const channels = [CHANNEL, ...(values.connect ? [SHARED_CHANNEL] : [])].map((c) => sandbox.channelJson(c.id));

@@ -94,19 +94,24 @@ export interface StoryOptions {
   /** On a comparison of suppliers, whose column the buyer picks to negotiate: its place, left to right (default 0). */
   comparisonColumn?: number;
   /**
-   * The quoting supplier is connected in a Slack Connect channel: the buyer sends each of Alex's drafts to it, and
-   * `person` (of the supplier's organisation) answers each request there with Submit offer, filling the form as
-   * `answer` says (by block id; the rest keep the form's starting values).
+   * Suppliers connected in Slack Connect channels (the quoting one first, then those invited beside it): the buyer
+   * sends each of Alex's drafts, and the person of the supplier whose channel the request reaches answers it there.
    */
-  supplier?: {
-    person: string;
-    channelId: string;
-    answer: (form: SandboxView) => SubmitValues;
-    /** What the person first writes in words in the thread, before their first offer (Parley points them to the form). */
-    writesFirst?: string;
-    /** Once the PO is approved, the person accepts it in their channel. */
-    acceptsPo?: boolean;
-  };
+  suppliers?: readonly SupplierSide[];
+}
+
+/**
+ * A connected supplier's side: `person` (of the supplier's organisation) answers each request in `channelId` with
+ * Submit offer, filling the form as `answer` says (by block id; the rest keep the form's starting values).
+ */
+export interface SupplierSide {
+  person: string;
+  channelId: string;
+  answer: (form: SandboxView) => SubmitValues;
+  /** What the person first writes in words in the thread, before their first offer (Parley points them to the form). */
+  writesFirst?: string;
+  /** Once the PO is approved, the person accepts their part of it in their channel. */
+  acceptsPo?: boolean;
 }
 
 const MAX_STEPS = 200;
@@ -206,22 +211,33 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
   });
   await parley.settle(here);
 
-  /** The buyer sends Alex's draft; the supplier's person opens the request's Submit offer and submits the form. */
+  /**
+   * The buyer sends Alex's draft; the person of the supplier whose channel the request reaches opens its Submit offer
+   * and submits the form.
+   */
   const answered = new Set<string | undefined>();
-  const sendAndAnswer = async (draft: SandboxMessage, supplier: NonNullable<StoryOptions['supplier']>) => {
+  const wrote = new Set<string>();
+  const sendAndAnswer = async (draft: SandboxMessage, suppliers: readonly SupplierSide[]) => {
     const send = buttonsIn(draft).find((b) => b.actionId === ACTION.draftSend);
     if (!send) throw new Error('A draft without its Send button');
     actions.push(`${PEOPLE.buyer.name} clicks [${send.text}] on Alex's draft`);
     await click(buyer, draft, send);
-    const { person, channelId } = supplier;
     const pending = () =>
-      model
-        .messages(channelId)
-        .flatMap((message) => buttonsIn(message).map((button) => ({ message, button })))
+      suppliers
+        .flatMap((side) => model.messages(side.channelId).map((message) => ({ side, message })))
+        .flatMap(({ side, message }) => buttonsIn(message).map((button) => ({ side, message, button })))
         .find(({ button }) => button.actionId === ACTION.offerOpen && !answered.has(button.value));
-    const { message, button } = await sandbox.waitFor(pending, { what: 'the request in the supplier’s channel' });
+    const {
+      side: supplier,
+      message,
+      button,
+    } = await sandbox.waitFor(pending, {
+      what: 'the request in the supplier’s channel',
+    });
+    const { person, channelId } = supplier;
     const name = model.userName(person);
-    if (supplier.writesFirst && answered.size === 0) {
+    if (supplier.writesFirst && !wrote.has(person)) {
+      wrote.add(person);
       actions.push(`${name} (the supplier) replies in their thread: "${supplier.writesFirst}"`);
       await driver.replyInThread(person, channelId, message.threadTs ?? message.ts, supplier.writesFirst);
       await parley.settle(here);
@@ -257,9 +273,9 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
         continue;
       }
     }
-    const draft = options.supplier && withButton(ACTION.draftSend)[0];
-    if (draft && options.supplier) {
-      await sendAndAnswer(draft, options.supplier);
+    const draft = options.suppliers && withButton(ACTION.draftSend)[0];
+    if (draft && options.suppliers) {
+      await sendAndAnswer(draft, options.suppliers);
       continue;
     }
     const question = withButton(ACTION.questionAnswer)[0];
@@ -268,7 +284,7 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
       const waiting = [
         ACTION.questionAnswer,
         ACTION.earlyTerminationFinish,
-        ...(options.supplier ? [ACTION.draftSend] : []),
+        ...(options.suppliers ? [ACTION.draftSend] : []),
       ];
       if (waiting.every((actionId) => withButton(actionId).length === 0)) {
         if (concluded()) break;
@@ -335,16 +351,14 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     if (approved) break;
     await parley.settle(here);
   }
-  if (options.supplier?.acceptsPo) await acceptInSupplierChannel(parley, options.supplier, actions);
+  for (const supplier of options.suppliers ?? []) {
+    if (supplier.acceptsPo) await acceptInSupplierChannel(parley, supplier, actions);
+  }
   return { threadTs, actions };
 }
 
 /** The supplier's person accepts their part of the approved PO, in their own channel. */
-async function acceptInSupplierChannel(
-  parley: StoryStage,
-  supplier: NonNullable<StoryOptions['supplier']>,
-  actions: string[],
-): Promise<void> {
+async function acceptInSupplierChannel(parley: StoryStage, supplier: SupplierSide, actions: string[]): Promise<void> {
   const { sandbox } = parley;
   const { person, channelId } = supplier;
   const { message, button } = await sandbox.waitFor(

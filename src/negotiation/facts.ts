@@ -49,11 +49,13 @@ export type Assumptions = z.infer<typeof assumptionsSchema>;
 
 /**
  * The facts a negotiation starts without: the quoting supplier's lead time and payment terms when its quotation
- * states none (or none that reads as instalments), and the track record of any supplier with no order history.
+ * states none (or none that reads as instalments), a connected competitor's until it states them (it has quoted
+ * nothing yet), and the track record of any supplier with no order history.
  */
 export function initialAssumptions(
   quotation: { leadTimeDays: number | null; paymentTerms: string | null },
-  profiles: readonly Pick<SupplierProfile, 'code' | 'totalOrdersCount'>[],
+  profiles: readonly (Pick<SupplierProfile, 'code' | 'totalOrdersCount'> &
+    Partial<Pick<SupplierProfile, 'counterpart'>>)[],
 ): Assumptions {
   const [quoted] = profiles;
   const assumptions: Assumptions = {};
@@ -62,7 +64,7 @@ export function initialAssumptions(
     if (profile === quoted) {
       if (quotation.leadTimeDays === null) facts.push('leadTimeDays');
       if (!paymentTermsSchema.safeParse(quotation.paymentTerms?.trim()).success) facts.push('paymentTerms');
-    }
+    } else if (profile.counterpart === 'connected') facts.push('leadTimeDays', 'paymentTerms');
     if (profile.totalOrdersCount <= 0) facts.push(...TRACK_RECORD_FACTS);
     if (facts.length > 0) assumptions[profile.code] = facts.map((fact) => ({ fact, statedAtMessage: null }));
   }

@@ -39,6 +39,7 @@ import { draftForEditing } from './negotiation/supplier-drafts.js';
 import type { ContextFactory, ServiceContext } from './service-context.js';
 import { mayApprove, mayWorkOnQuotation } from './workspace/workspace-settings.js';
 import { changeSettings, settingsForEditing } from './workspace/change-settings.js';
+import { invitableConnectedSuppliers } from './suppliers/quoted-supplier.js';
 
 export interface ScreensOptions {
   contexts: ContextFactory;
@@ -74,9 +75,17 @@ export function createScreens(options: ScreensOptions) {
         );
         const total = usable.reduce((sum, item) => sum + Number(item.totalPrice ?? 0), 0);
         const { settings } = ctx.workspace;
-        const connected = await ctx.db.supplier.count({
-          where: { isSimulated: false, slackChannelId: { not: null }, connectionLostAt: null },
-        });
+        // The quoting supplier negotiates as itself in its own channel (begin-negotiation.ts decides the same way);
+        // only then can other connected suppliers compete with it, as a simulated side never stands on an award
+        // beside a real one.
+        const quotingChannel =
+          quotation.supplier?.connectionLostAt === null ? (quotation.supplier.slackChannelId ?? null) : null;
+        const [connected, others] = await Promise.all([
+          ctx.db.supplier.count({
+            where: { isSimulated: false, slackChannelId: { not: null }, connectionLostAt: null },
+          }),
+          quotingChannel === null ? [] : invitableConnectedSuppliers(ctx.db, quotation.supplierId),
+        ]);
         return done(
           buildStartModal({
             quotationId,
@@ -92,9 +101,8 @@ export function createScreens(options: ScreensOptions) {
             currency: quotation.currency ?? 'USD',
             simulatedSuppliers: SIMULATED_SUPPLIERS.map(({ code, name }) => ({ code, name })),
             hasConnectedSuppliers: connected > 0,
-            // The quoting supplier negotiates as itself in its own channel (begin-negotiation.ts decides the same way).
-            quotingSupplierChannel:
-              quotation.supplier?.connectionLostAt === null ? (quotation.supplier.slackChannelId ?? null) : null,
+            connectedSuppliers: others.map(({ profile }) => ({ code: profile.code, name: profile.name })),
+            quotingSupplierChannel: quotingChannel,
             externalChannel: quotation.slackChannelExternal,
           }),
         );

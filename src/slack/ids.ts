@@ -50,6 +50,8 @@ export const ACTION = {
   startMaxLeadTime: 'start_max_lead_time',
   startSourcing: 'start_sourcing',
   startInvited: 'start_invited',
+  /** The other suppliers connected in Slack Connect, invited beside the quoting one. */
+  startConnected: 'start_connected',
   startNotes: 'start_notes',
   startReplyDays: 'start_reply_days',
   /** The buyer's "post it here" for a channel with people from outside the workspace (Slack Connect). */
@@ -147,6 +149,7 @@ export const BLOCK = {
   startMaxLeadTime: ACTION.startMaxLeadTime,
   startSourcing: ACTION.startSourcing,
   startInvited: ACTION.startInvited,
+  startConnected: ACTION.startConnected,
   startNotes: ACTION.startNotes,
   startReplyDays: ACTION.startReplyDays,
   startExternalConfirm: ACTION.startExternalConfirm,

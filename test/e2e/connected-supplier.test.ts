@@ -48,10 +48,12 @@ describe('negotiating with a connected supplier', () => {
     const submitted: SandboxView[] = [];
     const story = await playStory(running.parley, {
       file: { name: 'ningbo-quote.xlsx', bytes: await readFile(SAMPLE) },
-      supplier: weiAnswering((form) => {
-        submitted.push(form);
-        return twoPercentLess(form);
-      }),
+      suppliers: [
+        weiAnswering((form) => {
+          submitted.push(form);
+          return twoPercentLess(form);
+        }),
+      ],
     });
     expect(story.actions.some((action) => /clicks \[Send to the supplier\]/.test(action))).toBe(true);
     expect(submitted.length).toBeGreaterThan(0);

@@ -74,3 +74,58 @@ describe('beginNegotiation in a channel shared with another organisation', () =>
     }
   });
 });
+
+describe('beginNegotiation inviting connected suppliers', () => {
+  /** A real supplier, connected to its own shared channel (or once connected, its channel since unshared). */
+  const realSupplier = (code: string, channel: string, lost = false) =>
+    ctx.db.supplier.create({
+      data: {
+        workspaceId: ctx.workspace.id,
+        code,
+        name: `Supplier ${code}`,
+        qualityRating: 4,
+        priceLevel: 'mid',
+        leadTimeDays: 50,
+        paymentTerms: '33/33/33',
+        onTimeDeliveryRate: 0.9,
+        defectRate: 0.03,
+        responseTimeDays: 2,
+        slackChannelId: channel,
+        slackTeamId: `T0${code.replace('-', '')}`,
+        connectedAt: new Date(),
+        connectionLostAt: lost ? new Date() : null,
+      },
+    });
+
+  it('takes the other connected ones beside a connected quoting supplier, and no supplier whose channel was unshared', async () => {
+    const quoting = await realSupplier('SUP-010', 'C0QUOTING1');
+    const rival = await realSupplier('SUP-011', 'C0RIVAL001');
+    await realSupplier('SUP-012', 'C0LOST0001', true);
+    const quotation = await readyQuotation('F0CONNECT1', false);
+    await ctx.db.quotation.update({ where: { id: quotation.id }, data: { supplierId: quoting.id } });
+    const start = (invitedSuppliers: string[]) =>
+      beginNegotiation(ctx, { quotationId: quotation.id, by: BUYER, request: { ...request, invitedSuppliers } });
+
+    // The connected rival passes the check (the start then stops at the baseline: no catalog line).
+    expect(await start([rival.code, 'SUP-002'])).toMatchObject({ ok: false, error: 'not_ready' });
+    // Unshared, unknown, or the quoting supplier itself as its own rival: refused.
+    for (const invited of [['SUP-012'], ['SUP-999'], [quoting.code]]) {
+      expect(await start(invited)).toMatchObject({
+        ok: false,
+        error: 'invalid_input',
+        message: expect.stringMatching(/can be invited/),
+      });
+    }
+  });
+
+  it('takes none beside a quoting supplier an agent plays: a simulated side never competes with real ones', async () => {
+    const rival = await ctx.db.supplier.findFirstOrThrow({ where: { code: 'SUP-011' } });
+    const quotation = await readyQuotation('F0CONNECT2', false);
+    const result = await beginNegotiation(ctx, {
+      quotationId: quotation.id,
+      by: BUYER,
+      request: { ...request, invitedSuppliers: [rival.code] },
+    });
+    expect(result).toMatchObject({ ok: false, error: 'invalid_input' });
+  });
+});

@@ -17,6 +17,7 @@ import type { ServiceContext } from '../service-context.js';
 import { enqueuePreparedNegotiationEvents, negotiationStatusCalls } from '../../thread/negotiation-events.js';
 import { questionAddressee, threadOf } from '../../thread/thread.js';
 import { mayWorkOnQuotation } from '../workspace/workspace-settings.js';
+import { type InvitableConnectedSupplier, invitableConnectedSuppliers } from '../suppliers/quoted-supplier.js';
 
 export interface BeginNegotiationOptions {
   quotationId: string;
@@ -52,13 +53,6 @@ export async function beginNegotiation(
   }
 
   const { request } = options;
-  const mandate = mandateOf(request, ctx.now());
-  if (!mandate.ok) return mandate;
-
-  const source = await baselineSource(ctx, quotation);
-  const { baseline, quotedSupplier } = baselineFromQuotation(source.quotation, source.catalogNames);
-  const notNegotiable = whyNotNegotiable(baseline);
-  if (notNegotiable) return refused('not_ready', notNegotiable);
   const [simulated, quoting] = await Promise.all([
     ctx.db.supplier.findMany({
       where: { code: { in: SIMULATED_SUPPLIERS.map((s) => s.code) } },
@@ -70,10 +64,22 @@ export async function beginNegotiation(
     }),
   ]);
   // A quoting supplier connected in Slack Connect negotiates as itself: its people answer in its channel, and Alex's
-  // messages reach it only as the buyer sends them (supplier-drafts.ts). Any other is played by the simulator.
+  // messages reach it only as the buyer sends them (supplier-drafts.ts). Any other is played by the simulator. Only
+  // beside a connected one may other connected suppliers compete (a simulated side is never awarded beside them).
   const connected = typeof quoting?.slackChannelId === 'string' && quoting.connectionLostAt === null;
+  const connectedOthers = connected ? await invitableConnectedSuppliers(ctx.db, quotation.supplierId) : [];
+  const mandate = mandateOf(request, ctx.now(), connectedOthers);
+  if (!mandate.ok) return mandate;
+
+  const source = await baselineSource(ctx, quotation);
+  const { baseline, quotedSupplier } = baselineFromQuotation(source.quotation, source.catalogNames);
+  const notNegotiable = whyNotNegotiable(baseline);
+  if (notNegotiable) return refused('not_ready', notNegotiable);
+  // The connected ones take part only as invited; the engine leaves out the simulated ones not invited.
+  const invitedConnected = connectedOthers.filter(({ profile }) => request.invitedSuppliers?.includes(profile.code));
   const supplierIds = Object.fromEntries([
     [quotedSupplier.code, quotation.supplierId],
+    ...invitedConnected.map(({ id, profile }) => [profile.code, id]),
     ...simulated.map((s) => [s.code, s.id]),
   ]);
   const start = prepareNegotiationStart(ctx.db, {
@@ -90,7 +96,11 @@ export async function beginNegotiation(
       mandate: mandate.value,
       buyerNotes: request.notes,
       baseline,
-      profiles: [{ ...quotedSupplier, counterpart: connected ? 'connected' : 'simulated' }, ...SIMULATED_SUPPLIERS],
+      profiles: [
+        { ...quotedSupplier, counterpart: connected ? 'connected' : 'simulated' },
+        ...invitedConnected.map(({ profile }) => profile),
+        ...SIMULATED_SUPPLIERS,
+      ],
       // Carried into the negotiation at its start: a later change of the setting does not alter talks under way.
       discloseCompetitors: ctx.workspace.settings.discloseCompetitors,
     },
@@ -149,9 +159,13 @@ class ReviewChangedWhileStarting extends Error {
 /**
  * The mandate the start modal asked for, checked again here (the modal is the first check; a request can come from
  * elsewhere): a walk-away at least the target, a delivery date still ahead (turned into the lead time it allows),
- * known simulated suppliers.
+ * invited suppliers that are simulated ones or `connected` ones (those this negotiation may invite).
  */
-function mandateOf(request: NegotiationRequest, now: Date): ServiceResult<MandateInput> {
+function mandateOf(
+  request: NegotiationRequest,
+  now: Date,
+  connected: readonly InvitableConnectedSupplier[],
+): ServiceResult<MandateInput> {
   const { targetTotal, walkAwayTotal, requiredBy, invitedSuppliers } = request;
   if (targetTotal !== null && walkAwayTotal !== null && walkAwayTotal < targetTotal) {
     return refused('invalid_input', 'The walk-away total must be at least the target total.');
@@ -160,9 +174,13 @@ function mandateOf(request: NegotiationRequest, now: Date): ServiceResult<Mandat
   if (requiredBy !== null && !(requiredBy > today)) {
     return refused('invalid_input', 'The delivery date must be after today.');
   }
-  const known = new Set(SIMULATED_SUPPLIERS.map((s) => s.code));
+  const known = new Set([...SIMULATED_SUPPLIERS, ...connected.map(({ profile }) => profile)].map((s) => s.code));
   if (invitedSuppliers !== null && !invitedSuppliers.every((code) => known.has(code))) {
-    return refused('invalid_input', 'Only the simulated suppliers can be invited.');
+    return refused(
+      'invalid_input',
+      'Only the simulated suppliers and, beside a connected quoting supplier, the other connected ones can be ' +
+        'invited: a supplier whose channel is no longer shared cannot.',
+    );
   }
   return done({
     targetTotal,

@@ -122,6 +122,35 @@ describe('buildStartModal', () => {
     expect(text).toContain('not real companies');
   });
 
+  it('lists the other connected suppliers, ticked, and invites those left ticked beside the references ticked', () => {
+    const connectedSuppliers = [
+      { code: 'SUP-005', name: 'Dhaka Knit Ltd' },
+      { code: 'SUP-006', name: HOSTILE },
+    ];
+    const view = buildStartModal({ ...model, hasConnectedSuppliers: true, connectedSuppliers });
+    const connected = elements(view).find((e) => e.actionId === ACTION.startConnected);
+    expect((connected?.raw.options as { value: string }[]).map((o) => o.value)).toEqual(['SUP-005', 'SUP-006']);
+    expect((connected?.raw.initial_options as { value: string }[]).map((o) => o.value)).toEqual(['SUP-005', 'SUP-006']);
+    expect(visibleText(view)).toContain('Dhaka Knit Ltd');
+    expect(visibleText(view)).not.toContain('Dhaka Knit Ltd (simulated)');
+    expectNoInjection(view);
+    expectNoViolations(view, 'modal');
+    expect(elements(buildStartModal(model)).map((e) => e.actionId)).not.toContain(ACTION.startConnected);
+
+    const ticked = (connectedTicked: string[], invited: string[]) => ({
+      ...values({ mode: 'balanced', rounds: '4', invited }),
+      [BLOCK.startConnected]: {
+        [ACTION.startConnected]: { type: 'checkboxes', selected_options: connectedTicked.map((value) => ({ value })) },
+      },
+    });
+    expect(parseStartModal(ticked(['SUP-005'], ['SUP-003']), NOW)).toMatchObject({
+      ok: true,
+      value: { invitedSuppliers: ['SUP-003', 'SUP-005'] },
+    });
+    // Nothing ticked in either: only the quoting supplier negotiates.
+    expect(parseStartModal(ticked([], []), NOW)).toMatchObject({ ok: true, value: { invitedSuppliers: [] } });
+  });
+
   it('says whether the quoting supplier answers in person, in its channel, or is played by an agent', () => {
     expect(visibleText(buildStartModal({ ...model, quotingSupplierChannel: 'C0NINGBO01' }))).toContain(
       'Valden Textiles answers in person in <#C0NINGBO01>',

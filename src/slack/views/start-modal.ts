@@ -29,7 +29,7 @@ export const SOURCING_LABEL: Readonly<Record<SourcingPreference, { text: string;
   split: { text: 'Split the order', description: 'Between two or more suppliers' },
 };
 
-/** A simulated supplier the buyer may invite (the quoting supplier always takes part). */
+/** A supplier the buyer may invite (the quoting supplier always takes part): a simulated one, or a connected one. */
 export interface InvitableSupplier {
   code: string;
   name: string;
@@ -53,6 +53,11 @@ export interface StartModalModel {
   hasConnectedSuppliers?: boolean;
   /** The quoting supplier's own Slack Connect channel, when it is connected: it then negotiates as itself there. */
   quotingSupplierChannel?: string | null;
+  /**
+   * The other suppliers connected in Slack Connect (the quoting one aside): invited by default, each asked to quote in
+   * its own channel, and each message to it sent as the buyer decides.
+   */
+  connectedSuppliers?: readonly InvitableSupplier[];
   /**
    * The quotation's channel has people from another organisation (Slack Connect): the modal asks the buyer, as a
    * required tick, before the thread shows other suppliers, scores and the mandate there.
@@ -118,6 +123,38 @@ function supplierOption(supplier: InvitableSupplier): PlainTextOption {
   const suffix = ' (simulated)';
   const name = plain(supplier.name, 75 - suffix.length);
   return { text: { ...name, text: `${name.text}${suffix}` }, value: supplier.code.slice(0, 75) };
+}
+
+/** A connected supplier's option: its name as the workspace connected it (a real company: no suffix). */
+function connectedOption(supplier: InvitableSupplier): PlainTextOption {
+  return {
+    text: plain(supplier.name, 75),
+    value: supplier.code.slice(0, 75),
+    description: plain('Answers in person in its Slack Connect channel', 75),
+  };
+}
+
+/**
+ * Checkboxes of the other connected suppliers (at most 10 fit), all ticked: each is asked to quote the lines in its own
+ * channel, and what Alex writes to it goes out as the buyer's Send (or the auto-send setting) allows.
+ */
+function connectedInput(suppliers: readonly InvitableSupplier[]): InputBlock[] {
+  const options = suppliers.slice(0, 10).map(connectedOption);
+  if (options.length === 0) return [];
+  return [
+    {
+      type: 'input',
+      block_id: BLOCK.startConnected,
+      optional: true,
+      label: label('Also ask these connected suppliers to quote', 2000),
+      hint: label(
+        'Real suppliers connected in Slack Connect. Each gets the lines to quote in its own channel; no supplier ' +
+          'sees another one, its prices or your mandate. Untick one to leave it out.',
+        2000,
+      ),
+      element: { type: 'checkboxes', action_id: ACTION.startConnected, options, initial_options: options },
+    },
+  ];
 }
 
 function amountInput(blockId: string, actionId: string, text: string, hint: string): InputBlock {
@@ -289,6 +326,7 @@ export function buildStartModal(model: StartModalModel): ModalView {
       },
     },
     ...(model.hasConnectedSuppliers === true ? replyDaysInput() : []),
+    ...connectedInput(model.connectedSuppliers ?? []),
     ...inviteInput(model.simulatedSuppliers, model.hasConnectedSuppliers === true),
     ...(model.externalChannel === true ? externalConfirmInput() : []),
     {
@@ -361,10 +399,19 @@ export function parseStartModal(stateValues: unknown, now: Date = new Date()): P
   // An older modal without the choice means no preference.
   const sourcing = sourcingRaw === null ? 'any' : SOURCING_PREFERENCES.find((s) => s === sourcingRaw);
   if (!sourcing) errors[BLOCK.startSourcing] = 'Choose one supplier, a split, or the best award.';
-  // Absent (an older modal, or nothing to invite): everyone is invited; present with nothing ticked: nobody.
-  const invitedSuppliers = state.has(BLOCK.startInvited, ACTION.startInvited)
+  // The simulated ones' checkboxes absent (an older modal, or none to invite): every simulated supplier is invited;
+  // present with nothing ticked: none. The connected ones are invited only as ticked (their checkboxes come only with
+  // the simulated ones', as market references).
+  const simulatedInvited = state.has(BLOCK.startInvited, ACTION.startInvited)
     ? state.checked(BLOCK.startInvited, ACTION.startInvited)
     : null;
+  const connectedInvited = state.has(BLOCK.startConnected, ACTION.startConnected)
+    ? state.checked(BLOCK.startConnected, ACTION.startConnected)
+    : [];
+  const invitedSuppliers =
+    simulatedInvited === null && connectedInvited.length === 0
+      ? null
+      : [...(simulatedInvited ?? []), ...connectedInvited];
 
   // Only a modal that asked (one where suppliers are connected) carries it.
   const replyDays = state.has(BLOCK.startReplyDays, ACTION.startReplyDays)
