@@ -3,6 +3,7 @@ import type { Curveball, NegotiationEvent, NegotiationState } from '../negotiati
 import type { WorkspaceTx } from '../db/scoped.js';
 import { pendingQuestionId } from '../db/stores/negotiation-store.js';
 import { effectiveMandate } from '../negotiation/offers.js';
+import type { Offer } from '../negotiation/types.js';
 import { enqueueSlackCalls, type OutboxCall, type OutboxWriter } from '../outbox/index.js';
 import {
   buildAnsweredQuestion,
@@ -247,6 +248,7 @@ function roundMessageCalls(
     const offers = state.suppliers[profile.code]?.offers ?? [];
     const offer = m.from === 'supplier' ? offers.find((o) => o.round === round) : undefined;
     const previous = offer ? offers.filter((o) => o.round < offer.round).at(-1) : undefined;
+    const comparable = offer && previous && sameLines(offer, previous);
     const ask = m.from === 'brand' && m.action ? readBrandAsk(m.action) : null;
     return {
       role: m.from,
@@ -257,10 +259,11 @@ function roundMessageCalls(
       offer: offer
         ? {
             total: offer.total,
-            previousTotal: previous?.total ?? null,
+            previousTotal: comparable ? previous.total : null,
             leadTimeDays: offer.leadTimeDays,
             paymentTerms: offer.paymentTerms,
             concessions: offer.concessions,
+            partial: linesPriced(offer, state.baseline.lines.length),
           }
         : null,
       ask: ask ? { total: ask.targetTotal, leadTimeDays: ask.leadTimeDays, paymentTerms: ask.paymentTerms } : null,
@@ -303,6 +306,23 @@ function roundMessageCalls(
   return calls;
 }
 
+/** Whether two offers price the same lines: only then is the change of their totals a change of price. */
+function sameLines(a: Pick<Offer, 'lines'>, b: Pick<Offer, 'lines'>): boolean {
+  const skus = new Set(b.lines.map((line) => line.sku));
+  return a.lines.length === b.lines.length && a.lines.every((line) => skus.has(line.sku));
+}
+
+/** How many of the quotation's `quoted` lines an offer prices, when it leaves some out; null when it prices them all. */
+function linesPriced(offer: Pick<Offer, 'lines'>, quoted: number): { offered: number; quoted: number } | null {
+  return offer.lines.length < quoted ? { offered: offer.lines.length, quoted } : null;
+}
+
+/** The lines the supplier's offer standing at the end of `round` prices, when it leaves some out. */
+function standingPartial(state: NegotiationState, supplierCode: string, round: number, quoted: number) {
+  const standing = state.suppliers[supplierCode]?.offers.filter((offer) => offer.round <= round).at(-1);
+  return standing ? linesPriced(standing, quoted) : null;
+}
+
 /** The round's end as the standing under its turns: each supplier against the target and walk-away. */
 function roundStanding(state: NegotiationState, event: RoundAnalysisEvent): RoundAnalysisModel {
   return {
@@ -317,6 +337,7 @@ function roundStanding(state: NegotiationState, event: RoundAnalysisEvent): Roun
     },
     rows: event.offers.map((row) => ({
       supplierCode: row.supplierCode,
+      partial: standingPartial(state, row.supplierCode, event.round, state.baseline.lines.length),
       supplierName: supplierName(state, row.supplierCode),
       total: row.total,
       leadTimeDays: row.leadTimeDays,

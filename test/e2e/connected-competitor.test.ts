@@ -61,7 +61,10 @@ describe('negotiating with two connected suppliers', () => {
           channelId: DHAKA_ORG.channel.id,
           answer: (form) => {
             dhakaForms.push(form);
-            return dhakaAnswers(form);
+            const values = dhakaAnswers(form);
+            // After its first offer, Dhaka stops offering the first line: its later totals are for fewer lines.
+            const [first] = Object.keys(values).filter((id) => id.startsWith(`${BLOCK.offerPrice}:`));
+            return dhakaForms.length > 1 && first ? { ...values, [first]: '' } : values;
           },
         },
       ],
@@ -85,12 +88,26 @@ describe('negotiating with two connected suppliers', () => {
     expect(offers.length).toBe(dhakaForms.length);
     expect(offers.length).toBeGreaterThan(0);
     expect(offers[0]?.lines.map((line) => line.unitPrice)).toEqual(state.baseline.lines.map(() => DHAKA_FIRST_PRICE));
+    const quoted = state.baseline.lines.length;
     for (let i = 1; i < offers.length; i++) {
       const before = new Map(offers[i - 1]?.lines.map((line) => [line.sku, line.unitPrice]));
+      // The line left empty is "not offered", never backfilled from the last offer or the quotation.
+      expect(offers[i]?.lines.map((line) => line.sku)).toEqual(state.baseline.lines.slice(1).map((line) => line.sku));
       for (const line of offers[i]?.lines ?? []) {
         expect(line.unitPrice, line.sku).toBe(Math.round((before.get(line.sku) ?? 0) * 99) / 100);
       }
     }
+    expect(offers.length).toBeGreaterThan(1);
+    // The buyer's thread says what the smaller total is for, and never calls dropping a line a price cut.
+    const transcript = sandbox.renderThread(CHANNEL.id, story.threadTs);
+    const dhakaTurns = transcript.split('\n').filter((line) => line.includes(`*Dhaka Knitwear Ltd:*`));
+    expect(dhakaTurns.length).toBe(offers.length);
+    const dhakaOffers = transcript.split('\n').filter((line) => line.includes(`for ${quoted - 1} of ${quoted} lines`));
+    // The first offer for fewer lines has no change beside it; the next ones, for the same lines, do.
+    const [firstPartial, ...laterPartial] = dhakaOffers.filter((line) => line.includes(':moneybag:'));
+    expect(firstPartial).toBeDefined();
+    expect(firstPartial).not.toContain('vs their last offer');
+    for (const line of laterPartial) expect(line).toContain('(−1.0% vs their last offer)');
     // Its first form asked for every line and offered no price of anyone's.
     const firstForm = dhakaForms[0];
     const priceFields = (

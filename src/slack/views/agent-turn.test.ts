@@ -45,6 +45,12 @@ describe('an agent turn in its round', () => {
     expect(text).toContain('free samples; expedited QC');
   });
 
+  it('says how many lines an offer that leaves some out prices', () => {
+    const text = visibleText(shown({ ...supplierTurn, offer: { ...offer, partial: { offered: 12, quoted: 1200 } } }));
+    expect(text).toContain('$50,440.00* for 12 of 1,200 lines');
+    expect(visibleText(shown(supplierTurn))).not.toMatch(/ of \d+ lines/);
+  });
+
   it('a first offer shows no change', () => {
     expect(visibleText(shown({ ...supplierTurn, offer: { ...offer, previousTotal: null } }))).not.toContain(
       'vs their last offer',

@@ -6,11 +6,23 @@ import { ELLIPSIS, escapeTruncate, inline, oneLine } from './escape.js';
 
 export interface AgentTurnOffer {
   total: number;
-  /** The same supplier's previous offer total, for the change; null on its first offer. */
+  /**
+   * The same supplier's previous offer total, for the change; null on its first offer, and when the two cover other
+   * lines (a total for fewer lines is no price cut).
+   */
   previousTotal: number | null;
   leadTimeDays: number;
   paymentTerms: string;
   concessions: string[];
+  /** How many of the quotation's lines the offer prices, when not all of them (a real supplier's "not offered"). */
+  partial?: { offered: number; quoted: number } | null;
+}
+
+/** " for 12 of 16 lines": what a total that leaves lines out is the total of. */
+export function partialLines(partial: { offered: number; quoted: number } | null | undefined): string {
+  return partial && partial.offered < partial.quoted
+    ? ` for ${partial.offered.toLocaleString('en-US')} of ${partial.quoted.toLocaleString('en-US')} lines`
+    : '';
 }
 
 export const BRAND_AGENT_NAME = 'Alex';
@@ -47,7 +59,7 @@ export function offerContext(offer: AgentTurnOffer, currency: string): string[] 
       ? ` (${signedPercent((offer.total - offer.previousTotal) / offer.previousTotal)} vs their last offer)`
       : '';
   const parts = [
-    `:moneybag: *${money(offer.total, currency)}*${change}`,
+    `:moneybag: *${money(offer.total, currency)}*${partialLines(offer.partial)}${change}`,
     `:truck: ${days(offer.leadTimeDays)}`,
     `:credit_card: ${terms(offer.paymentTerms)}`,
   ];

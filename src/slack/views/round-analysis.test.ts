@@ -81,6 +81,21 @@ describe('buildRoundAnalysis', () => {
     expect(quote(1_000)).toContain('target $1,000.00 (the walk-away: none set) · walk-away $1,000.00');
   });
 
+  it('says what an offer for fewer lines is the total of, and never calls it the best offer', () => {
+    const [full, ...others] = model.rows;
+    if (!full) throw new Error('no row');
+    const partial = { ...full, supplierCode: 'SUP-004', supplierName: 'Dhaka Knit', total: 9000 };
+    const m = buildRoundAnalysis({
+      ...model,
+      rows: [full, { ...partial, partial: { offered: 3, quoted: 16 } }, ...others],
+    });
+    const text = visibleText(m);
+    expect(text).toContain('$9,000.00 for 3 of 16 lines · 50 days');
+    expect(text).toContain(':star: *Valden Textiles* — *best offer*');
+    expect(text).not.toContain('*Dhaka Knit* — *best offer*');
+    expect(m.text).toContain('Best offer: Valden Textiles');
+  });
+
   it('takes the best supplier from the model when given', () => {
     const text = visibleText(buildRoundAnalysis({ ...model, bestSupplierCode: 'SUP-002' }));
     expect(text).toContain(':star: *Alpine Premium* — *best offer*');

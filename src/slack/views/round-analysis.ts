@@ -5,6 +5,7 @@ import { EVALUATION_LABELS, evaluationLabel, UNMANDATED_NEUTRAL_BAND } from '../
 import { formatPercent } from '../../commerce/money.js';
 import type { RoundEvaluation } from '../../negotiation/types.js';
 import { type SlackMessage, context, days, header, money, plural, section, terms } from './blocks.js';
+import { partialLines } from './agent-turn.js';
 import { inline } from './escape.js';
 
 export type RoundSupplierStatus = 'active' | 'paused' | 'completed' | 'impasse';
@@ -22,6 +23,8 @@ export interface RoundAnalysisRow {
   /** The lead time or terms shown are Parley's assumptions (the supplier has not stated them): labelled so. */
   assumedLeadTime?: boolean;
   assumedTerms?: boolean;
+  /** The offer prices only some of the quotation's lines: its total is theirs, and it is never the best offer. */
+  partial?: { offered: number; quoted: number } | null;
 }
 
 export interface RoundAnalysisModel {
@@ -30,7 +33,7 @@ export interface RoundAnalysisModel {
   phase: 'initial' | 'post_curveball';
   currency: string;
   rows: RoundAnalysisRow[];
-  /** The best offer's supplier; by default the lowest total. */
+  /** The best offer's supplier; by default the lowest total of an offer for every line. */
   bestSupplierCode?: string | null;
   /** The target and walk-away the labels measure against, and whether the buyer set each (else implied: offers.ts). */
   limits?: { targetTotal: number; walkAwayTotal: number; targetSet: boolean; walkAwaySet: boolean };
@@ -59,7 +62,8 @@ const MAX_ROWS = 20;
 function lowestTotal(rows: readonly RoundAnalysisRow[]): string | null {
   let best: RoundAnalysisRow | null = null;
   for (const row of rows) {
-    if (row.total === null || !Number.isFinite(row.total)) continue;
+    // A total for fewer lines is lower for that alone: only offers for the whole order compare.
+    if (row.total === null || !Number.isFinite(row.total) || partialLines(row.partial) !== '') continue;
     if (best === null || best.total === null || row.total < best.total) best = row;
   }
   return best?.supplierCode ?? null;
@@ -92,7 +96,7 @@ export function roundStandingBlocks(model: RoundAnalysisModel): KnownBlock[] {
     const assumed = (text: string, is: boolean | undefined) =>
       is && text !== '—' ? `not stated _(${text} assumed)_` : text;
     const figures = [
-      money(row.total, model.currency),
+      `${money(row.total, model.currency)}${partialLines(row.partial)}`,
       assumed(days(row.leadTimeDays), row.assumedLeadTime),
       assumed(terms(row.paymentTerms), row.assumedTerms),
     ].join(' · ');
