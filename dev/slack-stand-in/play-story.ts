@@ -98,6 +98,11 @@ export interface StoryOptions {
    * sends each of Alex's drafts, and the person of the supplier whose channel the request reaches answers it there.
    */
   suppliers?: readonly SupplierSide[];
+  /**
+   * The quoting supplier is not connected yet: before starting, `approverId` clicks the review card's Connect
+   * supplier… and submits the suppliers modal (the supplier already picked) with its shared `channelId`.
+   */
+  connectFromReview?: { approverId: string; channelId: string };
 }
 
 /**
@@ -195,6 +200,26 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
     if (next.actionId === ACTION.reviewConfirmAll) confirmedAll = true;
     actions.push(`${PEOPLE.buyer.name} clicks [${next.text}] in the review`);
     await click(buyer, review, next);
+  }
+
+  if (options.connectFromReview) {
+    const { approverId, channelId } = options.connectFromReview;
+    const card = withButton(ACTION.reviewConnectSupplier).at(-1);
+    const connect = card && buttonsIn(card).find((b) => b.actionId === ACTION.reviewConnectSupplier);
+    if (!card || !connect) throw new Error('The review offered no Connect supplier… button');
+    actions.push(`${model.userName(approverId)} clicks [${connect.text}] in the review`);
+    await oneModalAtATime(sandbox, approverId, async () => {
+      await click(approverId, card, connect);
+      const modal = await sandbox.waitFor(
+        () => model.openViews(approverId).find((view) => view.view.callback_id === CALLBACK.suppliersModal),
+        { what: 'the suppliers modal' },
+      );
+      actions.push(
+        `${model.userName(approverId)} picks #${model.channels.get(channelId)?.name ?? channelId} and connects it`,
+      );
+      await driver.submitView(approverId, modal.id, { [BLOCK.supplierChannel]: channelId });
+    });
+    await parley.settle(here);
   }
 
   // Start: the button opens the modal; the buyer keeps the defaults and submits.

@@ -210,11 +210,20 @@ export function createScreens(options: ScreensOptions) {
         return described.ok ? done(buildCatalogModal(described.value)) : described;
       }),
 
-    suppliersModal: (teamId: string, userId: string) =>
+    /** With a quotation (its review card's Connect button): that quotation's supplier listed first and picked. */
+    suppliersModal: (teamId: string, userId: string, forQuotation: string | null = null) =>
       inTeam<ModalView>(teamId, async (ctx) => {
-        const suppliers = await describeSuppliers(ctx, userId);
+        const quotation =
+          forQuotation === null
+            ? null
+            : await ctx.db.quotation.findUnique({ where: { id: forQuotation }, select: { supplierId: true } });
+        if (forQuotation !== null && !quotation) return refused('not_found', 'This quotation no longer exists.');
+        const preselected = quotation?.supplierId ?? null;
+        const suppliers = await describeSuppliers(ctx, userId, preselected);
         if (!suppliers.ok) return suppliers;
-        return done(buildSuppliersModal({ brandName: ctx.workspace.brandName, suppliers: suppliers.value }));
+        return done(
+          buildSuppliersModal({ brandName: ctx.workspace.brandName, suppliers: suppliers.value, preselected }),
+        );
       }),
 
     quotationChannel: async (teamId: string, quotationId: string) => {

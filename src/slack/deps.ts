@@ -122,8 +122,11 @@ export interface Screens {
   settingsModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
   /** `/parley catalog` and the App Home's Import catalog: the upload modal, for approvers and admins. */
   catalogModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
-  /** `/parley suppliers`: the connected suppliers and the form to connect one, for approvers and admins. */
-  suppliersModal(teamId: string, userId: string): Promise<Shown<ModalView>>;
+  /**
+   * `/parley suppliers`: the connected suppliers and the form to connect one, for approvers and admins; from a review
+   * card (`forQuotation`), with that quotation's supplier picked.
+   */
+  suppliersModal(teamId: string, userId: string, forQuotation?: string | null): Promise<Shown<ModalView>>;
   /** `basedOnVersion`: the settings version the modal showed (its private_metadata); a newer one refuses the save. */
   saveSettings(teamId: string, userId: string, values: SettingsValues, basedOnVersion: number): Promise<Outcome>;
   /** Where to tell someone privately about a refused submission (a modal has no channel of its own). */

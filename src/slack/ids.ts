@@ -20,6 +20,8 @@ export const ACTION = {
   /** One supplier's column of a comparison sheet: read the file as that supplier's quotation. */
   comparisonPickColumn: 'comparison_pick_column',
   reviewStartNegotiation: 'review_start_negotiation',
+  /** Under a finished review whose supplier is not connected: the suppliers modal, that supplier picked. */
+  reviewConnectSupplier: 'review_connect_supplier',
   // Questions in the thread
   questionAnswer: 'question_answer',
   earlyTerminationFinish: 'early_termination_finish',

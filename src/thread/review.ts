@@ -370,7 +370,7 @@ async function reviewModel(
 ): Promise<ReviewModel & { thread: Thread }> {
   const quotation = await tx.quotation.findUniqueOrThrow({
     where: { id: quotationId },
-    include: { supplier: { select: { name: true } } },
+    include: { supplier: { select: { name: true, slackChannelId: true, connectionLostAt: true } } },
   });
   // Only the lines a person must look at are read row by row: the review is re-rendered on every click, and reading
   // all 3,000 lines of a large quotation each time (to count and total them) was most of a click's cost.
@@ -396,7 +396,15 @@ async function reviewModel(
     page,
     catalogEmpty: !(await hasActiveProducts(tx)),
   });
-  return { ...model, thread: quotation };
+  // Offered only where suppliers are connected already: a workspace that negotiates with agents alone is not nagged.
+  const supplier = quotation.supplier;
+  const unconnected = supplier !== null && (supplier.slackChannelId === null || supplier.connectionLostAt !== null);
+  const offerToConnect =
+    unconnected &&
+    (await tx.supplier.count({
+      where: { isSimulated: false, slackChannelId: { not: null }, connectionLostAt: null },
+    })) > 0;
+  return { ...model, offerToConnect, thread: quotation };
 }
 
 /** A line the review lists, as its row holds it (the unit price as a number), with its product. */

@@ -1,8 +1,9 @@
-// Two real suppliers against each other, end to end through the stand-in: Ningbo Everbright (the quoting supplier)
-// and Dhaka Knitwear are each connected to their own Slack Connect channel; the start modal lists Dhaka, ticked, and
-// the buyer starts. Dhaka is asked to quote the lines in its channel and answers with Submit offer, dearer than
-// Ningbo; each side's channel shows nothing of the other; each offer on record is what its supplier submitted; the
-// award and PO go to the supplier whose own offer wins, and nothing of the PO reaches the other.
+// Two real suppliers against each other, end to end through the stand-in: Dhaka Knitwear is connected to its Slack
+// Connect channel; the buyer shares Ningbo Everbright's quotation, and an approver connects Ningbo from the review
+// card (Connect supplier…, Ningbo already picked). The start modal lists Dhaka, ticked, and the buyer starts. Dhaka
+// is asked to quote the lines in its channel and answers with Submit offer, dearer than Ningbo and, after its first
+// offer, leaving a line out; each side's channel shows nothing of the other; each offer on record is what its
+// supplier submitted; the award and PO go to the supplier whose own offer wins, and nothing of the PO reaches the other.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
@@ -46,14 +47,14 @@ const seen = (channelId: string) =>
 describe('negotiating with two connected suppliers', () => {
   it('asks the invited one to quote in its own channel and records each side as it submitted', async () => {
     const { sandbox } = running.parley;
-    for (const org of [NINGBO_ORG, DHAKA_ORG]) {
-      await playConnectSupplier(running.parley, PEOPLE.approver.id, CHANNEL.id, org);
-    }
+    // Dhaka is connected first; Ningbo, whose quotation it is, from its review card once the file is read.
+    await playConnectSupplier(running.parley, PEOPLE.approver.id, CHANNEL.id, DHAKA_ORG);
 
     const dhakaForms: SandboxView[] = [];
     const dhakaAnswers = quotingAt(DHAKA_FIRST_PRICE);
     const story = await playStory(running.parley, {
       file: { name: 'ningbo-quote.xlsx', bytes: await readFile(SAMPLE) },
+      connectFromReview: { approverId: PEOPLE.approver.id, channelId: NINGBO_ORG.channel.id },
       suppliers: [
         weiAnswering(),
         {
@@ -70,6 +71,9 @@ describe('negotiating with two connected suppliers', () => {
       ],
     });
     expect(story.actions.join('\n')).toContain(`${DHAKA_ORG.person.realName} (the supplier) clicks`);
+    expect(story.actions.join('\n')).toContain('clicks [Connect supplier…] in the review');
+    const ningbo = await running.db.prisma.supplier.findFirstOrThrow({ where: { name: NINGBO } });
+    expect(ningbo).toMatchObject({ slackChannelId: NINGBO_ORG.channel.id, slackTeamId: NINGBO_ORG.teamId });
 
     // The start modal listed Dhaka, ticked, and the negotiation took it as a real counterpart.
     const negotiation = await running.db.prisma.negotiation.findFirstOrThrow();

@@ -181,21 +181,31 @@ export async function channelSharingChanged(
 }
 
 /** The suppliers `/parley suppliers` lists, connected ones first; for approvers and Slack admins. */
-export async function describeSuppliers(ctx: ServiceContext, by: string): Promise<ServiceResult<SupplierRow[]>> {
+export async function describeSuppliers(
+  ctx: ServiceContext,
+  by: string,
+  /** A supplier to list first (the one a review card's Connect button is about), wherever it would stand. */
+  firstId: string | null = null,
+): Promise<ServiceResult<SupplierRow[]>> {
   if (!(await mayChangeSettings(ctx.workspace, by, ctx.directory))) return refused('not_allowed', NOT_SUPPLIER_ADMIN);
-  const rows = await ctx.db.supplier.findMany({
-    where: { isSimulated: false },
-    orderBy: [{ connectedAt: { sort: 'desc', nulls: 'last' } }, { name: 'asc' }],
-    take: 100,
-    select: {
-      id: true,
-      name: true,
-      slackChannelId: true,
-      connectedAt: true,
-      connectedBySlackUserId: true,
-      connectionLostAt: true,
-    },
-  });
+  const select = {
+    id: true,
+    name: true,
+    slackChannelId: true,
+    connectedAt: true,
+    connectedBySlackUserId: true,
+    connectionLostAt: true,
+  } as const;
+  const [first, listed] = await Promise.all([
+    firstId === null ? null : ctx.db.supplier.findFirst({ where: { id: firstId, isSimulated: false }, select }),
+    ctx.db.supplier.findMany({
+      where: { isSimulated: false },
+      orderBy: [{ connectedAt: { sort: 'desc', nulls: 'last' } }, { name: 'asc' }],
+      take: 100,
+      select,
+    }),
+  ]);
+  const rows = first ? [first, ...listed.filter((row) => row.id !== first.id)] : listed;
   return done(
     rows.map((row) => ({
       id: row.id,

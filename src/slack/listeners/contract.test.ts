@@ -366,6 +366,13 @@ const CLICKS: ClickRow[] = [
     ...OPENS_MODAL,
   },
   {
+    action: ACTION.reviewConnectSupplier,
+    value: quotationRefCodec.encode({ qt: IDS.quotation }),
+    forged: [JSON.stringify({ qt: '<!channel>' }), NO_VALUE],
+    service: (f) => answering(f.screens.suppliersModal, LOADED),
+    ...OPENS_MODAL,
+  },
+  {
     action: ACTION.negotiateFile,
     value: fileRefCodec.encode({ f: 'F0QUOTE001' }),
     forged: ['{"f":"<!channel>"}', NO_VALUE],

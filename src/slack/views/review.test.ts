@@ -105,6 +105,17 @@ describe('buildReviewMessage', () => {
     expect(message.text).toContain('every line is decided');
   });
 
+  it('offers to connect a supplier that is not connected, beside Start, only when asked to', () => {
+    const offered = buildReviewMessage({ ...model([]), offerToConnect: true });
+    expectNoViolations(offered, 'message');
+    const connect = buttons(offered).find((b) => b.actionId === ACTION.reviewConnectSupplier);
+    expect(quotationRefCodec.decode(connect?.value)).toEqual({ qt: QT });
+    expect(visibleText(offered)).toContain('an agent would play its side');
+    const plain = buildReviewMessage(model([]));
+    expect(buttons(plain).some((b) => b.actionId === ACTION.reviewConnectSupplier)).toBe(false);
+    expect(visibleText(plain)).not.toContain('an agent would play its side');
+  });
+
   it('tells a fresh workspace that nothing matched because it has no catalog yet, and how to import one', () => {
     expect(visibleText(buildReviewMessage(model([line(1)])))).not.toContain('/parley catalog');
     const fresh = buildReviewMessage(model([line(1)], { catalogEmpty: true, autoAccepted: 0 }));

@@ -103,6 +103,11 @@ export interface ReviewModel {
   page: number;
   /** The workspace has no product catalog yet (a fresh install): nothing could match, and the buyer is told why. */
   catalogEmpty?: boolean;
+  /**
+   * The settled supplier is not connected in Slack Connect while the workspace negotiates with connected ones: the
+   * card offers to connect it (an agent would play it otherwise, and no connected supplier could compete with it).
+   */
+  offerToConnect?: boolean;
 }
 
 /** Why nothing matched on a fresh install, and the way out. */
@@ -390,8 +395,25 @@ export function buildReviewMessage(model: ReviewModel): SlackMessage {
           style: 'primary',
           value: quotationRefCodec.encode({ qt: model.quotationId }),
         }),
+        ...(model.offerToConnect === true
+          ? [
+              button({
+                text: 'Connect supplier…',
+                actionId: ACTION.reviewConnectSupplier,
+                value: quotationRefCodec.encode({ qt: model.quotationId }),
+              }),
+            ]
+          : []),
       ]),
     );
+    if (model.offerToConnect === true) {
+      blocks.push(
+        context([
+          ':robot_face: This supplier is not connected in Slack Connect: an agent would play its side. To negotiate ' +
+            'with its own people, an approver connects it to the channel shared with it (*Connect supplier…*).',
+        ]),
+      );
+    }
   } else if (pending.length === 0) {
     blocks.push(context(['Every line is decided. Settle the supplier above to start the negotiation.']));
   }

@@ -241,7 +241,8 @@ export function buildStartModal(model: StartModalModel): ModalView {
         ? `:link: ${model.supplierName ? inline(model.supplierName, 80) : 'The supplier'} answers in person in ` +
           `${channelMention(model.quotingSupplierChannel)}: Alex's messages reach it as your workspace's settings allow — by your *Send*, or within the mandate if auto-send is on.`
         : `:robot_face: ${model.supplierName ? inline(model.supplierName, 80) : 'The supplier'} is not connected in ` +
-          'Slack Connect: an agent plays its side, and its offers are marked (simulated).',
+          'Slack Connect: an agent plays its side, and its offers are marked (simulated). To negotiate with its own ' +
+          'people, an approver connects it first (`/parley suppliers`).',
     ]),
     {
       type: 'input',

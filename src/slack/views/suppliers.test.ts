@@ -56,6 +56,19 @@ describe('buildSuppliersModal', () => {
     expect(blockKitViolations(view, 'modal')).toEqual([]);
   });
 
+  it('picks the supplier a review card asked to connect, and none that is not listed', () => {
+    const suppliers = [row({}), row({ id: 'cmsupplier0002', name: 'Dhaka Knit' })];
+    const pick = (preselected: string | null) =>
+      buildSuppliersModal({ brandName: 'Valden', suppliers, preselected }).blocks.find(
+        (block) => block.block_id === BLOCK.supplierPick,
+      );
+    expect(pick('cmsupplier0002')).toMatchObject({
+      element: { initial_option: { value: 'cmsupplier0002', text: { text: 'Dhaka Knit' } } },
+    });
+    expect(text(pick('cmelsewhere01'))).not.toContain('initial_option');
+    expect(text(pick(null))).not.toContain('initial_option');
+  });
+
   it('offers at most a select’s 100 options however many suppliers there are', () => {
     const many = Array.from({ length: 130 }, (_, i) => row({ id: `cmsupplier${String(i).padStart(4, '0')}` }));
     const view = buildSuppliersModal({ brandName: 'Valden', suppliers: many });

@@ -26,6 +26,8 @@ export interface SuppliersModalModel {
   brandName: string;
   /** The workspace's real suppliers (never the simulated references), connected ones first. */
   suppliers: SupplierRow[];
+  /** The supplier picked in the form already (a review card's Connect button): one of `suppliers`, by id. */
+  preselected?: string | null;
 }
 
 /** Suppliers listed in the modal, and offered in its select (Slack's static_select holds up to 100 options). */
@@ -61,12 +63,18 @@ export function buildSuppliersModal(model: SuppliersModalModel): ModalView {
     .slice(0, SUPPLIER_OPTIONS_MAX)
     .map((s) => ({ text: label(s.name), value: s.id }));
   if (options.length > 0) {
+    const initial = options.find((option) => option.value === model.preselected);
     blocks.push({
       type: 'input',
       block_id: BLOCK.supplierPick,
       optional: true,
       label: label('Supplier'),
-      element: { type: 'static_select', action_id: ACTION.supplierPick, options },
+      element: {
+        type: 'static_select',
+        action_id: ACTION.supplierPick,
+        options,
+        ...(initial ? { initial_option: initial } : {}),
+      },
     });
   }
   blocks.push(

@@ -12,6 +12,7 @@ import { catalogCancel } from './catalog-cancel.js';
 import { catalogImport } from './catalog-import.js';
 import { catalogOpen } from './catalog-open.js';
 import { suppliersOpen } from './suppliers-open.js';
+import { connectQuotingSupplier } from './connect-quoting-supplier.js';
 import { chooseCurveball } from './choose-curveball.js';
 import { chooseSupplier } from './choose-supplier.js';
 import type { ClickArgs } from './click.js';
@@ -46,6 +47,7 @@ export function register(app: App, deps: SlackDeps): void {
   on(ACTION.reviewSupplierCreate, chooseSupplier(deps));
   on(actionIdPattern(ACTION.comparisonPickColumn), pickComparisonColumn(deps));
   on(ACTION.reviewStartNegotiation, openStartModal(deps));
+  on(ACTION.reviewConnectSupplier, connectQuotingSupplier(deps));
   // `/parley negotiate`'s list of the channel's recent spreadsheets
   on(ACTION.negotiateFile, negotiateFile(deps));
   // Questions and curveballs
