@@ -264,6 +264,13 @@ export interface SubmitSupplierOfferInput {
   byTeamId: string | null;
 }
 
+/** A person of a connected supplier confirming the offer Parley read from its revised quotation (the file's row). */
+export interface SubmitOfferFileInput {
+  quotationId: string;
+  by: string;
+  byTeamId: string | null;
+}
+
 /** A person of a connected supplier answering its part of an approved PO, in its own channel (Accept, Query). */
 export interface SupplierPoAnswerInput {
   purchaseOrderId: string;

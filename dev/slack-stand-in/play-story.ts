@@ -9,6 +9,7 @@ import type { SubmitValues } from './driver.js';
 import type { SlackSandbox } from './index.js';
 import type { SandboxMessage, SandboxView } from './model.js';
 import { CHANNEL, PEOPLE } from './sandboxed-parley.js';
+import { offerButtonCodec } from '../../src/slack/views/offer-modal.js';
 
 /** Where the story is played: the stand-in, and a way to wait until Parley has done what the last click asked. */
 export interface StoryStage {
@@ -117,6 +118,11 @@ export interface SupplierSide {
   writesFirst?: string;
   /** Once the PO is approved, the person accepts their part of it in their channel. */
   acceptsPo?: boolean;
+  /**
+   * A revised quotation to share in the thread instead of the form, for the request of `round` (none: the form).
+   * Parley reads it and proposes the offer; the person clicks Submit this offer.
+   */
+  sharesFile?: (round: number) => Promise<{ name: string; bytes: Buffer } | null>;
 }
 
 const MAX_STEPS = 200;
@@ -251,7 +257,8 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
       suppliers
         .flatMap((side) => model.messages(side.channelId).map((message) => ({ side, message })))
         .flatMap(({ side, message }) => buttonsIn(message).map((button) => ({ side, message, button })))
-        .find(({ button }) => button.actionId === ACTION.offerOpen && !answered.has(button.value));
+        // The newest: a channel keeps the requests of its supplier's earlier negotiations, buttons and all.
+        .findLast(({ button }) => button.actionId === ACTION.offerOpen && !answered.has(button.value));
     const {
       side: supplier,
       message,
@@ -268,6 +275,28 @@ export async function playStory(parley: StoryStage, options: StoryOptions): Prom
       await parley.settle(here);
     }
     answered.add(button.value);
+    const round = offerButtonCodec.decode(button.value)?.r ?? 0;
+    const file = await supplier.sharesFile?.(round);
+    if (file) {
+      actions.push(`${name} (the supplier) shares ${file.name} in their thread`);
+      await driver.shareFile(person, channelId, { ...file, threadTs: message.threadTs ?? message.ts });
+      await parley.settle(here);
+      const proposal = await sandbox.waitFor(
+        () =>
+          model
+            .messages(channelId)
+            .flatMap((m) => buttonsIn(m).map((b) => ({ m, b })))
+            .find(({ b }) => b.actionId === ACTION.offerFileSubmit && !answered.has(b.value)),
+        { what: 'the offer Parley read from the file' },
+      );
+      answered.add(proposal.b.value);
+      actions.push(`${name} (the supplier) clicks [${proposal.b.text}]`);
+      await driver.clickButton(person, { channel: channelId, ts: proposal.m.ts }, ACTION.offerFileSubmit, {
+        value: proposal.b.value,
+      });
+      await parley.settle(here);
+      return;
+    }
     await oneModalAtATime(sandbox, person, async () => {
       await driver.clickButton(person, { channel: channelId, ts: message.ts }, ACTION.offerOpen, {
         value: button.value,

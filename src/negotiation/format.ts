@@ -74,13 +74,18 @@ export function rfqItemList(lines: readonly (ListedItem & { unitPrice: number })
 
 /**
  * The full list of a request for quotes as CSV (SKU, description, quantity; no prices: the request goes to competing
- * suppliers). Cells are quoted, and one that a spreadsheet would run as a formula starts with an apostrophe.
+ * suppliers), with an empty Unit price column for a supplier to fill in when `priceColumn`. Cells are quoted, and
+ * one that a spreadsheet would run as a formula starts with an apostrophe.
  */
-export function rfqLinesCsv(lines: readonly ListedItem[]): string {
+export function rfqLinesCsv(lines: readonly ListedItem[], options: { priceColumn?: boolean } = {}): string {
   const cell = (value: string) => {
     const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
     return `"${safe.replace(/"/g, '""')}"`;
   };
-  const rows = lines.map((line) => [line.sku, line.description ?? '', String(line.quantity)].map(cell).join(','));
-  return `${['SKU', 'Description', 'Quantity'].join(',')}\r\n${rows.join('\r\n')}\r\n`;
+  const price = options.priceColumn === true ? [''] : [];
+  const rows = lines.map((line) =>
+    [line.sku, line.description ?? '', String(line.quantity), ...price].map(cell).join(','),
+  );
+  const header = ['SKU', 'Description', 'Quantity', ...(price.length > 0 ? ['Unit price'] : [])];
+  return `${header.join(',')}\r\n${rows.join('\r\n')}\r\n`;
 }

@@ -9,6 +9,7 @@ import type { EngineAgents } from '../negotiation/engine.js';
 import { log } from '../log.js';
 import { answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
 import { submitSupplierOffer } from './negotiation/submit-supplier-offer.js';
+import { submitOfferFile } from './negotiation/supplier-offer-file.js';
 import { decideDraft } from './negotiation/supplier-drafts.js';
 import { acceptSupplierPurchaseOrder, querySupplierPurchaseOrder } from './purchase-order/supplier-answer.js';
 import { answerWhichQuestion } from './negotiation/answer-which-question.js';
@@ -109,6 +110,11 @@ export interface Parley {
   submitSupplierOffer(
     teamId: string,
     input: Inputs.SubmitSupplierOfferInput,
+  ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
+  /** A connected supplier's offer as Parley read it from its revised quotation, recorded on its people's confirmation. */
+  submitOfferFile(
+    teamId: string,
+    input: Inputs.SubmitOfferFileInput,
   ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
   /** A connected supplier's acceptance of its part of the approved PO, recorded once. */
   acceptSupplierPo(teamId: string, input: Inputs.SupplierPoAnswerInput): InTeam<ServiceResult>;
@@ -437,6 +443,8 @@ export function createParley(options: ParleyOptions): Parley {
     decideDraft: (teamId, input) => inTeam(teamId, async (ctx) => thenDrive(ctx, await decideDraft(ctx, input))),
     submitSupplierOffer: (teamId, input) =>
       inTeam(teamId, async (ctx) => thenDrive(ctx, await submitSupplierOffer(ctx, input))),
+    submitOfferFile: (teamId, input) =>
+      inTeam(teamId, async (ctx) => thenDrive(ctx, await submitOfferFile(ctx, input))),
     acceptSupplierPo: (teamId, input) => inTeam(teamId, (ctx) => acceptSupplierPurchaseOrder(ctx, input)),
     querySupplierPo: (teamId, input) => inTeam(teamId, (ctx) => querySupplierPurchaseOrder(ctx, input)),
     chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => curveball(ctx, input)),

@@ -27,6 +27,7 @@ import type {
   ReviewItemInput,
   ShowReviewPageInput,
   SubmitSupplierOfferInput,
+  SubmitOfferFileInput,
   SupplierPoAnswerInput,
   SupplierPoQueryInput,
   ThreadReplyInput,
@@ -69,6 +70,8 @@ export interface Parley {
   decideDraft(teamId: string, input: DecideDraftInput): Promise<Outcome>;
   /** A person of a connected supplier submits its offer (refused to anyone else). */
   submitSupplierOffer(teamId: string, input: SubmitSupplierOfferInput): Promise<Outcome>;
+  /** Submit this offer, under the offer Parley read from a supplier's revised quotation. */
+  submitOfferFile(teamId: string, input: SubmitOfferFileInput): Promise<Outcome>;
   /** A person of a connected supplier accepts its part of the approved PO (refused to anyone else). */
   acceptSupplierPo(teamId: string, input: SupplierPoAnswerInput): Promise<Outcome>;
   /** Their question on it, to the buyer. */

@@ -90,6 +90,8 @@ export const ACTION = {
   draftCloseRound: 'draft_close_round',
   /** In the supplier's own channel: opens its Submit offer modal. */
   offerOpen: 'offer_open',
+  /** Under the offer Parley read from a supplier's revised quotation: its people confirm it. */
+  offerFileSubmit: 'offer_file_submit',
   // The supplier's Submit offer modal: a price per line (one action id, the block names the line) and its terms
   offerPrice: 'offer_price',
   offerLeadTime: 'offer_lead_time',
@@ -176,6 +178,8 @@ export const BLOCK = {
   offerPaymentTerms: ACTION.offerPaymentTerms,
   offerValidity: ACTION.offerValidity,
   offerNotes: ACTION.offerNotes,
+  /** The Submit this offer under an offer read from a supplier's revised quotation. */
+  offerFile: 'offer_file',
   catalogActions: 'catalog_actions',
   /** The warning over the catalog preview when a click on it did not go through. */
   catalogClickFailed: 'catalog_click_failed',

@@ -18,10 +18,15 @@ import {
   buildSupplierWelcome,
   buildSupplierReplyNotice,
   buildSupplierWordsNoted,
+  buildOfferFileProposal,
   type DraftOutcome,
+  LINES_FILE,
+  OFFER_MODAL_LINES_MAX,
+  type OfferFileModel,
   type OfferModalRef,
   type SlackMessage,
 } from '../slack/views/index.js';
+import { rfqLinesCsv } from '../negotiation/format.js';
 import { statusCalls } from './status-card.js';
 import {
   draftKey,
@@ -32,7 +37,9 @@ import {
   supplierMessageKey,
   supplierName,
   supplierThreadKey,
+  statusKey,
   type Thread,
+  upload,
 } from './thread.js';
 
 export async function enqueueSupplierWelcome(
@@ -161,7 +168,45 @@ export function draftSentCalls(
   } as const;
   return [
     ...inSupplierThread(place, state, supplierMessageKey(place.negotiationId, draft.sequence), request),
+    ...linesFileCalls(place, state),
     draftCardCall(thread, state, draft, outcome, 'sent'),
+  ];
+}
+
+/**
+ * A request longer than the offer form: every line to quote as a file in the supplier's thread, once per negotiation,
+ * with a Unit price column for its revised quotation. The lines are the brand's (SKU, description, quantity).
+ */
+function linesFileCalls(place: SupplierThreadPlace, state: NegotiationState): OutboxCall[] {
+  const { lines } = state.baseline;
+  if (lines.length <= OFFER_MODAL_LINES_MAX) return [];
+  const root = supplierThreadKey(place.negotiationId, place.supplierCode);
+  const csv = rfqLinesCsv(lines, { priceColumn: true });
+  const file = upload({ slackChannelId: place.channelId, slackThreadTs: null }, `${root}:lines`, {
+    filename: LINES_FILE,
+    title: `All ${lines.length.toLocaleString('en-US')} lines to quote: fill in Unit price and share it back here`,
+    content: Buffer.from(csv),
+  });
+  return [{ ...file, threadTs: null, threadOf: root, confidential: confidentialFacts(state, place.supplierCode) }];
+}
+
+/** The status card of a supplier's offer file turned into what Parley read from it (or into its recorded state). */
+export function offerFileCalls(
+  place: SupplierThread,
+  state: NegotiationState,
+  file: Thread,
+  model: OfferFileModel,
+): OutboxCall[] {
+  const body = buildOfferFileProposal(model);
+  const key = `${statusKey(file.id)}:offer:${model.status.kind}`;
+  const heldBackNotice = (why: string) =>
+    message({ slackChannelId: place.buyerId, slackThreadTs: null }, `${key}:held`, buildHeldBackNotice(why));
+  return [
+    {
+      ...edit(file, key, statusKey(file.id), body),
+      confidential: confidentialFacts(state, place.supplierCode),
+      heldBackNotice,
+    },
   ];
 }
 

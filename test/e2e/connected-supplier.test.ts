@@ -4,6 +4,7 @@
 // with Submit offer, 2% under their last price each round. What they submit is what is recorded; the channel shows no
 // other supplier and no mandate figure; nobody but Ningbo's people can open or submit the form.
 import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { useSandboxedParley } from './harness.js';
 import { callProblems } from '../../dev/slack-stand-in/call-log.js';
@@ -127,6 +128,55 @@ describe('negotiating with a connected supplier', () => {
     expect(calls.flatMap((call) => callProblems(call.method, call.args))).toEqual([]);
   }, 300_000);
 
+  it('reads a revised quotation Wei shares in the thread as his offer, and records it only once he submits it', async () => {
+    const { sandbox } = running.parley;
+    const proposals: string[] = [];
+    const story = await playStory(running.parley, {
+      file: { name: 'ningbo-quote-2.xlsx', bytes: await readFile(SAMPLE) },
+      suppliers: [
+        {
+          ...weiAnswering(),
+          writesFirst: undefined,
+          acceptsPo: false,
+          sharesFile: async (round) => {
+            if (round !== 1) return null;
+            const negotiation = await running.db.prisma.negotiation.findFirstOrThrow({
+              orderBy: { createdAt: 'desc' },
+            });
+            const ws = scopeToWorkspace(running.db.prisma, negotiation.workspaceId);
+            const { state } = await loadCheckpoint(ws, negotiation.id);
+            return { name: 'ningbo-revised.xlsx', bytes: await revisedQuotation(state.baseline.lines) };
+          },
+        },
+      ],
+      stopBeforeApproval: true,
+    });
+    expect(story.actions.join('\n')).toContain('shares ningbo-revised.xlsx in their thread');
+    for (const m of sandbox.model.messages(SHARED.id)) {
+      if (/read .*ningbo-revised\.xlsx/.test(JSON.stringify(m.blocks))) proposals.push(JSON.stringify(m.blocks));
+    }
+    // The status card became the proposal, and once submitted says so, with no button left.
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0]).toContain('Submitted by <@U0WEI00001>');
+    expect(proposals[0]).not.toContain(ACTION.offerFileSubmit);
+
+    const negotiation = await running.db.prisma.negotiation.findFirstOrThrow({ orderBy: { createdAt: 'desc' } });
+    const ws = scopeToWorkspace(running.db.prisma, negotiation.workspaceId);
+    const { state } = await loadCheckpoint(ws, negotiation.id);
+    const [quote, fromFile] = state.suppliers['SUP-001']?.offers ?? [];
+    // Exactly the file's figures: every line 5% under the quotation, to the cent, the file's lead time and terms.
+    expect(fromFile?.round).toBe(1);
+    expect(fromFile?.lines.map((line) => [line.sku, line.unitPrice])).toEqual(
+      quote?.lines.map((line) => [line.sku, fivePercentLess(line.unitPrice)]),
+    );
+    expect(fromFile).toMatchObject({ leadTimeDays: 35, paymentTerms: '30/70' });
+    const file = await running.db.prisma.quotation.findFirstOrThrow({ where: { fileName: 'ningbo-revised.xlsx' } });
+    expect(file).toMatchObject({ status: 'completed', offerRound: 1, uploadedBySlackUserId: WEI.id });
+    // Nothing of the revised file became a quotation of the brand's: no lines, no review, no negotiation of its own.
+    expect(await running.db.prisma.quotationItem.count({ where: { quotationId: file.id } })).toBe(0);
+    expect(await running.db.prisma.negotiation.count({ where: { quotationId: file.id } })).toBe(0);
+  }, 300_000);
+
   it('opens the offer form to nobody but the supplier’s own people', async () => {
     const { sandbox } = running.parley;
     const { driver, model } = sandbox;
@@ -152,6 +202,11 @@ describe('negotiating with a connected supplier', () => {
     expect(await running.db.prisma.threadReply.count({ where: { outcome: 'supplier_words' } })).toBe(before);
     expect(await running.db.prisma.threadReply.count({ where: { text: 'Hi Wei!', outcome: 'not_addressed' } })).toBe(1);
 
+    // A file Wei shares outside a negotiation's thread is no offer, and no quotation of the brand's: not read.
+    await driver.shareFile(WEI.id, SHARED.id, { name: 'price-list.xlsx', bytes: await readFile(SAMPLE) });
+    await running.parley.settle();
+    expect(await running.db.prisma.quotation.count({ where: { fileName: 'price-list.xlsx' } })).toBe(0);
+
     // Once accepted, the PO in Ningbo's channel has no buttons left to press, for anyone.
     const po = model
       .messages(SHARED.id)
@@ -160,3 +215,24 @@ describe('negotiating with a connected supplier', () => {
     expect(po).toBeUndefined();
   }, 60_000);
 });
+
+const fivePercentLess = (price: number) => Math.round(price * 95) / 100;
+
+/** Wei's revised quotation: his terms above the table, each requested line 5% under the quote, and a freight line. */
+async function revisedQuotation(
+  lines: readonly { sku: string; description: string; quantity: number; unitPrice: number }[],
+) {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Revised quotation');
+  sheet.addRow(['Ningbo Everbright Garments Co., Ltd. — revised quotation']);
+  sheet.addRow(['Lead time: 35 days']);
+  sheet.addRow(['Payment terms: 30% deposit, 70% before shipment']);
+  sheet.addRow([]);
+  sheet.addRow(['Item No.', 'Description', 'Qty', 'Unit Price (USD)', 'Amount (USD)']);
+  for (const line of lines) {
+    const price = fivePercentLess(line.unitPrice);
+    sheet.addRow([line.sku, line.description, line.quantity, price, Math.round(price * line.quantity * 100) / 100]);
+  }
+  sheet.addRow(['FRT-01', 'Sea freight to Rotterdam', 1, 850, 850]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}

@@ -5,41 +5,23 @@
 // Someone of the brand writing in that thread is conversation with the supplier, and is left alone.
 import type { ThreadReplyInput } from '../../app-types.js';
 import { writeAudit } from '../../db/audit.js';
-import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import { supplierWordsCalls, enqueueSupplierChannelCalls } from '../../thread/supplier-channel.js';
-import { parseSupplierThreadKey, questionAddressee } from '../../thread/thread.js';
+import { questionAddressee } from '../../thread/thread.js';
 import { done, refused } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { ENDED } from './answer-question.js';
 import type { ThreadReplyAnswer } from './receive-thread-reply.js';
 import { replyText, threadReplyRow } from './thread-reply-row.js';
+import { supplierThreadAt, supplierThreadState } from './supplier-thread.js';
 
 /** Null when the thread is no negotiation's thread in a connected supplier's channel. */
 export async function receiveSupplierWords(
   ctx: ServiceContext,
   reply: ThreadReplyInput,
 ): Promise<ThreadReplyAnswer | null> {
-  // The thread's first message is the one Parley posted under the negotiation's supplier-thread key.
-  const root = await ctx.db.slackOutbox.findFirst({
-    where: {
-      channelId: reply.channelId,
-      resultTs: reply.threadTs,
-      AND: [{ dedupeKey: { startsWith: 'neg:' } }, { dedupeKey: { contains: ':supplier:' } }],
-    },
-    select: { dedupeKey: true },
-  });
-  const thread = root && parseSupplierThreadKey(root.dedupeKey);
+  const thread = await supplierThreadAt(ctx, reply.channelId, reply.threadTs);
   if (!thread) return null;
-  const { negotiationId, supplierCode } = thread;
-  const supplier = await ctx.db.supplier.findFirst({
-    where: { slackChannelId: reply.channelId, connectionLostAt: null },
-    select: { name: true, code: true, slackTeamId: true },
-  });
-  const negotiation = await ctx.db.negotiation.findUnique({
-    where: { id: negotiationId },
-    select: { status: true, startedBySlackUserId: true },
-  });
-  if (!supplier || !negotiation) return null;
+  const { negotiationId, supplierCode, supplier, negotiation } = thread;
   const text = replyText(reply);
   const theirs = supplier.slackTeamId !== null && reply.byTeamId === supplier.slackTeamId;
   if (!theirs || text === '') {
@@ -49,14 +31,12 @@ export async function receiveSupplierWords(
       negotiationId,
     };
   }
-  const { state } = await loadCheckpoint(ctx.db, negotiationId);
-  if (engineRoleOf(state, supplier.code) !== supplierCode) return null;
-  const rowInNegotiation = await ctx.db.negotiationSupplier.findFirst({
-    where: { negotiationId, supplier: { code: supplier.code } },
-    select: { id: true },
-  });
+  const state = await supplierThreadState(ctx, thread);
+  if (!state) return null;
+  const { negotiationSupplierId } = thread;
   const awaiting = !ENDED[negotiation.status] && state.suppliers[supplierCode]?.awaitingReply === true;
-  const offer = awaiting && rowInNegotiation ? { n: negotiationId, s: rowInNegotiation.id, r: state.round } : null;
+  const offer =
+    awaiting && negotiationSupplierId ? { n: negotiationId, s: negotiationSupplierId, r: state.round } : null;
   const place = {
     negotiationId,
     supplierCode,

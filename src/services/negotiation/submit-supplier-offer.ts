@@ -13,6 +13,7 @@ import type { ServiceContext } from '../service-context.js';
 import type { NegotiationState } from '../../negotiation/engine.js';
 import { draftAnsweredCalls, enqueueSupplierChannelCalls } from '../../thread/supplier-channel.js';
 import { negotiationThread } from '../../thread/thread.js';
+import type { OutboxCall } from '../../outbox/index.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
 import { currentSentDraft } from './supplier-drafts.js';
 
@@ -126,6 +127,8 @@ export async function offerFormFor(ctx: ServiceContext, ref: OfferFormRef): Prom
 export async function submitSupplierOffer(
   ctx: ServiceContext,
   input: SubmitSupplierOfferInput,
+  /** More of the supplier's thread to change in the step's transaction (an offer file's card: recorded). */
+  alsoCalls: readonly OutboxCall[] = [],
 ): Promise<ServiceResult<{ negotiationId: string; resume: boolean }>> {
   const open = await openForSupplier(ctx, input);
   if (!open.ok) return open;
@@ -148,7 +151,7 @@ export async function submitSupplierOffer(
       ctx,
       negotiationId,
       { kind: 'supplier_turn', supplierCode, turn, by: input.by },
-      (tx) => enqueueSupplierChannelCalls(tx, answered),
+      (tx) => enqueueSupplierChannelCalls(tx, [...answered, ...alsoCalls]),
     );
     return result.ok ? done({ negotiationId, ...result.value }, result.changed) : result;
   } catch (error) {

@@ -34,6 +34,8 @@ import {
 import type { SharedReviewWorkbook } from '../../quotation/review-workbook.js';
 import { applyReviewWorkbook, sharedReviewWorkbook } from './review-workbook.js';
 import { JOB_LEASE_PREFIX, jobLeaseTakeover } from '../../jobs/job-lease.js';
+import { enqueueSupplierChannelCalls } from '../../thread/supplier-channel.js';
+import { readSupplierOfferFile, type SupplierOfferFileRead } from '../negotiation/supplier-offer-file.js';
 
 /** How long a reader holds a quotation; a reader that died is replaced after it (or at once by its own restart). */
 export const READ_LEASE_MS = 5 * 60_000;
@@ -53,7 +55,8 @@ export interface ReadQuotationOptions {
 }
 
 /** `lease_lost`: another reader took the quotation while this one worked; this one wrote nothing. */
-export type ReadQuotationOutcome = 'review' | 'ready' | 'failed' | 'already_read' | 'lease_lost' | 'review_workbook';
+export type ReadQuotationOutcome =
+  'review' | 'ready' | 'failed' | 'already_read' | 'lease_lost' | 'review_workbook' | 'offer_file';
 
 /** A held read lease: the expiry this reader last wrote is its fencing token. */
 interface ReadLease {
@@ -157,8 +160,14 @@ async function readHeld(
     // A comparison sheet whose supplier the buyer picked is read with that supplier's price column.
     const picked = await ctx.db.quotation.findUniqueOrThrow({
       where: { id: lease.quotationId },
-      select: { comparisonColumns: true, chosenColumn: true },
+      select: { comparisonColumns: true, chosenColumn: true, offerForId: true },
     });
+    // A connected supplier's revised quotation in its negotiation's thread: read as the offer it proposes.
+    if (picked.offerForId !== null) {
+      const proposal = await readSupplierOfferFile(ctx, { quotationId: lease.quotationId, data, catalog: catalogFor });
+      await heartbeat.stop();
+      return await recordSupplierOfferFile(ctx, lease, proposal);
+    }
     const priceColumn =
       picked.chosenColumn === null
         ? undefined
@@ -290,6 +299,26 @@ async function failQuotation(ctx: ServiceContext, lease: ReadLease, error: { cod
     if (count === 0) throw new ReadLeaseLost();
     await enqueueQuotationFailed(tx, lease.quotationId);
   });
+}
+
+/**
+ * A supplier's offer file read: its row done (it is no quotation of the brand's), the offer it proposes kept with it
+ * for its people's confirmation, and its status card turned into that proposal — under the reader's lease.
+ */
+async function recordSupplierOfferFile(
+  ctx: ServiceContext,
+  lease: ReadLease,
+  proposal: SupplierOfferFileRead,
+): Promise<'offer_file'> {
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.quotation.updateMany({
+      where: heldBy(lease),
+      data: { status: 'completed', proposedOffer: toJsonColumn(proposal.read.offer) },
+    });
+    if (count === 0) throw new ReadLeaseLost();
+    await enqueueSupplierChannelCalls(tx, proposal.calls);
+  });
+  return 'offer_file';
 }
 
 /**

@@ -22,6 +22,7 @@ import { threadLink } from '../screens.js';
 import type { ServiceContext } from '../service-context.js';
 import { enqueueReadingCard } from '../../thread/status-card.js';
 import { mayApprove } from '../workspace/workspace-settings.js';
+import { receiveSupplierOfferFile } from '../negotiation/receive-supplier-file.js';
 
 export interface SharedFile {
   fileId: string;
@@ -131,7 +132,22 @@ export async function receiveSlackFile(
   if (channel.isIm || !channel.isMember) return skip('a direct message, or a channel Parley is not in');
 
   const uploader = options.userId ?? info.sharedBy;
-  const uploaderOutside = outsider(options.userTeamId ?? info.userTeam);
+  const uploaderTeam = options.userTeamId ?? info.userTeam;
+  const uploaderOutside = outsider(uploaderTeam);
+  if (!requestedBy && uploaderOutside && uploader) {
+    // A connected supplier's people answering in their negotiation's thread with a revised quotation: its offer.
+    const offerFile = await receiveSupplierOfferFile(ctx, {
+      files,
+      info,
+      fileId,
+      channelId,
+      threadTs: options.threadTs ?? info.share(channelId)?.threadTs ?? null,
+      messageTs: options.messageTs ?? info.share(channelId)?.ts ?? null,
+      sharedBy: uploader,
+      teamId: uploaderTeam ?? null,
+    });
+    return offerFile ? done(offerFile) : skip('shared by someone outside the workspace');
+  }
   if (!requestedBy && (uploaderOutside || !uploader)) return skip('shared by someone outside the workspace');
   const buyer = buyerOf(ctx, { uploader: uploaderOutside ? null : uploader, requestedBy });
   if (!buyer.ok) return buyer;

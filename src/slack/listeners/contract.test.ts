@@ -460,6 +460,14 @@ const CLICKS: ClickRow[] = [
     outsiders: { asks: [TEAM, OFFER_REF, 'T0OUTSIDER'] },
   },
   {
+    action: ACTION.offerFileSubmit,
+    value: quotationRefCodec.encode({ qt: IDS.quotation }),
+    forged: [JSON.stringify({ qt: IDS.quotation, r: 1 }), NO_VALUE],
+    service: (f) => answering(f.parley.submitOfferFile, DONE),
+    ...COMMITS,
+    outsiders: { asks: [TEAM, { quotationId: IDS.quotation, by: USER, byTeamId: 'T0OUTSIDER' }] },
+  },
+  {
     action: ACTION.poSupplierAccept,
     value: supplierPoRefCodec.encode(SUPPLIER_PO_REF),
     forged: SUPPLIER_PO_FORGED,

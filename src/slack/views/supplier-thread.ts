@@ -6,9 +6,21 @@
 // src/outbox/supplier-channels.ts checks every call again before it is written).
 import type { KnownBlock, ModalView } from '@slack/types';
 import { ModalState, type ParseResult } from './modal-state.js';
-import { ACTION, BLOCK, CALLBACK, draftRefCodec } from '../ids.js';
+import { ACTION, BLOCK, CALLBACK, draftRefCodec, quotationRefCodec } from '../ids.js';
 import { BRAND_AGENT_NAME } from './agent-turn.js';
-import { type SlackMessage, actions, button, context, plural, quantity, section, slackDate } from './blocks.js';
+import {
+  type SlackMessage,
+  actions,
+  button,
+  context,
+  days,
+  money,
+  plural,
+  quantity,
+  section,
+  slackDate,
+  terms,
+} from './blocks.js';
 import { channelMention, escapeTruncate, inline, label, mention, preformatted, quoted } from './escape.js';
 import { OFFER_MODAL_LINES_MAX, offerButtonCodec, type OfferModalRef } from './offer-modal.js';
 
@@ -211,10 +223,14 @@ export function buildSupplierRequest(model: SupplierRequestModel): SlackMessage 
     formFits
       ? submitOfferActions(model.offer)
       : context([
-          `${plural(model.lines.length, 'line')} is more than the offer form takes (${OFFER_MODAL_LINES_MAX}), so ` +
-            'this offer cannot be submitted here: write to the buyer in this thread.',
+          `${plural(model.lines.length, 'line')} is more than the offer form takes (${OFFER_MODAL_LINES_MAX}): ` +
+            `share your revised quotation in this thread instead — a spreadsheet with each line's SKU and your unit ` +
+            `price (the attached ${LINES_FILE} has them all). Parley reads it and asks you to confirm the offer.`,
         ]),
   );
+  if (formFits) {
+    blocks.push(context(['Or share your revised quotation (a spreadsheet) in this thread: Parley reads it for you.']));
+  }
   return { text: `${BRAND_AGENT_NAME}, for ${inline(model.brandName, 80)}: ${inline(model.text, 200)}`, blocks };
 }
 
@@ -288,4 +304,100 @@ export function parseDraftEditModal(stateValues: unknown): ParseResult<{ text: s
   if (text.length > DRAFT_TEXT_MAX)
     return { ok: false, errors: { [BLOCK.draftText]: `At most ${DRAFT_TEXT_MAX} characters.` } };
   return { ok: true, value: { text } };
+}
+
+/** The lines to quote as a file in the supplier's thread, for a request the offer form cannot hold. */
+export const LINES_FILE = 'lines-to-quote.csv';
+
+/** What Parley read from a supplier's revised quotation, as the offer it proposes to record (or why none). */
+export interface OfferFileModel {
+  fileName: string;
+  round: number;
+  currency: string;
+  requested: number;
+  priced: number;
+  /** The priced lines at the requested quantities. */
+  total: number;
+  leadTimeDays: number | null;
+  paymentTerms: string | null;
+  validityDays: number | null;
+  /** Lines of the file that are no line of the request (or carry no price), a few of them named. */
+  unmatched: { count: number; named: string[] };
+  conflicting: string[];
+  otherCurrency: string | null;
+  /** Where the offer stands: waiting for their confirmation, recorded (by whom), or the round no longer takes it. */
+  status: { kind: 'proposed'; quotationId: string } | { kind: 'submitted'; by: string } | { kind: 'closed' };
+}
+
+/** The status card of a supplier's offer file, once read: the offer it proposes with Submit this offer, or why none. */
+export function buildOfferFileProposal(model: OfferFileModel): SlackMessage {
+  const file = `*${inline(model.fileName, 100)}*`;
+  if (model.otherCurrency !== null) {
+    const text =
+      `:page_facing_up: ${file} quotes in ${inline(model.otherCurrency, 8)}; this request is in ` +
+      `${inline(model.currency, 8)}. Share your prices in ${inline(model.currency, 8)}: nothing was recorded.`;
+    return { text: `${model.fileName}: another currency`, blocks: [section(text)] };
+  }
+  if (model.priced === 0) {
+    const text =
+      `:page_facing_up: Parley read ${file} but found none of the ${quantity(model.requested)} requested lines in ` +
+      "it, by their SKUs or yours. Use the request's SKUs, or *Submit offer*: nothing was recorded.";
+    return { text: `${model.fileName}: no requested line found`, blocks: [section(text)] };
+  }
+  const figures = [
+    `*${money(model.total, model.currency)}* for ${quantity(model.priced)} of ${plural(model.requested, 'line')}`,
+    model.leadTimeDays === null ? 'lead time not stated' : `lead time ${days(model.leadTimeDays)}`,
+    model.paymentTerms === null ? 'payment terms not stated' : `payment ${terms(model.paymentTerms)}`,
+    ...(model.validityDays === null ? [] : [`valid ${plural(model.validityDays, 'day')}`]),
+  ];
+  const notes: string[] = [];
+  if (model.priced < model.requested) {
+    notes.push(
+      `${plural(model.requested - model.priced, 'requested line')} not priced in the file: recorded as not offered.`,
+    );
+  }
+  if (model.conflicting.length > 0) {
+    notes.push(
+      `Priced twice at different prices, so left out: ${model.conflicting
+        .slice(0, 5)
+        .map((sku) => inline(sku, 40))
+        .join(', ')}` +
+        (model.conflicting.length > 5 ? ` and ${model.conflicting.length - 5} more` : '') +
+        '.',
+    );
+  }
+  if (model.unmatched.count > 0) {
+    const named = model.unmatched.named.map((name) => inline(name, 40)).join(', ');
+    notes.push(
+      `${plural(model.unmatched.count, 'line')} of the file matched no requested line${named ? ` (${named}…)` : ''}.`,
+    );
+  }
+  const heading = `:page_facing_up: Parley read ${file} as your offer for round ${model.round}:\n${figures.join(' · ')}`;
+  const blocks: KnownBlock[] = [section(heading)];
+  if (notes.length > 0) blocks.push(context(notes));
+  const { status } = model;
+  if (status.kind === 'proposed') {
+    blocks.push(
+      context(['Nothing is recorded until you submit it: check the figures, then submit, or share a corrected file.']),
+      actions(BLOCK.offerFile, [
+        button({
+          text: 'Submit this offer',
+          actionId: ACTION.offerFileSubmit,
+          style: 'primary',
+          value: quotationRefCodec.encode({ qt: status.quotationId }),
+        }),
+      ]),
+    );
+  } else if (status.kind === 'submitted') {
+    blocks.push(
+      context([
+        `:white_check_mark: Submitted by ${mention(status.by)}: recorded as your offer for round ${model.round}.`,
+      ]),
+    );
+  } else {
+    blocks.push(
+      context([`Round ${model.round} takes no more offers: the buyer's next message comes with a new request.`]),
+    );
+  }
+  return { text: `${model.fileName} read as your offer for round ${model.round}`, blocks };
 }

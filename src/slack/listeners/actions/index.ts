@@ -13,6 +13,7 @@ import { catalogImport } from './catalog-import.js';
 import { catalogOpen } from './catalog-open.js';
 import { suppliersOpen } from './suppliers-open.js';
 import { connectQuotingSupplier } from './connect-quoting-supplier.js';
+import { submitOfferFile } from './submit-offer-file.js';
 import { chooseCurveball } from './choose-curveball.js';
 import { chooseSupplier } from './choose-supplier.js';
 import type { ClickArgs } from './click.js';
@@ -48,6 +49,7 @@ export function register(app: App, deps: SlackDeps): void {
   on(actionIdPattern(ACTION.comparisonPickColumn), pickComparisonColumn(deps));
   on(ACTION.reviewStartNegotiation, openStartModal(deps));
   on(ACTION.reviewConnectSupplier, connectQuotingSupplier(deps));
+  on(ACTION.offerFileSubmit, submitOfferFile(deps));
   // `/parley negotiate`'s list of the channel's recent spreadsheets
   on(ACTION.negotiateFile, negotiateFile(deps));
   // Questions and curveballs

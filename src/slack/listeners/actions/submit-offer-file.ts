@@ -1,0 +1,17 @@
+// Submit this offer, under the offer Parley read from a connected supplier's revised quotation in its own channel:
+// pressed by people of the supplier's organisation. Whether they may (their own supplier, the round still waiting
+// for it) is the service's to say, from their own team (`user.team_id`), never from where the click came.
+import { quotationRefCodec } from '../../ids.js';
+import type { SlackDeps } from '../../deps.js';
+import { onClick, valueOf } from './click.js';
+
+export function submitOfferFile({ parley }: SlackDeps) {
+  return onClick(
+    async ({ action }, at) => {
+      const ref = quotationRefCodec.decode(valueOf(action));
+      if (!ref) return null;
+      return parley.submitOfferFile(at.teamId, { quotationId: ref.qt, by: at.userId, byTeamId: at.userTeamId });
+    },
+    { outsiders: 'their own part' },
+  );
+}
