@@ -271,6 +271,13 @@ export interface SubmitOfferFileInput {
   byTeamId: string | null;
 }
 
+/** A person of a connected supplier confirming the offer Claude read in its words (their ThreadReply row). */
+export interface SubmitWordsOfferInput {
+  threadReplyId: string;
+  by: string;
+  byTeamId: string | null;
+}
+
 /** A person of a connected supplier answering its part of an approved PO, in its own channel (Accept, Query). */
 export interface SupplierPoAnswerInput {
   purchaseOrderId: string;

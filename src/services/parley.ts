@@ -10,6 +10,7 @@ import { log } from '../log.js';
 import { answerQuestion, chooseCurveball } from './negotiation/answer-question.js';
 import { submitSupplierOffer } from './negotiation/submit-supplier-offer.js';
 import { submitOfferFile } from './negotiation/supplier-offer-file.js';
+import { proposeOfferFromWords, submitWordsOffer } from './negotiation/words-offer.js';
 import { decideDraft } from './negotiation/supplier-drafts.js';
 import { acceptSupplierPurchaseOrder, querySupplierPurchaseOrder } from './purchase-order/supplier-answer.js';
 import { answerWhichQuestion } from './negotiation/answer-which-question.js';
@@ -115,6 +116,11 @@ export interface Parley {
   submitOfferFile(
     teamId: string,
     input: Inputs.SubmitOfferFileInput,
+  ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
+  /** A connected supplier's offer as Claude read it in its words, recorded on its people's confirmation. */
+  submitWordsOffer(
+    teamId: string,
+    input: Inputs.SubmitWordsOfferInput,
   ): InTeam<ServiceResult<{ negotiationId: string; resume: boolean }>>;
   /** A connected supplier's acceptance of its part of the approved PO, recorded once. */
   acceptSupplierPo(teamId: string, input: Inputs.SupplierPoAnswerInput): InTeam<ServiceResult>;
@@ -377,6 +383,16 @@ export function createParley(options: ParleyOptions): Parley {
     const result = await receiveThreadReply(ctx, input);
     options.kickOutbox();
     if (result?.ok && result.value.resume) await drive(ctx, result.negotiationId);
+    // With a key, the offer in a supplier's words is read after the words are kept: a proposal, lost to a crash at
+    // no cost (the words and the form stand), so it is not a stored job.
+    const proposeFrom = result?.ok ? result.value.proposeFrom : undefined;
+    if (proposeFrom && ctx.llm) {
+      void track(
+        proposeOfferFromWords(ctx, proposeFrom).then((proposed) => {
+          if (proposed) options.kickOutbox();
+        }),
+      ).catch((error: unknown) => log.error('proposing an offer from a supplier’s words failed', { error }));
+    }
     return result;
   }
 
@@ -445,6 +461,8 @@ export function createParley(options: ParleyOptions): Parley {
       inTeam(teamId, async (ctx) => thenDrive(ctx, await submitSupplierOffer(ctx, input))),
     submitOfferFile: (teamId, input) =>
       inTeam(teamId, async (ctx) => thenDrive(ctx, await submitOfferFile(ctx, input))),
+    submitWordsOffer: (teamId, input) =>
+      inTeam(teamId, async (ctx) => thenDrive(ctx, await submitWordsOffer(ctx, input))),
     acceptSupplierPo: (teamId, input) => inTeam(teamId, (ctx) => acceptSupplierPurchaseOrder(ctx, input)),
     querySupplierPo: (teamId, input) => inTeam(teamId, (ctx) => querySupplierPurchaseOrder(ctx, input)),
     chooseCurveballStrategy: (teamId, input) => inTeam(teamId, (ctx) => curveball(ctx, input)),

@@ -28,6 +28,7 @@ import type {
   ShowReviewPageInput,
   SubmitSupplierOfferInput,
   SubmitOfferFileInput,
+  SubmitWordsOfferInput,
   SupplierPoAnswerInput,
   SupplierPoQueryInput,
   ThreadReplyInput,
@@ -72,6 +73,8 @@ export interface Parley {
   submitSupplierOffer(teamId: string, input: SubmitSupplierOfferInput): Promise<Outcome>;
   /** Submit this offer, under the offer Parley read from a supplier's revised quotation. */
   submitOfferFile(teamId: string, input: SubmitOfferFileInput): Promise<Outcome>;
+  /** Submit this offer, under the offer Claude read in a supplier's words. */
+  submitWordsOffer(teamId: string, input: SubmitWordsOfferInput): Promise<Outcome>;
   /** A person of a connected supplier accepts its part of the approved PO (refused to anyone else). */
   acceptSupplierPo(teamId: string, input: SupplierPoAnswerInput): Promise<Outcome>;
   /** Their question on it, to the buyer. */

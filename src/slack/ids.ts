@@ -92,6 +92,8 @@ export const ACTION = {
   offerOpen: 'offer_open',
   /** Under the offer Parley read from a supplier's revised quotation: its people confirm it. */
   offerFileSubmit: 'offer_file_submit',
+  /** Under the offer Claude read in a supplier's words: its people confirm it. */
+  wordsOfferSubmit: 'words_offer_submit',
   // The supplier's Submit offer modal: a price per line (one action id, the block names the line) and its terms
   offerPrice: 'offer_price',
   offerLeadTime: 'offer_lead_time',
@@ -345,3 +347,6 @@ export const settingsVersionCodec = valueCodec(
 export const catalogImportCodec = valueCodec(z.strictObject({ ci: idSchema }), BUTTON_VALUE_MAX);
 /** A Slack file offered by `/parley negotiate` (F… ids fit `idSchema`). */
 export const fileRefCodec = valueCodec(z.strictObject({ f: idSchema }), BUTTON_VALUE_MAX);
+
+/** A supplier's words in its thread (their ThreadReply row), and the offer Parley read in them. */
+export const threadReplyRefCodec = valueCodec(z.strictObject({ tr: idSchema }), BUTTON_VALUE_MAX);

@@ -19,6 +19,8 @@ import {
   buildSupplierReplyNotice,
   buildSupplierWordsNoted,
   buildOfferFileProposal,
+  buildWordsOfferProposal,
+  type WordsOfferModel,
   type DraftOutcome,
   LINES_FILE,
   OFFER_MODAL_LINES_MAX,
@@ -416,6 +418,27 @@ export async function supplierPoQueryCalls(
  * A supplier's words in its thread: passed to the buyer in the negotiation's thread, and answered in the supplier's
  * thread — with Submit offer while the round waits for its offer (`offer`).
  */
+/** The answer to a supplier's words (supplierWordsCalls) turned into the offer Claude read in them, or its outcome. */
+export function wordsOfferCalls(
+  place: SupplierThread,
+  state: NegotiationState,
+  messageTs: string,
+  model: WordsOfferModel,
+) {
+  const key = negKey(place.negotiationId, `words:${place.supplierCode}:${messageTs}`);
+  const change = `${key}:offer:${model.status.kind}`;
+  const heldBackNotice = (why: string) =>
+    message({ slackChannelId: place.buyerId, slackThreadTs: null }, `${change}:held`, buildHeldBackNotice(why));
+  const body = buildWordsOfferProposal(model);
+  return [
+    {
+      ...edit({ slackChannelId: place.channelId }, change, key, body),
+      confidential: confidentialFacts(state, place.supplierCode),
+      heldBackNotice,
+    },
+  ];
+}
+
 export async function supplierWordsCalls(
   reader: OutboxWriter,
   input: {

@@ -114,6 +114,7 @@ export function fakeParley() {
     decideDraft: vi.fn<Parley['decideDraft']>(async () => DONE),
     submitSupplierOffer: vi.fn<Parley['submitSupplierOffer']>(async () => DONE),
     submitOfferFile: vi.fn<Parley['submitOfferFile']>(async () => DONE),
+    submitWordsOffer: vi.fn<Parley['submitWordsOffer']>(async () => DONE),
     acceptSupplierPo: vi.fn<Parley['acceptSupplierPo']>(async () => DONE),
     querySupplierPo: vi.fn<Parley['querySupplierPo']>(async () => DONE),
     acceptPremium: vi.fn<Parley['acceptPremium']>(async () => DONE),

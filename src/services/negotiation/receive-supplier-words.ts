@@ -51,8 +51,11 @@ export async function receiveSupplierWords(
     text,
     offer,
   });
-  await ctx.db.$transaction(async (tx) => {
-    await tx.threadReply.create({ data: threadReplyRow(ctx, reply, negotiationId, 'supplier_words') });
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.threadReply.create({
+      data: threadReplyRow(ctx, reply, negotiationId, 'supplier_words'),
+      select: { id: true },
+    });
     await writeAudit(tx, reply.by, {
       action: 'negotiation.supplier_wrote',
       entityType: 'negotiation',
@@ -60,6 +63,8 @@ export async function receiveSupplierWords(
       data: { supplierCode, round: state.round, text, teamId: reply.byTeamId },
     });
     await enqueueSupplierChannelCalls(tx, calls);
+    return created;
   });
-  return { ...done({ outcome: 'supplier_words' as const, resume: false }), negotiationId };
+  const proposal = offer ? { proposeFrom: row.id } : {};
+  return { ...done({ outcome: 'supplier_words' as const, resume: false, ...proposal }), negotiationId };
 }

@@ -17,7 +17,12 @@ import type { ServiceContext } from '../service-context.js';
 import { applyBuyerStep, ENDED } from './answer-question.js';
 
 /** What a reply did (or, re-delivered, had done), with the negotiation it was read in. */
-export type ThreadReplyAnswer = ServiceResult<{ outcome: ThreadReplyOutcome; resume: boolean }> & {
+export type ThreadReplyAnswer = ServiceResult<{
+  outcome: ThreadReplyOutcome;
+  resume: boolean;
+  /** A connected supplier's words while its offer is awaited: their row, for the offer Claude may read in them. */
+  proposeFrom?: string;
+}> & {
   negotiationId: string;
 };
 

@@ -29,6 +29,7 @@ import {
   premiumChoiceCodec,
   questionRefCodec,
   quotationRefCodec,
+  threadReplyRefCodec,
   reviewConfirmCodec,
   reviewItemCodec,
   reviewPageCodec,
@@ -466,6 +467,14 @@ const CLICKS: ClickRow[] = [
     service: (f) => answering(f.parley.submitOfferFile, DONE),
     ...COMMITS,
     outsiders: { asks: [TEAM, { quotationId: IDS.quotation, by: USER, byTeamId: 'T0OUTSIDER' }] },
+  },
+  {
+    action: ACTION.wordsOfferSubmit,
+    value: threadReplyRefCodec.encode({ tr: IDS.quotation }),
+    forged: [JSON.stringify({ tr: '<@U0ALL>' }), NO_VALUE],
+    service: (f) => answering(f.parley.submitWordsOffer, DONE),
+    ...COMMITS,
+    outsiders: { asks: [TEAM, { threadReplyId: IDS.quotation, by: USER, byTeamId: 'T0OUTSIDER' }] },
   },
   {
     action: ACTION.poSupplierAccept,

@@ -6,7 +6,7 @@
 // src/outbox/supplier-channels.ts checks every call again before it is written).
 import type { KnownBlock, ModalView } from '@slack/types';
 import { ModalState, type ParseResult } from './modal-state.js';
-import { ACTION, BLOCK, CALLBACK, draftRefCodec, quotationRefCodec } from '../ids.js';
+import { ACTION, BLOCK, CALLBACK, draftRefCodec, quotationRefCodec, threadReplyRefCodec } from '../ids.js';
 import { BRAND_AGENT_NAME } from './agent-turn.js';
 import {
   type SlackMessage,
@@ -310,17 +310,9 @@ export function parseDraftEditModal(stateValues: unknown): ParseResult<{ text: s
 export const LINES_FILE = 'lines-to-quote.csv';
 
 /** What Parley read from a supplier's revised quotation, as the offer it proposes to record (or why none). */
-export interface OfferFileModel {
+export interface OfferFileModel extends ProposedOfferFigures {
   fileName: string;
   round: number;
-  currency: string;
-  requested: number;
-  priced: number;
-  /** The priced lines at the requested quantities. */
-  total: number;
-  leadTimeDays: number | null;
-  paymentTerms: string | null;
-  validityDays: number | null;
   /** Lines of the file that are no line of the request (or carry no price), a few of them named. */
   unmatched: { count: number; named: string[] };
   conflicting: string[];
@@ -336,20 +328,14 @@ export function buildOfferFileProposal(model: OfferFileModel): SlackMessage {
     const text =
       `:page_facing_up: ${file} quotes in ${inline(model.otherCurrency, 8)}; this request is in ` +
       `${inline(model.currency, 8)}. Share your prices in ${inline(model.currency, 8)}: nothing was recorded.`;
-    return { text: `${model.fileName}: another currency`, blocks: [section(text)] };
+    return { text: `${inline(model.fileName, 100)}: another currency`, blocks: [section(text)] };
   }
   if (model.priced === 0) {
     const text =
       `:page_facing_up: Parley read ${file} but found none of the ${quantity(model.requested)} requested lines in ` +
       "it, by their SKUs or yours. Use the request's SKUs, or *Submit offer*: nothing was recorded.";
-    return { text: `${model.fileName}: no requested line found`, blocks: [section(text)] };
+    return { text: `${inline(model.fileName, 100)}: no requested line found`, blocks: [section(text)] };
   }
-  const figures = [
-    `*${money(model.total, model.currency)}* for ${quantity(model.priced)} of ${plural(model.requested, 'line')}`,
-    model.leadTimeDays === null ? 'lead time not stated' : `lead time ${days(model.leadTimeDays)}`,
-    model.paymentTerms === null ? 'payment terms not stated' : `payment ${terms(model.paymentTerms)}`,
-    ...(model.validityDays === null ? [] : [`valid ${plural(model.validityDays, 'day')}`]),
-  ];
   const notes: string[] = [];
   if (model.priced < model.requested) {
     notes.push(
@@ -372,32 +358,91 @@ export function buildOfferFileProposal(model: OfferFileModel): SlackMessage {
       `${plural(model.unmatched.count, 'line')} of the file matched no requested line${named ? ` (${named}…)` : ''}.`,
     );
   }
-  const heading = `:page_facing_up: Parley read ${file} as your offer for round ${model.round}:\n${figures.join(' · ')}`;
+  const heading = `:page_facing_up: Parley read ${file} as your offer for round ${model.round}:\n${offerFigures(model)}`;
   const blocks: KnownBlock[] = [section(heading)];
   if (notes.length > 0) blocks.push(context(notes));
   const { status } = model;
-  if (status.kind === 'proposed') {
-    blocks.push(
-      context(['Nothing is recorded until you submit it: check the figures, then submit, or share a corrected file.']),
-      actions(BLOCK.offerFile, [
-        button({
-          text: 'Submit this offer',
+  const submit =
+    status.kind === 'proposed'
+      ? {
+          kind: 'proposed' as const,
           actionId: ACTION.offerFileSubmit,
-          style: 'primary',
           value: quotationRefCodec.encode({ qt: status.quotationId }),
-        }),
+        }
+      : status;
+  blocks.push(...proposalStatus(submit, model.round, 'share a corrected file'));
+  return { text: `${inline(model.fileName, 100)} read as your offer for round ${model.round}`, blocks };
+}
+
+/** An offer Parley read for a supplier (from its file or its words), as figures: "$X for 12 of 16 lines · …". */
+export interface ProposedOfferFigures {
+  currency: string;
+  requested: number;
+  priced: number;
+  /** The priced lines at the requested quantities. */
+  total: number;
+  leadTimeDays: number | null;
+  paymentTerms: string | null;
+  validityDays: number | null;
+}
+
+function offerFigures(model: ProposedOfferFigures): string {
+  return [
+    `*${money(model.total, model.currency)}* for ${quantity(model.priced)} of ${plural(model.requested, 'line')}`,
+    model.leadTimeDays === null ? 'lead time not stated' : `lead time ${days(model.leadTimeDays)}`,
+    model.paymentTerms === null ? 'payment terms not stated' : `payment ${terms(model.paymentTerms)}`,
+    ...(model.validityDays === null ? [] : [`valid ${plural(model.validityDays, 'day')}`]),
+  ].join(' · ');
+}
+
+/** Under a proposed offer: its Submit this offer, or who submitted it, or that the round takes no more. */
+function proposalStatus(
+  status:
+    { kind: 'proposed'; actionId: string; value: string } | { kind: 'submitted'; by: string } | { kind: 'closed' },
+  round: number,
+  orElse: string,
+): KnownBlock[] {
+  if (status.kind === 'proposed') {
+    return [
+      context([`Nothing is recorded until you submit it: check the figures, then submit, or ${orElse}.`]),
+      actions(BLOCK.offerFile, [
+        button({ text: 'Submit this offer', actionId: status.actionId, style: 'primary', value: status.value }),
       ]),
-    );
-  } else if (status.kind === 'submitted') {
-    blocks.push(
-      context([
-        `:white_check_mark: Submitted by ${mention(status.by)}: recorded as your offer for round ${model.round}.`,
-      ]),
-    );
-  } else {
-    blocks.push(
-      context([`Round ${model.round} takes no more offers: the buyer's next message comes with a new request.`]),
-    );
+    ];
   }
-  return { text: `${model.fileName} read as your offer for round ${model.round}`, blocks };
+  if (status.kind === 'submitted') {
+    return [
+      context([`:white_check_mark: Submitted by ${mention(status.by)}: recorded as your offer for round ${round}.`]),
+    ];
+  }
+  return [context([`Round ${round} takes no more offers: the buyer's next message comes with a new request.`])];
+}
+
+/** What Parley read from a supplier's words as an offer, under the note that they were passed to the buyer. */
+export interface WordsOfferModel extends ProposedOfferFigures {
+  buyerId: string;
+  round: number;
+  /** The Submit offer form, for an offer other than the one read. */
+  offer: OfferModalRef;
+  status: { kind: 'proposed'; threadReplyId: string } | { kind: 'submitted'; by: string } | { kind: 'closed' };
+}
+
+/** The answer to a supplier's words once Claude read an offer in them: the offer, Submit this offer, and the form. */
+export function buildWordsOfferProposal(model: WordsOfferModel): SlackMessage {
+  const noted = `Thank you: your message is kept with this negotiation and passed to ${mention(model.buyerId)}.`;
+  const { status } = model;
+  const submit =
+    status.kind === 'proposed'
+      ? {
+          kind: 'proposed' as const,
+          actionId: ACTION.wordsOfferSubmit,
+          value: threadReplyRefCodec.encode({ tr: status.threadReplyId }),
+        }
+      : status;
+  const blocks: KnownBlock[] = [
+    section(`${noted} Parley read it as this offer for round ${model.round}:\n${offerFigures(model)}`),
+    ...proposalStatus(submit, model.round, 'use *Submit offer* for another one'),
+  ];
+  if (status.kind === 'proposed') blocks.push(submitOfferActions(model.offer));
+  return { text: 'Your message was passed to the buyer, with the offer Parley read in it', blocks };
 }

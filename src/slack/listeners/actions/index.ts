@@ -13,7 +13,7 @@ import { catalogImport } from './catalog-import.js';
 import { catalogOpen } from './catalog-open.js';
 import { suppliersOpen } from './suppliers-open.js';
 import { connectQuotingSupplier } from './connect-quoting-supplier.js';
-import { submitOfferFile } from './submit-offer-file.js';
+import { submitOfferFile, submitWordsOffer } from './submit-offer-file.js';
 import { chooseCurveball } from './choose-curveball.js';
 import { chooseSupplier } from './choose-supplier.js';
 import type { ClickArgs } from './click.js';
@@ -50,6 +50,7 @@ export function register(app: App, deps: SlackDeps): void {
   on(ACTION.reviewStartNegotiation, openStartModal(deps));
   on(ACTION.reviewConnectSupplier, connectQuotingSupplier(deps));
   on(ACTION.offerFileSubmit, submitOfferFile(deps));
+  on(ACTION.wordsOfferSubmit, submitWordsOffer(deps));
   // `/parley negotiate`'s list of the channel's recent spreadsheets
   on(ACTION.negotiateFile, negotiateFile(deps));
   // Questions and curveballs

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ThreadReply" ADD COLUMN     "proposedOffer" JSONB;
+
