@@ -2,6 +2,7 @@
 // channel): the offer goes on record exactly as they typed it — one saved engine step, audited with their words and
 // figures — and the round goes on once every supplier it waits for has answered. Only the supplier's own organisation
 // answers for it, and only in its own negotiation; a second submission of the same round changes nothing.
+import { z } from 'zod';
 import type { SubmitSupplierOfferInput, SubmittedOffer } from '../../app-types.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import type { AgentTurn } from '../../negotiation/types.js';
@@ -44,6 +45,30 @@ export function supplierTurnFromSubmission(offer: SubmittedOffer, skus: readonly
     },
     message_text: offer.notes?.trim() || SUBMITTED_WITHOUT_NOTES,
     used_strategies: [],
+  };
+}
+
+/** A submission as stored until its supplier confirms it (an offer Parley read from a file or from words). */
+export const submittedOfferSchema = z.object({
+  unitPrices: z.array(z.number().positive().nullable()),
+  leadTimeDays: z.number().int().positive().nullable(),
+  paymentTerms: z.string().nullable(),
+  validityDays: z.number().int().positive().nullable(),
+  notes: z.string().nullable(),
+}) satisfies z.ZodType<SubmittedOffer>;
+
+/** A submission's figures as a proposal shows them: its total at the requested quantities, the lines it prices. */
+export function proposedOfferFigures(state: NegotiationState, offer: SubmittedOffer) {
+  const { lines, currency } = state.baseline;
+  const total = lines.reduce((sum, line, index) => sum + line.quantity * (offer.unitPrices[index] ?? 0), 0);
+  return {
+    currency,
+    requested: lines.length,
+    priced: offer.unitPrices.filter((price) => price !== null).length,
+    total: Math.round(total * 100) / 100,
+    leadTimeDays: offer.leadTimeDays,
+    paymentTerms: offer.paymentTerms,
+    validityDays: offer.validityDays,
   };
 }
 

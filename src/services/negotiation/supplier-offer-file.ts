@@ -2,8 +2,6 @@
 // the offer it would submit for the round — proposed back to the supplier in its thread — and recorded only when one
 // of its people clicks Submit this offer, through the same path as the Submit offer form (submit-supplier-offer.ts):
 // the same checks (their organisation, the round still waiting for them), the offer stored as the file states it.
-import { z } from 'zod';
-import type { SubmittedOffer } from '../../app-types.js';
 import type { CatalogIndex } from '../../catalog/catalog-index.js';
 import { engineRoleOf, loadCheckpoint } from '../../db/stores/negotiation-store.js';
 import type { NegotiationState } from '../../negotiation/engine.js';
@@ -16,7 +14,7 @@ import { questionAddressee, threadOf } from '../../thread/thread.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { ENDED } from './answer-question.js';
-import { submitSupplierOffer } from './submit-supplier-offer.js';
+import { proposedOfferFigures, submitSupplierOffer, submittedOfferSchema } from './submit-supplier-offer.js';
 
 /** What reading an offer file produced: the offer it proposes, and the status card's edit that proposes it. */
 export interface SupplierOfferFileRead {
@@ -105,18 +103,10 @@ function offerFileModel(
   read: OfferFromFile,
   model: Pick<OfferFileModel, 'status'>,
 ): OfferFileModel {
-  const { lines, currency } = state.baseline;
-  const total = lines.reduce((sum, line, index) => sum + line.quantity * (read.offer.unitPrices[index] ?? 0), 0);
   return {
+    ...proposedOfferFigures(state, read.offer),
     fileName,
     round,
-    currency,
-    requested: lines.length,
-    priced: read.priced,
-    total: Math.round(total * 100) / 100,
-    leadTimeDays: read.offer.leadTimeDays,
-    paymentTerms: read.offer.paymentTerms,
-    validityDays: read.offer.validityDays,
     unmatched: {
       count: read.unmatched.length,
       named: read.unmatched.slice(0, 3).flatMap((line) => (line.sku ?? line.description ?? '').trim() || []),
@@ -127,14 +117,6 @@ function offerFileModel(
   };
 }
 
-const proposedOfferSchema = z.object({
-  unitPrices: z.array(z.number().positive().nullable()),
-  leadTimeDays: z.number().int().positive().nullable(),
-  paymentTerms: z.string().nullable(),
-  validityDays: z.number().int().positive().nullable(),
-  notes: z.string().nullable(),
-}) satisfies z.ZodType<SubmittedOffer>;
-
 /**
  * Submit this offer, clicked by `by` of organisation `byTeamId`: the offer Parley read from the file, recorded as
  * the Submit offer form would record it — or refused as the form would be (not theirs, the round closed).
@@ -144,7 +126,7 @@ export async function submitOfferFile(
   input: { quotationId: string; by: string; byTeamId: string | null },
 ): Promise<ServiceResult<{ negotiationId: string; resume: boolean }>> {
   const found = await offerFileOf(ctx, input.quotationId);
-  const proposed = proposedOfferSchema.safeParse(found?.file.proposedOffer);
+  const proposed = submittedOfferSchema.safeParse(found?.file.proposedOffer);
   if (!found || !proposed.success) return refused('not_found', 'Parley has no offer read from this file.');
   const { file, state, place, round, offerFor } = found;
   const offer = { ...proposed.data, notes: `Offer submitted as a revised quotation (${file.fileName}).` };

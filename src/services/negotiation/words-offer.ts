@@ -19,19 +19,13 @@ import { questionAddressee } from '../../thread/thread.js';
 import { done, refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
 import { ENDED } from './answer-question.js';
-import { submitSupplierOffer } from './submit-supplier-offer.js';
+import { proposedOfferFigures, submitSupplierOffer, submittedOfferSchema } from './submit-supplier-offer.js';
 import { supplierThreadAt, supplierThreadState } from './supplier-thread.js';
 
 const proposalSchema = z.object({
   round: z.number().int().positive(),
   negotiationSupplierId: z.string(),
-  offer: z.object({
-    unitPrices: z.array(z.number().positive().nullable()),
-    leadTimeDays: z.number().int().positive().nullable(),
-    paymentTerms: z.string().nullable(),
-    validityDays: z.number().int().positive().nullable(),
-    notes: z.string().nullable(),
-  }) satisfies z.ZodType<SubmittedOffer>,
+  offer: submittedOfferSchema,
 });
 
 /** The supplier's words, where they were written, and what the negotiation stands at. */
@@ -66,20 +60,6 @@ function standingLines(state: NegotiationState, supplierCode: string): WordsLine
   }));
 }
 
-function figures(state: NegotiationState, offer: SubmittedOffer) {
-  const { lines, currency } = state.baseline;
-  const total = lines.reduce((sum, line, index) => sum + line.quantity * (offer.unitPrices[index] ?? 0), 0);
-  return {
-    currency,
-    requested: lines.length,
-    priced: offer.unitPrices.filter((price) => price !== null).length,
-    total: Math.round(total * 100) / 100,
-    leadTimeDays: offer.leadTimeDays,
-    paymentTerms: offer.paymentTerms,
-    validityDays: offer.validityDays,
-  };
-}
-
 /**
  * Claude's reading of the words, proposed in the supplier's thread; once per reply (a second call finds the proposal).
  * Returns whether an offer was proposed. Nothing without a key, once the round stopped waiting, or on Claude's failure.
@@ -104,7 +84,7 @@ export async function proposeOfferFromWords(ctx: ServiceContext, threadReplyId: 
   if (!offer) return false;
   const proposal = { round: state.round, negotiationSupplierId: found.negotiationSupplierId, offer };
   const model: WordsOfferModel = {
-    ...figures(state, offer),
+    ...proposedOfferFigures(state, offer),
     buyerId: place.buyerId,
     round: state.round,
     offer: { n: thread.negotiationId, s: found.negotiationSupplierId, r: state.round },
@@ -136,7 +116,7 @@ export async function submitWordsOffer(
   const { round, negotiationSupplierId } = proposal.data;
   const offer = { ...proposal.data.offer, notes: reply.text };
   const model: WordsOfferModel = {
-    ...figures(state, offer),
+    ...proposedOfferFigures(state, offer),
     buyerId: place.buyerId,
     round,
     offer: { n: thread.negotiationId, s: negotiationSupplierId, r: round },
