@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/support/tes
 import { supplierThreadKey } from '../../thread/thread.js';
 import { createContextFactory, type ServiceContext } from '../service-context.js';
 import { proposeOfferFromWords, submitWordsOffer } from './words-offer.js';
+import { submitSupplierOffer } from './submit-supplier-offer.js';
 
 const BRAND_TEAM = 'T0WORDS001';
 const SUPPLIER_TEAM = 'T0NINGBO01';
@@ -124,6 +125,30 @@ describe('an offer read in a connected supplier’s words', () => {
     expect(
       await submitWordsOffer(withClaude, { threadReplyId, by: SUPPLIER_PERSON, byTeamId: SUPPLIER_TEAM }),
     ).toMatchObject({ ok: false, error: 'conflict' });
+  });
+
+  it('proposes nothing once the round took the supplier’s form while Claude was reading', async () => {
+    const { negotiationId, negotiationSupplierId, state, threadReplyId } = await wordsWhileWaiting(3);
+    reply = { ...read(), delayMs: 400 } as FakeReply;
+    const proposing = proposeOfferFromWords(withClaude, threadReplyId);
+    const form = await submitSupplierOffer(withClaude, {
+      negotiationId,
+      negotiationSupplierId,
+      round: state.round,
+      offer: {
+        unitPrices: state.baseline.lines.map((line) => line.unitPrice),
+        leadTimeDays: 45,
+        paymentTerms: null,
+        validityDays: null,
+        notes: null,
+      },
+      by: SUPPLIER_PERSON,
+      byTeamId: SUPPLIER_TEAM,
+    });
+    expect(form).toMatchObject({ ok: true, changed: true });
+    expect(await proposing).toBe(false);
+    const row = await fixture.ws.threadReply.findUniqueOrThrow({ where: { id: threadReplyId } });
+    expect(row.proposedOffer).toBeNull();
   });
 
   it('proposes nothing without a key, when Claude fails, or for words that state no offer', async () => {

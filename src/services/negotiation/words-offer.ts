@@ -82,6 +82,9 @@ export async function proposeOfferFromWords(ctx: ServiceContext, threadReplyId: 
     return false;
   }
   if (!offer) return false;
+  // Claude took its time: a round that moved on meanwhile (the form answered it, the buyer closed it) gets no proposal.
+  const still = await wordsOf(ctx, threadReplyId);
+  if (!still?.open || still.state.round !== state.round) return false;
   const proposal = { round: state.round, negotiationSupplierId: found.negotiationSupplierId, offer };
   const model: WordsOfferModel = {
     ...proposedOfferFigures(state, offer),

@@ -151,6 +151,17 @@ async function readHeld(
     const data = await options.download();
     // Lost while downloading: the Claude re-read of the sheets would be paid for nothing.
     if (heartbeat.lost()) throw new ReadLeaseLost();
+    const picked = await ctx.db.quotation.findUniqueOrThrow({
+      where: { id: lease.quotationId },
+      select: { comparisonColumns: true, chosenColumn: true, offerForId: true },
+    });
+    // A connected supplier's revised quotation in its negotiation's thread: read as the offer it proposes — first,
+    // so that nothing else a file can be (a review workbook of the brand's) is done for someone outside the brand.
+    if (picked.offerForId !== null) {
+      const proposal = await readSupplierOfferFile(ctx, { quotationId: lease.quotationId, data, catalog: catalogFor });
+      await heartbeat.stop();
+      return await recordSupplierOfferFile(ctx, lease, proposal);
+    }
     // Parley's own review workbook shared back in a thread: applied to the quotation it names, not read as a quote.
     const workbook = await sharedReviewWorkbook(data, ctx.limits);
     if (workbook) {
@@ -158,16 +169,6 @@ async function readHeld(
       return await recordReviewWorkbook(ctx, lease, workbook);
     }
     // A comparison sheet whose supplier the buyer picked is read with that supplier's price column.
-    const picked = await ctx.db.quotation.findUniqueOrThrow({
-      where: { id: lease.quotationId },
-      select: { comparisonColumns: true, chosenColumn: true, offerForId: true },
-    });
-    // A connected supplier's revised quotation in its negotiation's thread: read as the offer it proposes.
-    if (picked.offerForId !== null) {
-      const proposal = await readSupplierOfferFile(ctx, { quotationId: lease.quotationId, data, catalog: catalogFor });
-      await heartbeat.stop();
-      return await recordSupplierOfferFile(ctx, lease, proposal);
-    }
     const priceColumn =
       picked.chosenColumn === null
         ? undefined
