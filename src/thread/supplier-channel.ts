@@ -92,9 +92,7 @@ function inSupplierThread(
 ): OutboxCall[] {
   const { negotiationId, supplierCode, channelId, buyerId } = place;
   const root = supplierThreadKey(negotiationId, supplierCode);
-  const confidential = confidentialFacts(state, supplierCode);
-  const heldBackNotice = (why: string) =>
-    message({ slackChannelId: buyerId, slackThreadTs: null }, `${key}:held`, buildHeldBackNotice(why));
+  const gate = gated(place, state, key);
   const channel = { slackChannelId: channelId, slackThreadTs: null };
   const start = buildSupplierThreadStart({
     brandName: state.brandName,
@@ -102,9 +100,21 @@ function inSupplierThread(
     buyerId,
   });
   return [
-    { ...message(channel, root, start), confidential, heldBackNotice },
-    { ...message(channel, key, body), threadTs: null, threadOf: root, confidential, heldBackNotice },
+    { ...message(channel, root, start), ...gate },
+    { ...message(channel, key, body), threadTs: null, threadOf: root, ...gate },
   ];
+}
+
+/**
+ * What the discretion gate takes with a call to the supplier's channel (outbox/supplier-channels.ts): everything the
+ * negotiation knows that the supplier must not, and the notice that tells the buyer, in their DM, of a call held back.
+ */
+function gated(place: Pick<SupplierThread, 'supplierCode' | 'buyerId'>, state: NegotiationState, key: string) {
+  return {
+    confidential: confidentialFacts(state, place.supplierCode),
+    heldBackNotice: (why: string) =>
+      message({ slackChannelId: place.buyerId, slackThreadTs: null }, `${key}:held`, buildHeldBackNotice(why)),
+  };
 }
 
 /** A draft for a connected supplier as the buyer decided it: which one, its words, who sent or skipped it. */
@@ -199,17 +209,8 @@ export function offerFileCalls(
   file: Thread,
   model: OfferFileModel,
 ): OutboxCall[] {
-  const body = buildOfferFileProposal(model);
   const key = `${statusKey(file.id)}:offer:${model.status.kind}`;
-  const heldBackNotice = (why: string) =>
-    message({ slackChannelId: place.buyerId, slackThreadTs: null }, `${key}:held`, buildHeldBackNotice(why));
-  return [
-    {
-      ...edit(file, key, statusKey(file.id), body),
-      confidential: confidentialFacts(state, place.supplierCode),
-      heldBackNotice,
-    },
-  ];
+  return [{ ...edit(file, key, statusKey(file.id), buildOfferFileProposal(model)), ...gated(place, state, key) }];
 }
 
 /** The draft marked skipped in the buyer's thread: nothing goes to the supplier. */
@@ -427,16 +428,8 @@ export function wordsOfferCalls(
 ) {
   const key = negKey(place.negotiationId, `words:${place.supplierCode}:${messageTs}`);
   const change = `${key}:offer:${model.status.kind}`;
-  const heldBackNotice = (why: string) =>
-    message({ slackChannelId: place.buyerId, slackThreadTs: null }, `${change}:held`, buildHeldBackNotice(why));
   const body = buildWordsOfferProposal(model);
-  return [
-    {
-      ...edit({ slackChannelId: place.channelId }, change, key, body),
-      confidential: confidentialFacts(state, place.supplierCode),
-      heldBackNotice,
-    },
-  ];
+  return [{ ...edit({ slackChannelId: place.channelId }, change, key, body), ...gated(place, state, change) }];
 }
 
 export async function supplierWordsCalls(

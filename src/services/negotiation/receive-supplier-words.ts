@@ -9,10 +9,9 @@ import { supplierWordsCalls, enqueueSupplierChannelCalls } from '../../thread/su
 import { questionAddressee } from '../../thread/thread.js';
 import { done, refused } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { ENDED } from './answer-question.js';
 import type { ThreadReplyAnswer } from './receive-thread-reply.js';
 import { replyText, threadReplyRow } from './thread-reply-row.js';
-import { supplierThreadAt, supplierThreadState } from './supplier-thread.js';
+import { awaitsSupplier, supplierThreadAt, supplierThreadState } from './supplier-thread.js';
 
 /** Null when the thread is no negotiation's thread in a connected supplier's channel. */
 export async function receiveSupplierWords(
@@ -34,7 +33,7 @@ export async function receiveSupplierWords(
   const state = await supplierThreadState(ctx, thread);
   if (!state) return null;
   const { negotiationSupplierId } = thread;
-  const awaiting = !ENDED[negotiation.status] && state.suppliers[supplierCode]?.awaitingReply === true;
+  const awaiting = awaitsSupplier(negotiation.status, state, supplierCode);
   const offer =
     awaiting && negotiationSupplierId ? { n: negotiationId, s: negotiationSupplierId, r: state.round } : null;
   const place = {

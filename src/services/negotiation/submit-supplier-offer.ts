@@ -48,6 +48,18 @@ export function supplierTurnFromSubmission(offer: SubmittedOffer, skus: readonly
   };
 }
 
+/** The request's lines with the supplier's own standing prices (none before its first offer): what it offers on. */
+export function standingLines(state: NegotiationState, supplierCode: string) {
+  const latest = state.suppliers[supplierCode]?.offers.at(-1);
+  const priced = new Map((latest?.lines ?? []).map((line) => [line.sku, line.unitPrice]));
+  return state.baseline.lines.map((line) => ({
+    sku: line.sku,
+    description: line.description,
+    quantity: line.quantity,
+    lastUnitPrice: priced.get(line.sku) ?? null,
+  }));
+}
+
 /** A submission as stored until its supplier confirms it (an offer Parley read from a file or from words). */
 export const submittedOfferSchema = z.object({
   unitPrices: z.array(z.number().positive().nullable()),
@@ -128,7 +140,6 @@ export async function offerFormFor(ctx: ServiceContext, ref: OfferFormRef): Prom
   if (!open.ok) return open;
   const { state, supplierCode } = open.value;
   const latest = state.suppliers[supplierCode]?.offers.at(-1) ?? null;
-  const priced = new Map((latest?.lines ?? []).map((line) => [line.sku, line.unitPrice]));
   const assumed = new Set(assumedFacts(state.assumptions, supplierCode));
   return done({
     negotiationId: ref.negotiationId,
@@ -136,12 +147,7 @@ export async function offerFormFor(ctx: ServiceContext, ref: OfferFormRef): Prom
     round: state.round,
     brandName: state.brandName,
     currency: state.baseline.currency,
-    lines: state.baseline.lines.map((line) => ({
-      sku: line.sku,
-      description: line.description,
-      quantity: line.quantity,
-      lastUnitPrice: priced.get(line.sku) ?? null,
-    })),
+    lines: standingLines(state, supplierCode),
     last: {
       leadTimeDays: assumed.has('leadTimeDays') ? null : (latest?.leadTimeDays ?? null),
       paymentTerms: assumed.has('paymentTerms') ? null : (latest?.paymentTerms ?? null),

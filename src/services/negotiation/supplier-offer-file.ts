@@ -10,10 +10,10 @@ import type { OutboxCall } from '../../outbox/index.js';
 import { parseQuotation, type RankLines } from '../../quotation/parse-quotation.js';
 import type { OfferFileModel } from '../../slack/views/index.js';
 import { offerFileCalls, type SupplierThread } from '../../thread/supplier-channel.js';
-import { questionAddressee, threadOf } from '../../thread/thread.js';
-import { done, refused, type ServiceResult } from '../outcome.js';
+import { questionAddressee, threadColumns } from '../../thread/thread.js';
+import { refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { ENDED } from './answer-question.js';
+import { awaitsSupplier } from './supplier-thread.js';
 import { proposedOfferFigures, submitSupplierOffer, submittedOfferSchema } from './submit-supplier-offer.js';
 
 /** What reading an offer file produced: the offer it proposes, and the status card's edit that proposes it. */
@@ -27,7 +27,7 @@ async function offerFileOf(ctx: ServiceContext, quotationId: string) {
   const file = await ctx.db.quotation.findUnique({
     where: { id: quotationId },
     select: {
-      fileName: true,
+      ...threadColumns,
       offerRound: true,
       proposedOffer: true,
       offerFor: {
@@ -49,10 +49,7 @@ async function offerFileOf(ctx: ServiceContext, quotationId: string) {
     channelId: file.offerFor.supplier.slackChannelId,
     buyerId: questionAddressee(file.offerFor.negotiation),
   };
-  const open =
-    !ENDED[file.offerFor.negotiation.status] &&
-    state.round === file.offerRound &&
-    state.suppliers[supplierCode]?.awaitingReply === true;
+  const open = state.round === file.offerRound && awaitsSupplier(file.offerFor.negotiation.status, state, supplierCode);
   return { file, round: file.offerRound, offerFor: file.offerFor, state, place, open };
 }
 
@@ -93,7 +90,7 @@ export async function readSupplierOfferFile(
   const model = offerFileModel(found.file.fileName, round, state, read, {
     status: found.open ? { kind: 'proposed', quotationId: input.quotationId } : { kind: 'closed' },
   });
-  return { read, calls: offerFileCalls(place, state, await threadOf(ctx.db, input.quotationId), model) };
+  return { read, calls: offerFileCalls(place, state, found.file, model) };
 }
 
 function offerFileModel(
@@ -141,13 +138,12 @@ export async function submitOfferFile(
   const recorded = offerFileCalls(
     place,
     state,
-    await threadOf(ctx.db, input.quotationId),
+    file,
     offerFileModel(file.fileName, round, state, read, { status: { kind: 'submitted', by: input.by } }),
   );
-  const result = await submitSupplierOffer(
+  return submitSupplierOffer(
     ctx,
     { negotiationId: offerFor.negotiationId, negotiationSupplierId: offerFor.id, round, offer, ...input },
     recorded,
   );
-  return result.ok ? done(result.value, result.changed) : result;
 }

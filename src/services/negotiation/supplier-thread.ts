@@ -6,6 +6,7 @@ import type { NegotiationStatus } from '../../generated/prisma/client.js';
 import type { NegotiationState } from '../../negotiation/engine.js';
 import { parseSupplierThreadKey } from '../../thread/thread.js';
 import type { ServiceContext } from '../service-context.js';
+import { ENDED } from './answer-question.js';
 
 export interface SupplierThread {
   negotiationId: string;
@@ -49,6 +50,11 @@ export async function supplierThreadAt(
     select: { id: true },
   });
   return { ...thread, supplier, negotiation, negotiationSupplierId: row?.id ?? null };
+}
+
+/** Whether the negotiation (not ended) waits for this supplier's answer in its current round. */
+export function awaitsSupplier(status: NegotiationStatus, state: NegotiationState, supplierCode: string): boolean {
+  return !ENDED[status] && state.suppliers[supplierCode]?.awaitingReply === true;
 }
 
 /** The negotiation's checkpoint, when the thread's supplier still plays the role its thread was opened for. */

@@ -11,16 +11,19 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { LlmError } from '../../llm/llm.js';
 import { withUsageScope } from '../../llm/usage-scope.js';
 import { log } from '../../log.js';
-import type { NegotiationState } from '../../negotiation/engine.js';
-import { offerFromWords, type WordsLine, wordsOfferRequest } from '../../negotiation/offer-from-words.js';
+import { offerFromWords, wordsOfferRequest } from '../../negotiation/offer-from-words.js';
 import type { WordsOfferModel } from '../../slack/views/index.js';
 import { enqueueSupplierChannelCalls, wordsOfferCalls } from '../../thread/supplier-channel.js';
 import { questionAddressee } from '../../thread/thread.js';
-import { done, refused, type ServiceResult } from '../outcome.js';
+import { refused, type ServiceResult } from '../outcome.js';
 import type { ServiceContext } from '../service-context.js';
-import { ENDED } from './answer-question.js';
-import { proposedOfferFigures, submitSupplierOffer, submittedOfferSchema } from './submit-supplier-offer.js';
-import { supplierThreadAt, supplierThreadState } from './supplier-thread.js';
+import {
+  proposedOfferFigures,
+  standingLines,
+  submitSupplierOffer,
+  submittedOfferSchema,
+} from './submit-supplier-offer.js';
+import { awaitsSupplier, supplierThreadAt, supplierThreadState } from './supplier-thread.js';
 
 const proposalSchema = z.object({
   round: z.number().int().positive(),
@@ -38,7 +41,7 @@ async function wordsOf(ctx: ServiceContext, threadReplyId: string) {
   const thread = await supplierThreadAt(ctx, reply.channelId, reply.threadTs);
   const state = thread && (await supplierThreadState(ctx, thread));
   if (!thread || !state || !thread.negotiationSupplierId) return null;
-  const open = !ENDED[thread.negotiation.status] && state.suppliers[thread.supplierCode]?.awaitingReply === true;
+  const open = awaitsSupplier(thread.negotiation.status, state, thread.supplierCode);
   const place = {
     negotiationId: thread.negotiationId,
     supplierCode: thread.supplierCode,
@@ -46,18 +49,6 @@ async function wordsOf(ctx: ServiceContext, threadReplyId: string) {
     buyerId: questionAddressee(thread.negotiation),
   };
   return { reply, thread, state, place, open, negotiationSupplierId: thread.negotiationSupplierId };
-}
-
-/** The request's lines with the supplier's own standing prices (none before its first offer). */
-function standingLines(state: NegotiationState, supplierCode: string): WordsLine[] {
-  const latest = state.suppliers[supplierCode]?.offers.at(-1);
-  const priced = new Map((latest?.lines ?? []).map((line) => [line.sku, line.unitPrice]));
-  return state.baseline.lines.map((line) => ({
-    sku: line.sku,
-    description: line.description,
-    quantity: line.quantity,
-    lastUnitPrice: priced.get(line.sku) ?? null,
-  }));
 }
 
 /**
@@ -126,7 +117,7 @@ export async function submitWordsOffer(
     status: { kind: 'submitted', by: input.by },
   };
   const recorded = wordsOfferCalls(place, state, reply.messageTs, model);
-  const result = await submitSupplierOffer(
+  return submitSupplierOffer(
     ctx,
     {
       negotiationId: thread.negotiationId,
@@ -138,5 +129,4 @@ export async function submitWordsOffer(
     },
     recorded,
   );
-  return result.ok ? done(result.value, result.changed) : result;
 }
